@@ -1,0 +1,115 @@
+package org.casebook.core.cli;
+
+import java.io.PrintStream;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Progress of long work: a redrawn bar on a terminal, a log line every few seconds otherwise
+ * (CI, pipes, services). Thread-safe; {@link #advance} is cheap enough to call per record.
+ */
+public final class Progress implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Progress.class);
+  private static final long TERMINAL_EVERY_NANOS = 200_000_000L;
+  private static final long LOG_EVERY_NANOS = 5_000_000_000L;
+
+  private final String label;
+  private final String unit;
+  private final long total;
+  private final boolean terminal;
+  private final PrintStream out;
+  private final AtomicLong done = new AtomicLong();
+  private final ReentrantLock renderLock = new ReentrantLock();
+  private final long startNanos = System.nanoTime();
+  private volatile long lastRender = startNanos;
+  private volatile String detail = "";
+  private volatile boolean closed;
+
+  private Progress(String label, long total, String unit, boolean terminal, PrintStream out) {
+    this.label = label;
+    this.total = total;
+    this.unit = unit;
+    this.terminal = terminal;
+    this.out = out;
+  }
+
+  /** {@code total <= 0} means unknown. Draws on stderr when it is a terminal. */
+  public static Progress start(String label, long total, String unit) {
+    boolean terminal = System.console() != null && System.getenv("CI") == null;
+    return new Progress(label, total, unit, terminal, System.err);
+  }
+
+  /** A progress that only logs (for servers and tests). */
+  public static Progress logging(String label, long total, String unit) {
+    return new Progress(label, total, unit, false, System.err);
+  }
+
+  public void advance(long n) {
+    done.addAndGet(n);
+    maybeRender();
+  }
+
+  /** Free text shown after the counts, e.g. the current file. */
+  public void detail(String text) {
+    detail = text == null ? "" : text;
+  }
+
+  public long done() {
+    return done.get();
+  }
+
+  private void maybeRender() {
+    long now = System.nanoTime();
+    if (now - lastRender < (terminal ? TERMINAL_EVERY_NANOS : LOG_EVERY_NANOS) || !renderLock.tryLock()) {
+      return;
+    }
+    try {
+      lastRender = now;
+      render(false);
+    } finally {
+      renderLock.unlock();
+    }
+  }
+
+  private void render(boolean last) {
+    long d = done.get();
+    double secs = Math.max(1e-9, (System.nanoTime() - startNanos) / 1e9);
+    String rate = String.format(Locale.ROOT, "%,.0f %s/s", d / secs, unit);
+    String counts = total > 0 ? String.format(Locale.ROOT, "%,d/%,d %s", d, total, unit)
+        : String.format(Locale.ROOT, "%,d %s", d, unit);
+    String suffix = detail.isEmpty() ? "" : "  " + detail;
+    if (terminal) {
+      String bar = "";
+      if (total > 0) {
+        int width = 30;
+        int filled = (int) Math.min(width, d * width / total);
+        bar = "[" + "#".repeat(filled) + " ".repeat(width - filled) + "] "
+            + String.format(Locale.ROOT, "%3d%% ", Math.min(100, d * 100 / total));
+      }
+      out.print("\r\033[2K" + label + " " + bar + counts + "  " + rate + suffix);
+      if (last) {
+        out.println();
+      }
+      out.flush();
+    } else {
+      LOG.info("{}: {} ({}, {} s){}", label, counts, rate, String.format(Locale.ROOT, "%.1f", secs), suffix);
+    }
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    renderLock.lock();
+    try {
+      render(true);
+    } finally {
+      renderLock.unlock();
+    }
+  }
+}

@@ -1,0 +1,194 @@
+package org.casebook.core.schema;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.hbase.NamespaceDescriptor;
+import org.apache.hadoop.hbase.NamespaceExistException;
+import org.apache.hadoop.hbase.TableExistsException;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.io.compress.Compression;
+import org.apache.hadoop.hbase.util.CompressionTest;
+import org.casebook.core.ConflictException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Makes the cluster match the declared schemas: creates what is missing, leaves what matches,
+ * and refuses (with every difference listed) when an existing table has another shape.
+ */
+public final class SchemaManager {
+  private static final Logger LOG = LoggerFactory.getLogger(SchemaManager.class);
+  private static final Map<Compression.Algorithm, Boolean> CODEC_AVAILABLE = new ConcurrentHashMap<>();
+
+  /** What {@link #ensure} did to one table. */
+  public enum Outcome { CREATED, UNCHANGED }
+
+  /** The result for one table. */
+  public record Result(TableSpec spec, Outcome outcome, int regions) {}
+
+  private final Connection connection;
+
+  public SchemaManager(Connection connection) {
+    this.connection = Objects.requireNonNull(connection, "connection is null");
+  }
+
+  /** Ensures every spec; stops at the first conflict (nothing else is changed after it). */
+  public List<Result> ensureAll(List<TableSpec> specs) {
+    // Check all existing tables before creating anything, so a conflict leaves the cluster as it was.
+    for (TableSpec spec : specs) {
+      verifyIfExists(spec);
+    }
+    List<Result> results = new ArrayList<>();
+    for (TableSpec spec : specs) {
+      results.add(ensure(spec));
+    }
+    return results;
+  }
+
+  public Result ensure(TableSpec spec) {
+    try (Admin admin = connection.getAdmin()) {
+      ensureNamespace(admin, spec.namespace());
+      if (admin.tableExists(spec.name())) {
+        verify(admin.getDescriptor(spec.name()), spec);
+        return new Result(spec, Outcome.UNCHANGED, admin.getRegions(spec.name()).size());
+      }
+      TableDescriptor descriptor = toDescriptor(spec);
+      try {
+        if (spec.splits().regionCount() > 1) {
+          admin.createTable(descriptor, spec.splits().toArray());
+        } else {
+          admin.createTable(descriptor);
+        }
+        LOG.info("created table {} with {} region(s)", spec.name(), spec.splits().regionCount());
+        return new Result(spec, Outcome.CREATED, spec.splits().regionCount());
+      } catch (TableExistsException raced) {
+        // Another process created it between our check and create: verify theirs instead.
+        verify(admin.getDescriptor(spec.name()), spec);
+        return new Result(spec, Outcome.UNCHANGED, admin.getRegions(spec.name()).size());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not ensure table " + spec.name() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Drops the table if it exists (used by benchmarks and experiments on their own tables). */
+  public void drop(org.apache.hadoop.hbase.TableName name) {
+    try (Admin admin = connection.getAdmin()) {
+      if (admin.tableExists(name)) {
+        if (admin.isTableEnabled(name)) {
+          admin.disableTable(name);
+        }
+        admin.deleteTable(name);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not drop table " + name + ": " + e.getMessage(), e);
+    }
+  }
+
+  private void verifyIfExists(TableSpec spec) {
+    try (Admin admin = connection.getAdmin()) {
+      if (admin.tableExists(spec.name())) {
+        verify(admin.getDescriptor(spec.name()), spec);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not read table " + spec.name() + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static void ensureNamespace(Admin admin, String namespace) throws IOException {
+    if (NamespaceDescriptor.DEFAULT_NAMESPACE_NAME_STR.equals(namespace)) {
+      return;
+    }
+    for (NamespaceDescriptor d : admin.listNamespaceDescriptors()) {
+      if (d.getName().equals(namespace)) {
+        return;
+      }
+    }
+    try {
+      admin.createNamespace(NamespaceDescriptor.create(namespace).build());
+    } catch (NamespaceExistException raced) {
+      LOG.debug("namespace {} created concurrently", namespace);
+    }
+  }
+
+  static TableDescriptor toDescriptor(TableSpec spec) {
+    TableDescriptorBuilder b = TableDescriptorBuilder.newBuilder(spec.name());
+    for (FamilySpec f : spec.families()) {
+      b.setColumnFamily(toDescriptor(f));
+    }
+    return b.build();
+  }
+
+  static ColumnFamilyDescriptor toDescriptor(FamilySpec f) {
+    return ColumnFamilyDescriptorBuilder.newBuilder(org.apache.hadoop.hbase.util.Bytes.toBytes(f.name()))
+        .setMaxVersions(f.maxVersions())
+        .setTimeToLive(f.ttlSeconds())
+        .setBloomFilterType(f.bloom())
+        .setBlocksize(f.blockSize())
+        .setCompressionType(effectiveCompression(f.compression()))
+        .setInMemory(f.inMemory())
+        .build();
+  }
+
+  /** The codec if this runtime can use it, else NONE (logged once per codec). */
+  static Compression.Algorithm effectiveCompression(Compression.Algorithm wanted) {
+    if (wanted == Compression.Algorithm.NONE) {
+      return wanted;
+    }
+    boolean ok = CODEC_AVAILABLE.computeIfAbsent(wanted, a -> {
+      try {
+        CompressionTest.testCompression(a);
+        return true;
+      } catch (IOException | RuntimeException | LinkageError e) {
+        LOG.warn("compression {} is not available here ({}); using NONE", a, e.getMessage());
+        return false;
+      }
+    });
+    return ok ? wanted : Compression.Algorithm.NONE;
+  }
+
+  static void verify(TableDescriptor existing, TableSpec spec) {
+    List<String> diffs = new ArrayList<>();
+    Map<String, ColumnFamilyDescriptor> actual = new TreeMap<>();
+    for (ColumnFamilyDescriptor cf : existing.getColumnFamilies()) {
+      actual.put(cf.getNameAsString(), cf);
+    }
+    for (FamilySpec f : spec.families()) {
+      ColumnFamilyDescriptor cf = actual.remove(f.name());
+      if (cf == null) {
+        diffs.add("family '" + f.name() + "' is missing");
+        continue;
+      }
+      compare(diffs, f.name(), "max versions", f.maxVersions(), cf.getMaxVersions());
+      compare(diffs, f.name(), "ttl seconds", f.ttlSeconds(), cf.getTimeToLive());
+      compare(diffs, f.name(), "bloom filter", f.bloom(), cf.getBloomFilterType());
+      compare(diffs, f.name(), "block size", f.blockSize(), cf.getBlocksize());
+      compare(diffs, f.name(), "compression", effectiveCompression(f.compression()), cf.getCompressionType());
+      compare(diffs, f.name(), "in memory", f.inMemory(), cf.isInMemory());
+    }
+    for (String extra : actual.keySet()) {
+      diffs.add("family '" + extra + "' exists but is not declared");
+    }
+    if (!diffs.isEmpty()) {
+      throw new ConflictException("table " + spec.name() + " exists with another shape: " + String.join("; ", diffs)
+          + ". Migrate or drop it deliberately; Casebook will not alter existing tables.");
+    }
+  }
+
+  private static void compare(List<String> diffs, String family, String what, Object wanted, Object actual) {
+    if (!Objects.equals(wanted, actual)) {
+      diffs.add(family + ": " + what + " is " + actual + ", declared " + wanted);
+    }
+  }
+}

@@ -1,0 +1,68 @@
+package org.casebook.core.schema;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
+import org.apache.hadoop.hbase.regionserver.BloomType;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.casebook.core.ConflictException;
+import org.casebook.core.HBaseRuntime;
+import org.casebook.core.testing.EmbeddedHBase;
+import org.casebook.core.testing.TestIds;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(EmbeddedHBase.class)
+class SchemaManagerIT {
+  @Test
+  void createsOnceThenLeavesAMatchingTableAlone(HBaseRuntime runtime) throws Exception {
+    TableSpec spec = TableSpec.of("casebook_schema", TestIds.unique("t"), "salt | id", SplitPoints.leadingByteBuckets(4),
+        FamilySpec.of("a").withMaxVersions(3).withTtlSeconds(3600).withBloom(BloomType.ROWCOL).withBlockSize(16 * 1024),
+        FamilySpec.of("b").withInMemory(true));
+    SchemaManager schemas = new SchemaManager(runtime.connection());
+    assertThat(schemas.ensure(spec).outcome()).isEqualTo(SchemaManager.Outcome.CREATED);
+    assertThat(schemas.ensure(spec).outcome()).isEqualTo(SchemaManager.Outcome.UNCHANGED);
+    try (Admin admin = runtime.connection().getAdmin()) {
+      assertThat(admin.getRegions(spec.name())).hasSize(4);
+      ColumnFamilyDescriptor a = admin.getDescriptor(spec.name()).getColumnFamily(Bytes.toBytes("a"));
+      assertThat(a.getMaxVersions()).isEqualTo(3);
+      assertThat(a.getTimeToLive()).isEqualTo(3600);
+      assertThat(a.getBloomFilterType()).isEqualTo(BloomType.ROWCOL);
+      assertThat(a.getBlocksize()).isEqualTo(16 * 1024);
+    }
+  }
+
+  @Test
+  void conflictingTableIsReportedWithEveryDifferenceAndNothingIsCreated(HBaseRuntime runtime) {
+    String table = TestIds.unique("t");
+    SchemaManager schemas = new SchemaManager(runtime.connection());
+    schemas.ensure(TableSpec.of("casebook_schema", table, "k", SplitPoints.none(), FamilySpec.of("a")));
+    TableSpec other = TableSpec.of("casebook_schema", table, "k", SplitPoints.none(),
+        FamilySpec.of("a").withMaxVersions(5), FamilySpec.of("z"));
+    TableSpec fresh = TableSpec.of("casebook_schema", TestIds.unique("fresh"), "k", SplitPoints.none(), FamilySpec.of("a"));
+    assertThatThrownBy(() -> schemas.ensureAll(List.of(fresh, other)))
+        .isInstanceOf(ConflictException.class)
+        .hasMessageContaining("max versions is 1, declared 5")
+        .hasMessageContaining("family 'z' is missing");
+    try (Admin admin = runtime.connection().getAdmin()) {
+      assertThat(admin.tableExists(fresh.name())).as("nothing created after a conflict").isFalse();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  @Test
+  void dropRemovesTheTable(HBaseRuntime runtime) throws Exception {
+    TableName name = TableName.valueOf("casebook_schema", TestIds.unique("drop"));
+    SchemaManager schemas = new SchemaManager(runtime.connection());
+    schemas.ensure(new TableSpec(name, List.of(FamilySpec.of("a")), SplitPoints.none(), "k"));
+    schemas.drop(name);
+    try (Admin admin = runtime.connection().getAdmin()) {
+      assertThat(admin.tableExists(name)).isFalse();
+    }
+  }
+}

@@ -385,7 +385,7 @@ public final class HBaseRuntime implements Closeable {
     if (failure != null) {
       throw new UncheckedIOException("HBase did not shut down cleanly: " + failure.getMessage(), failure);
     }
-    LOG.info("HBase runtime closed ({})", mode.label());
+    LOG.info("HBase runtime closed ({}{})", mode.label(), attached ? ", attached client only" : "");
   }
 
   private static IOException addTo(IOException first, IOException next) {

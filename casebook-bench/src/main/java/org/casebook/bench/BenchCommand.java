@@ -1,0 +1,32 @@
+package org.casebook.bench;
+
+import java.util.function.Supplier;
+import org.casebook.core.SystemContext;
+import picocli.CommandLine.Command;
+
+/** {@code casebook bench <name>}: benchmarks that print a summary table and write JSON. */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+    description = "Benchmarks: print a summary table and write JSON under bench-results/.")
+public final class BenchCommand {
+  private final Supplier<SystemContext> context;
+
+  public BenchCommand(Supplier<SystemContext> context) {
+    this.context = context;
+  }
+
+  Supplier<SystemContext> context() {
+    return context;
+  }
+
+  @Command(name = "raw", mixinStandardHelpOptions = true,
+      description = "The ceiling: BufferedMutator writes, single and batched Gets, a scan, on the current HBase.")
+  int raw(@picocli.CommandLine.Mixin RawBenchmark.Options options) {
+    RawBenchmark.Figures figures = new RawBenchmark(context.get().connection(), options).run();
+    System.out.println();
+    System.out.print(figures.table().render());
+    System.out.println();
+    System.out.println("JSON: " + BenchResults.write("raw", java.util.Map.of("options", options.toJson(),
+        "results", figures.table().toJson())));
+    return 0;
+  }
+}

@@ -1,0 +1,106 @@
+package org.casebook.server;
+
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.util.List;
+import org.casebook.bench.BenchCommand;
+import org.casebook.core.CasebookException;
+import org.casebook.core.CasebookSystem;
+import org.casebook.core.ConflictException;
+import org.casebook.core.InvalidInputException;
+import org.casebook.core.NotFoundException;
+import org.casebook.core.cli.RuntimeOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/**
+ * {@code casebook}: the command line. Exit codes: 0 ok, 1 internal error, 2 bad input,
+ * 3 not found, 4 conflict, 5 storage unavailable.
+ */
+@Command(name = "casebook", mixinStandardHelpOptions = true, version = "Casebook 0.1.0 on HBase 2.6.1",
+    description = "HBase application systems from published case studies.%n"
+        + "Runs HBase embedded under --data unless --zk or HBASE_CONF_DIR names a cluster.",
+    subcommandsRepeatable = false)
+public final class Main implements Runnable {
+  static {
+    // Must be set before any HBase class loads netty (HBase's launch scripts set it on JDK 11+).
+    System.setProperty("org.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible", "true");
+    // Our shutdown hook logs while HBase stops; Log4j must not shut itself down first.
+    System.setProperty("log4j2.shutdownHookEnabled", "false");
+  }
+
+  private static final Logger LOG = LoggerFactory.getLogger(Main.class);
+
+  @Mixin
+  RuntimeOptions runtimeOptions;
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  public static void main(String[] args) {
+    int code = run(args);
+    org.apache.logging.log4j.LogManager.shutdown();
+    // HBase and Hadoop leave non-daemon threads behind; the exit code is what matters now.
+    System.exit(code);
+  }
+
+  /** Runs one command line and returns its exit code (used by tests too). */
+  public static int run(String... args) {
+    Main main = new Main();
+    CommandLine cli = new CommandLine(main);
+    List<CasebookSystem> systems = Systems.load();
+    try (CliContext context = new CliContext(main.runtimeOptions, systems)) {
+      cli.addSubcommand("serve", new ServeCommand(systems, context));
+      cli.addSubcommand("schema", new SchemaCommand(systems, context));
+      cli.addSubcommand("hotspot", new HotspotCommand(context));
+      cli.addSubcommand("bench", new BenchCommand(context));
+      for (CasebookSystem system : systems) {
+        cli.addSubcommand(system.name(), system.command(context));
+      }
+      cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> report(ex, commandLine.getErr()));
+      cli.setParameterExceptionHandler((ex, args2) -> {
+        PrintWriter err = ex.getCommandLine().getErr();
+        err.println("casebook: " + ex.getMessage());
+        if (!CommandLine.UnmatchedArgumentException.printSuggestions(ex, err)) {
+          err.println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
+        }
+        return 2;
+      });
+      return cli.execute(args);
+    }
+  }
+
+  static int report(Exception ex, PrintWriter err) {
+    if (ex instanceof InvalidInputException iie) {
+      err.println("casebook: invalid " + iie.field() + ": " + iie.getMessage());
+      return 2;
+    }
+    if (ex instanceof NotFoundException) {
+      err.println("casebook: not found: " + ex.getMessage());
+      return 3;
+    }
+    if (ex instanceof ConflictException) {
+      err.println("casebook: conflict: " + ex.getMessage());
+      return 4;
+    }
+    if (ex instanceof CasebookException) {
+      err.println("casebook: " + ex.getMessage());
+      return 2;
+    }
+    if (ex instanceof UncheckedIOException) {
+      err.println("casebook: storage unavailable: " + ex.getMessage());
+      return 5;
+    }
+    LOG.error("internal error", ex);
+    err.println("casebook: internal error: " + ex);
+    return 1;
+  }
+}

@@ -1,0 +1,83 @@
+package org.casebook.server;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryUsage;
+import java.util.EnumSet;
+import java.util.Locale;
+import org.apache.hadoop.hbase.ClusterMetrics;
+import org.apache.hadoop.hbase.ServerMetrics;
+import org.apache.hadoop.hbase.client.Admin;
+import org.casebook.core.HBaseRuntime;
+
+/** Process and HBase gauges for {@code /metrics}; HBase figures are cached for a few seconds. */
+final class ProcessMetrics {
+  private static final long CACHE_NANOS = 5_000_000_000L;
+  private final HBaseRuntime runtime;
+  private long cachedAt;
+  private String cachedHBase = "";
+
+  ProcessMetrics(HBaseRuntime runtime) {
+    this.runtime = runtime;
+  }
+
+  String render() {
+    StringBuilder sb = new StringBuilder();
+    MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
+    gauge(sb, "casebook_jvm_heap_used_bytes", "JVM heap in use.", heap.getUsed());
+    gauge(sb, "casebook_jvm_heap_max_bytes", "JVM heap limit.", heap.getMax());
+    gauge(sb, "casebook_jvm_threads", "Live JVM threads.", ManagementFactory.getThreadMXBean().getThreadCount());
+    gauge(sb, "casebook_uptime_seconds", "Process uptime.", ManagementFactory.getRuntimeMXBean().getUptime() / 1000.0);
+    sb.append(hbase());
+    return sb.toString();
+  }
+
+  private synchronized String hbase() {
+    long now = System.nanoTime();
+    if (now - cachedAt < CACHE_NANOS && cachedAt != 0) {
+      return cachedHBase;
+    }
+    StringBuilder sb = new StringBuilder();
+    try (Admin admin = runtime.connection().getAdmin()) {
+      ClusterMetrics m = admin.getClusterMetrics(EnumSet.of(ClusterMetrics.Option.LIVE_SERVERS,
+          ClusterMetrics.Option.DEAD_SERVERS));
+      long regions = 0;
+      long reads = 0;
+      long writes = 0;
+      for (ServerMetrics s : m.getLiveServerMetrics().values()) {
+        regions += s.getRegionMetrics().size();
+        for (var r : s.getRegionMetrics().values()) {
+          reads += r.getReadRequestCount();
+          writes += r.getWriteRequestCount();
+        }
+      }
+      gauge(sb, "casebook_hbase_up", "1 when the HBase master answers.", 1);
+      gauge(sb, "casebook_hbase_region_servers", "Live region servers.", m.getLiveServerMetrics().size());
+      gauge(sb, "casebook_hbase_dead_region_servers", "Dead region servers.", m.getDeadServerNames().size());
+      gauge(sb, "casebook_hbase_regions", "Online regions.", regions);
+      counter(sb, "casebook_hbase_read_requests_total", "Read requests served by the region servers.", reads);
+      counter(sb, "casebook_hbase_write_requests_total", "Write requests served by the region servers.", writes);
+    } catch (IOException | RuntimeException e) {
+      gauge(sb, "casebook_hbase_up", "1 when the HBase master answers.", 0);
+    }
+    cachedAt = now;
+    cachedHBase = sb.toString();
+    return cachedHBase;
+  }
+
+  private static void gauge(StringBuilder sb, String name, String help, double value) {
+    sb.append("# HELP ").append(name).append(' ').append(help).append('\n');
+    sb.append("# TYPE ").append(name).append(" gauge\n");
+    sb.append(name).append(' ').append(format(value)).append('\n');
+  }
+
+  private static void counter(StringBuilder sb, String name, String help, double value) {
+    sb.append("# HELP ").append(name).append(' ').append(help).append('\n');
+    sb.append("# TYPE ").append(name).append(" counter\n");
+    sb.append(name).append(' ').append(format(value)).append('\n');
+  }
+
+  private static String format(double v) {
+    return v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%.3f", v);
+  }
+}

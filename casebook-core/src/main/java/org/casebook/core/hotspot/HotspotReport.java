@@ -95,11 +95,12 @@ public final class HotspotReport {
   /** A summary table (one line per design) followed by each design's per-region shares. */
   public static String render(List<Result> results) {
     StringBuilder sb = new StringBuilder();
-    sb.append(String.format(Locale.ROOT, "%-22s %8s %10s %10s %8s %8s%n", "design", "regions", "writes", "max share",
-        "skew", "used"));
+    int w = Math.max(6, results.stream().mapToInt(r -> r.design().length()).max().orElse(6));
+    sb.append(String.format(Locale.ROOT, "%-" + w + "s %8s %10s %10s %8s %8s%n", "design", "regions", "writes",
+        "max share", "skew", "used"));
     for (Result r : results) {
-      sb.append(String.format(Locale.ROOT, "%-22s %8d %,10d %9.1f%% %8.2f %5d/%d%n", r.design(), r.regions(), r.writes(),
-          r.maxShare() * 100, r.skew(), r.regionsUsed(), r.regions()));
+      sb.append(String.format(Locale.ROOT, "%-" + w + "s %8d %,10d %9.1f%% %8.2f %5d/%d%n", r.design(), r.regions(),
+          r.writes(), r.maxShare() * 100, r.skew(), r.regionsUsed(), r.regions()));
     }
     for (Result r : results) {
       sb.append(System.lineSeparator()).append(r.design()).append(System.lineSeparator());

@@ -1,0 +1,132 @@
+package org.casebook.weibo;
+
+import java.util.Base64;
+import org.casebook.core.InvalidInputException;
+import org.casebook.core.key.KeyBuilder;
+import org.casebook.core.key.KeyLayout;
+import org.casebook.core.key.KeyReader;
+
+/**
+ * Row keys of the feed tables. Every user id is an escaped, terminated string part (core
+ * toolkit), so ids containing separators, and ids that are prefixes of others, stay apart.
+ *
+ * <pre>
+ * posts     uid | MAX-postId                 newest first within a user
+ * inbox     owner | MAX-postId | author      newest first; author makes the row unique
+ * relations uid | kind | other               kind 1 following, 2 follower, 3 follows a read-merged account
+ * users     uid                              counters and fan-out state
+ * </pre>
+ */
+final class WeiboKeys {
+  static final int FOLLOWING = 1;
+  static final int FOLLOWER = 2;
+  static final int FOLLOWS_BIG = 3;
+
+  static final KeyLayout POST = KeyLayout.named("post").part("uid", KeyLayout.PartType.STRING)
+      .part("postId", KeyLayout.PartType.REVERSE_TIMESTAMP).build();
+  static final KeyLayout INBOX = KeyLayout.named("inbox").part("owner", KeyLayout.PartType.STRING)
+      .part("postId", KeyLayout.PartType.REVERSE_TIMESTAMP).part("author", KeyLayout.PartType.STRING).build();
+  static final KeyLayout RELATION = KeyLayout.named("relation").part("uid", KeyLayout.PartType.STRING)
+      .part("kind", KeyLayout.PartType.BYTE).part("other", KeyLayout.PartType.STRING).build();
+
+  private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
+  private static final Base64.Decoder B64D = Base64.getUrlDecoder();
+
+  private WeiboKeys() {}
+
+  static byte[] userPrefix(String uid) {
+    return KeyBuilder.create().addString(uid).build();
+  }
+
+  static byte[] post(String uid, long postId) {
+    return KeyBuilder.create().addString(uid).addReverseTimestamp(postId).build();
+  }
+
+  /** Post id of a posts row whose uid is already known. */
+  static long postIdOf(byte[] row) {
+    KeyReader r = new KeyReader(row);
+    r.skipBytes();
+    return r.readReverseTimestamp();
+  }
+
+  static byte[] inbox(String owner, long postId, String author) {
+    return KeyBuilder.create().addString(owner).addReverseTimestamp(postId).addString(author).build();
+  }
+
+  /** (postId, author) of an inbox row. */
+  static InboxEntry inboxEntryOf(byte[] row) {
+    KeyReader r = new KeyReader(row);
+    r.skipBytes();
+    long postId = r.readReverseTimestamp();
+    return new InboxEntry(postId, r.readString());
+  }
+
+  static byte[] relation(String uid, int kind, String other) {
+    return KeyBuilder.create().addString(uid).addByte(kind).addString(other).build();
+  }
+
+  static byte[] relationPrefix(String uid, int kind) {
+    return KeyBuilder.create().addString(uid).addByte(kind).build();
+  }
+
+  static String otherOf(byte[] relationRow) {
+    KeyReader r = new KeyReader(relationRow);
+    r.skipBytes();
+    r.readByte();
+    return r.readString();
+  }
+
+  static byte[] user(String uid) {
+    return userPrefix(uid);
+  }
+
+  /** An inbox row's content: which post of which author. */
+  record InboxEntry(long postId, String author) {}
+
+  // Cursors are opaque to callers: base64url of a small key. Bad ones are a 400 on "cursor".
+
+  static String timelineCursor(long postId, String author) {
+    return B64.encodeToString(KeyBuilder.create().addLong(postId).addString(author).build());
+  }
+
+  static InboxEntry parseTimelineCursor(String cursor) {
+    try {
+      KeyReader r = new KeyReader(B64D.decode(cursor));
+      InboxEntry e = new InboxEntry(r.readLong(), r.readString());
+      InvalidInputException.check(!r.hasRemaining() && e.postId() >= 0, "cursor", "cursor is not valid here");
+      return e;
+    } catch (IllegalArgumentException e) {
+      throw new InvalidInputException("cursor", "cursor is not valid here");
+    }
+  }
+
+  static String postCursor(long postId) {
+    return B64.encodeToString(KeyBuilder.create().addLong(postId).build());
+  }
+
+  static long parsePostCursor(String cursor) {
+    try {
+      KeyReader r = new KeyReader(B64D.decode(cursor));
+      long id = r.readLong();
+      InvalidInputException.check(!r.hasRemaining() && id >= 0, "cursor", "cursor is not valid here");
+      return id;
+    } catch (IllegalArgumentException e) {
+      throw new InvalidInputException("cursor", "cursor is not valid here");
+    }
+  }
+
+  static String userCursor(String uid) {
+    return B64.encodeToString(KeyBuilder.create().addString(uid).build());
+  }
+
+  static String parseUserCursor(String cursor) {
+    try {
+      KeyReader r = new KeyReader(B64D.decode(cursor));
+      String uid = r.readString();
+      InvalidInputException.check(!r.hasRemaining(), "cursor", "cursor is not valid here");
+      return uid;
+    } catch (IllegalArgumentException e) {
+      throw new InvalidInputException("cursor", "cursor is not valid here");
+    }
+  }
+}

@@ -1,0 +1,433 @@
+package org.casebook.weibo;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.hbase.client.BufferedMutator;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.casebook.core.InvalidInputException;
+import org.casebook.core.key.KeyBuilder;
+import org.casebook.weibo.WeiboKeys.InboxEntry;
+import org.casebook.weibo.WeiboStore.FanOut;
+import org.casebook.weibo.WeiboStore.UserRow;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The social feed (seed 003): publish, follow, unfollow, timeline, a user's posts, followers and
+ * followings, on the shared HBase connection.
+ *
+ * <p>Hybrid fan-out: an account's posts are copied into each follower's inbox when published
+ * (fan-out on write) until the account has {@link WeiboConfig#fanOutThreshold()} followers. Then
+ * a background promotion marks each follower as "follows a read-merged account" and the account
+ * switches to fan-out on read: its posts are merged into followers' timelines when they are read.
+ * Timelines stay complete and ordered either way; duplicates from the switch-over are removed.
+ *
+ * <p>Thread-safe. {@link #close()} waits for running promotions.
+ */
+public final class WeiboService implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(WeiboService.class);
+  private static final int MAX_READ_MERGED_FOLLOWS = 1000;
+  private static final int POST_ID_ATTEMPTS = 5;
+
+  private final WeiboStore store;
+  private final WeiboConfig config;
+  private final Clock clock;
+  private final PostIds ids = new PostIds();
+  private final Set<String> promoting = ConcurrentHashMap.newKeySet();
+  private final ExecutorService background = Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "weibo-promotion");
+    t.setDaemon(true);
+    return t;
+  });
+
+  public WeiboService(Connection connection, WeiboConfig config) {
+    this(connection, config, Clock.systemUTC());
+  }
+
+  WeiboService(Connection connection, WeiboConfig config, Clock clock) {
+    this.store = new WeiboStore(Objects.requireNonNull(connection, "connection is null"));
+    this.config = Objects.requireNonNull(config, "config is null");
+    this.clock = Objects.requireNonNull(clock, "clock is null");
+  }
+
+  public WeiboConfig config() {
+    return config;
+  }
+
+  /** Stores the post and delivers it to followers' inboxes (or leaves it for read-time merge). */
+  public Post publish(String uid, String content) {
+    Validation.uid(uid, "uid");
+    Validation.content(content);
+    UserRow author = store.user(uid);
+    long now = clock.millis();
+    long postId = -1;
+    for (int attempt = 0; attempt < POST_ID_ATTEMPTS && postId < 0; attempt++) {
+      long candidate = ids.next(now);
+      if (store.insertPost(uid, candidate, content)) {
+        postId = candidate;
+      }
+    }
+    if (postId < 0) {
+      throw new IllegalStateException("no free post id for " + uid + " after " + POST_ID_ATTEMPTS + " attempts");
+    }
+    store.addToCounters(uid, 0, 0, 1);
+    if (author.fanOut() != FanOut.READ) {
+      long id = postId;
+      store.forEachRelated(uid, WeiboKeys.FOLLOWER, 5000, followers -> store.addToInboxes(followers, uid, id));
+    }
+    if (author.fanOut() == FanOut.PROMOTING || author.followers() >= config.fanOutThreshold()) {
+      promoteLater(uid);
+    }
+    return new Post(Long.toString(postId), uid, PostIds.millisOf(postId), content);
+  }
+
+  /**
+   * {@code uid} follows {@code target}: both sides of the relation, then the target's latest
+   * posts into {@code uid}'s inbox. Returns false if {@code uid} already followed {@code target}.
+   */
+  public boolean follow(String uid, String target) {
+    checkPair(uid, target);
+    long now = clock.millis();
+    boolean created = store.insertRelation(uid, WeiboKeys.FOLLOWING, target, now);
+    // The other half is idempotent: a retry after a crash repairs it.
+    store.putRelations(List.of(WeiboKeys.relation(target, WeiboKeys.FOLLOWER, uid)), now);
+    long followers;
+    if (created) {
+      store.addToCounters(uid, 0, 1, 0);
+      followers = store.addToCounters(target, 1, 0, 0);
+    } else {
+      followers = store.user(target).followers();
+    }
+    FanOut targetFanOut = store.user(target).fanOut();
+    if (targetFanOut != FanOut.WRITE || followers >= config.fanOutThreshold()) {
+      store.putRelations(List.of(WeiboKeys.relation(uid, WeiboKeys.FOLLOWS_BIG, target)), now);
+      if (targetFanOut != FanOut.READ) {
+        promoteLater(target);
+      }
+    }
+    if (targetFanOut != FanOut.READ && config.backfillPosts() > 0) {
+      List<Long> recent = new ArrayList<>();
+      store.forEachPostIdSince(target, inboxHorizonId(now), config.backfillPosts(), recent::add);
+      store.changeInbox(uid, target, recent, false);
+    }
+    return created;
+  }
+
+  /**
+   * {@code uid} stops following {@code target}: both sides, the read-merge marker, and the
+   * target's posts in {@code uid}'s inbox. Returns false if {@code uid} did not follow {@code target}.
+   */
+  public boolean unfollow(String uid, String target) {
+    checkPair(uid, target);
+    boolean removed = store.removeRelation(uid, WeiboKeys.FOLLOWING, target);
+    store.deleteRelations(List.of(WeiboKeys.relation(target, WeiboKeys.FOLLOWER, uid),
+        WeiboKeys.relation(uid, WeiboKeys.FOLLOWS_BIG, target)));
+    if (removed) {
+      store.addToCounters(uid, 0, -1, 0);
+      store.addToCounters(target, -1, 0, 0);
+    }
+    List<Long> chunk = new ArrayList<>();
+    store.forEachPostIdSince(target, inboxHorizonId(clock.millis()), Integer.MAX_VALUE, id -> {
+      chunk.add(id);
+      if (chunk.size() == 1000) {
+        store.changeInbox(uid, target, chunk, true);
+        chunk.clear();
+      }
+    });
+    store.changeInbox(uid, target, chunk, true);
+    return removed;
+  }
+
+  /**
+   * Posts of the accounts {@code uid} follows, newest first: the inbox merged with the latest
+   * posts of followed read-merged accounts, bodies fetched in one batched get.
+   */
+  public Page<Post> timeline(String uid, int limit, String cursor) {
+    Validation.uid(uid, "uid");
+    Validation.limit(limit, config.maxPageSize(), "limit");
+    InboxEntry after = cursor == null || cursor.isEmpty() ? null : WeiboKeys.parseTimelineCursor(cursor);
+    // Order of the merged timeline = order of inbox rows: post id descending, then author bytes.
+    TreeMap<TimelineKey, String> merged = new TreeMap<>();
+    for (InboxEntry e : store.inbox(uid, after, limit + 1)) {
+      merged.put(TimelineKey.of(e), null);
+    }
+    for (String big : readMergedFollows(uid)) {
+      long beforeId = -1;
+      boolean inclusive = false;
+      if (after != null) {
+        beforeId = after.postId();
+        // A post with the cursor's id comes after the cursor only if its author sorts after the cursor's.
+        inclusive = Bytes.compareTo(TimelineKey.authorKey(big), TimelineKey.authorKey(after.author())) > 0;
+      }
+      for (Post p : store.posts(big, beforeId, inclusive, limit + 1)) {
+        merged.put(TimelineKey.of(new InboxEntry(Long.parseLong(p.id()), big)), p.content());
+      }
+    }
+    List<TimelineKey> page = new ArrayList<>(merged.keySet()).subList(0, Math.min(limit, merged.size()));
+    List<InboxEntry> needBodies = new ArrayList<>();
+    for (TimelineKey k : page) {
+      if (merged.get(k) == null) {
+        needBodies.add(k.entry());
+      }
+    }
+    Map<TimelineKey, String> bodies = new HashMap<>();
+    List<String> fetched = needBodies.isEmpty() ? List.of() : store.contents(needBodies);
+    for (int i = 0; i < needBodies.size(); i++) {
+      bodies.put(TimelineKey.of(needBodies.get(i)), fetched.get(i));
+    }
+    List<Post> posts = new ArrayList<>(page.size());
+    for (TimelineKey k : page) {
+      String content = merged.get(k) != null ? merged.get(k) : bodies.get(k);
+      if (content != null) {
+        InboxEntry e = k.entry();
+        posts.add(new Post(Long.toString(e.postId()), e.author(), PostIds.millisOf(e.postId()), content));
+      }
+    }
+    Optional<String> next = merged.size() > limit && !page.isEmpty()
+        ? Optional.of(WeiboKeys.timelineCursor(page.get(page.size() - 1).entry().postId(),
+            page.get(page.size() - 1).entry().author()))
+        : Optional.empty();
+    return new Page<>(posts, next);
+  }
+
+  /**
+   * Read-merged accounts {@code uid} follows. A marker whose follow is gone (a promotion raced an
+   * unfollow) is ignored and removed, so unfollowed accounts never reappear.
+   */
+  private List<String> readMergedFollows(String uid) {
+    List<String> bigs = store.related(uid, WeiboKeys.FOLLOWS_BIG, null, MAX_READ_MERGED_FOLLOWS);
+    if (bigs.isEmpty()) {
+      return bigs;
+    }
+    List<byte[]> follows = new ArrayList<>(bigs.size());
+    for (String big : bigs) {
+      follows.add(WeiboKeys.relation(uid, WeiboKeys.FOLLOWING, big));
+    }
+    boolean[] exists = store.relationsExist(follows);
+    List<String> live = new ArrayList<>(bigs.size());
+    List<byte[]> stale = new ArrayList<>();
+    for (int i = 0; i < bigs.size(); i++) {
+      if (exists[i]) {
+        live.add(bigs.get(i));
+      } else {
+        stale.add(WeiboKeys.relation(uid, WeiboKeys.FOLLOWS_BIG, bigs.get(i)));
+      }
+    }
+    store.deleteRelations(stale);
+    return live;
+  }
+
+  /** {@code uid}'s own posts, newest first. */
+  public Page<Post> posts(String uid, int limit, String cursor) {
+    Validation.uid(uid, "uid");
+    Validation.limit(limit, config.maxPageSize(), "limit");
+    long before = cursor == null || cursor.isEmpty() ? -1 : WeiboKeys.parsePostCursor(cursor);
+    List<Post> posts = store.posts(uid, before, false, limit + 1);
+    Optional<String> next = Optional.empty();
+    if (posts.size() > limit) {
+      posts = posts.subList(0, limit);
+      next = Optional.of(WeiboKeys.postCursor(Long.parseLong(posts.get(limit - 1).id())));
+    }
+    return new Page<>(posts, next);
+  }
+
+  public Page<String> followers(String uid, int limit, String cursor) {
+    return related(uid, WeiboKeys.FOLLOWER, limit, cursor);
+  }
+
+  public Page<String> following(String uid, int limit, String cursor) {
+    return related(uid, WeiboKeys.FOLLOWING, limit, cursor);
+  }
+
+  public UserStats stats(String uid) {
+    Validation.uid(uid, "uid");
+    UserRow row = store.user(uid);
+    return new UserStats(uid, row.followers(), row.following(), row.posts(), row.fanOut() == FanOut.READ);
+  }
+
+  /**
+   * Imports edges of an existing social graph in bulk (no inbox back-fill: import the graph
+   * before the posts). Edges already present are skipped, so an import can be rerun. Accounts
+   * that end up over the threshold are promoted before this returns. Returns the edges added.
+   */
+  public long importFollows(List<Follow> edges) {
+    long now = clock.millis();
+    Map<String, long[]> counters = new HashMap<>();
+    long added = 0;
+    try (BufferedMutator writer = store.relationWriter()) {
+      for (int from = 0; from < edges.size(); from += 1000) {
+        List<Follow> chunk = edges.subList(from, Math.min(edges.size(), from + 1000));
+        List<byte[]> rows = new ArrayList<>(chunk.size());
+        for (Follow f : chunk) {
+          checkPair(f.follower(), f.followee());
+          rows.add(WeiboKeys.relation(f.follower(), WeiboKeys.FOLLOWING, f.followee()));
+        }
+        boolean[] exists = store.relationsExist(rows);
+        java.util.Set<String> seenInChunk = new java.util.HashSet<>();
+        for (int i = 0; i < chunk.size(); i++) {
+          Follow f = chunk.get(i);
+          if (exists[i] || !seenInChunk.add(f.follower() + '\n' + f.followee())) {
+            continue;
+          }
+          writer.mutate(WeiboStore.relationPut(rows.get(i), now));
+          writer.mutate(WeiboStore.relationPut(WeiboKeys.relation(f.followee(), WeiboKeys.FOLLOWER, f.follower()), now));
+          counters.computeIfAbsent(f.follower(), k -> new long[2])[1]++;
+          counters.computeIfAbsent(f.followee(), k -> new long[2])[0]++;
+          added++;
+        }
+        writer.flush();
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("could not import follows: " + e.getMessage(), e);
+    }
+    List<String> toPromote = new ArrayList<>();
+    counters.forEach((uid, c) -> {
+      long followers = store.addToCounters(uid, c[0], c[1], 0);
+      if (c[0] > 0 && followers >= config.fanOutThreshold()) {
+        toPromote.add(uid);
+      }
+    });
+    for (String uid : toPromote) {
+      promote(uid);
+    }
+    return added;
+  }
+
+  private Page<String> related(String uid, int kind, int limit, String cursor) {
+    Validation.uid(uid, "uid");
+    Validation.limit(limit, config.maxPageSize(), "limit");
+    String after = cursor == null || cursor.isEmpty() ? null : WeiboKeys.parseUserCursor(cursor);
+    List<String> users = store.related(uid, kind, after, limit + 1);
+    Optional<String> next = Optional.empty();
+    if (users.size() > limit) {
+      users = users.subList(0, limit);
+      next = Optional.of(WeiboKeys.userCursor(users.get(limit - 1)));
+    }
+    return new Page<>(users, next);
+  }
+
+  private void checkPair(String uid, String target) {
+    Validation.uid(uid, "uid");
+    Validation.uid(target, "target");
+    InvalidInputException.check(!uid.equals(target), "target", "a user cannot follow or unfollow themselves");
+  }
+
+  private static long inboxHorizonId(long nowMillis) {
+    return PostIds.firstIdAt(Math.max(0, nowMillis - WeiboConfig.INBOX_TTL_DAYS * 86_400_000L));
+  }
+
+  private void promoteLater(String uid) {
+    if (promoting.add(uid)) {
+      background.execute(() -> {
+        try {
+          promote(uid);
+        } catch (RuntimeException e) {
+          LOG.error("promotion of {} to fan-out on read failed; it resumes on its next post or follower", uid, e);
+        } finally {
+          promoting.remove(uid);
+        }
+      });
+    }
+  }
+
+  /**
+   * WRITE → PROMOTING → READ. While PROMOTING, posts still fan out and new followers get the
+   * marker; once every follower has the marker, the account's posts stop fanning out.
+   */
+  private void promote(String uid) {
+    UserRow row = store.user(uid);
+    if (row.fanOut() == FanOut.READ) {
+      return;
+    }
+    if (row.fanOut() == FanOut.WRITE) {
+      store.setFanOut(uid, FanOut.WRITE, FanOut.PROMOTING);
+    }
+    long now = clock.millis();
+    long[] marked = {0};
+    try (BufferedMutator writer = store.relationWriter()) {
+      store.forEachRelated(uid, WeiboKeys.FOLLOWER, 5000, followers -> {
+        try {
+          for (String f : followers) {
+            writer.mutate(WeiboStore.relationPut(WeiboKeys.relation(f, WeiboKeys.FOLLOWS_BIG, uid), now));
+          }
+          marked[0] += followers.size();
+        } catch (java.io.IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      });
+      writer.flush();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("could not mark followers of " + uid + ": " + e.getMessage(), e);
+    }
+    store.setFanOut(uid, null, FanOut.READ);
+    LOG.info("{} now fans out on read ({} followers marked)", uid, marked[0]);
+  }
+
+  /** Waits (up to 5 minutes) for promotions in progress, then stops the background thread. */
+  @Override
+  public void close() {
+    background.shutdown();
+    try {
+      if (!background.awaitTermination(5, TimeUnit.MINUTES)) {
+        LOG.warn("promotions still running at shutdown; they resume on the accounts' next activity");
+        background.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      background.shutdownNow();
+    }
+  }
+
+  /** Waits until background promotions queued so far are done (for tests and benchmarks). */
+  public void awaitBackgroundWork() {
+    try {
+      background.submit(() -> { }).get(5, TimeUnit.MINUTES);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      throw new IllegalStateException("background work did not finish", e);
+    }
+  }
+
+  /** Sort key of the merged timeline: post id descending, then the author's key bytes. */
+  private record TimelineKey(InboxEntry entry, byte[] author) implements Comparable<TimelineKey> {
+    static final Comparator<TimelineKey> ORDER = Comparator.<TimelineKey>comparingLong(k -> -k.entry().postId())
+        .thenComparing(TimelineKey::author, Bytes.BYTES_COMPARATOR);
+
+    static TimelineKey of(InboxEntry e) {
+      return new TimelineKey(e, authorKey(e.author()));
+    }
+
+    static byte[] authorKey(String author) {
+      return KeyBuilder.create().addString(author).build();
+    }
+
+    @Override
+    public int compareTo(TimelineKey o) {
+      return ORDER.compare(this, o);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof TimelineKey k && k.entry().postId() == entry.postId() && Bytes.equals(k.author, author);
+    }
+
+    @Override
+    public int hashCode() {
+      return Long.hashCode(entry.postId()) * 31 + Bytes.hashCode(author);
+    }
+  }
+}

@@ -1,0 +1,359 @@
+package org.casebook.weibo;
+
+import static org.casebook.weibo.WeiboSchema.CONTENT;
+import static org.casebook.weibo.WeiboSchema.ENTRY;
+import static org.casebook.weibo.WeiboSchema.FOLLOWERS;
+import static org.casebook.weibo.WeiboSchema.FOLLOWING;
+import static org.casebook.weibo.WeiboSchema.I;
+import static org.casebook.weibo.WeiboSchema.P;
+import static org.casebook.weibo.WeiboSchema.POST_COUNT;
+import static org.casebook.weibo.WeiboSchema.R;
+import static org.casebook.weibo.WeiboSchema.SINCE;
+import static org.casebook.weibo.WeiboSchema.STATE;
+import static org.casebook.weibo.WeiboSchema.U;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import org.apache.hadoop.hbase.CompareOperator;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.BufferedMutator;
+import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Increment;
+import org.apache.hadoop.hbase.client.Mutation;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
+import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.casebook.core.key.KeyRange;
+import org.casebook.weibo.WeiboKeys.InboxEntry;
+
+/** Every HBase read and write of the feed, in one place. Storage errors become {@link UncheckedIOException}. */
+final class WeiboStore {
+  /** Fan-out state of an account, kept in users:u:state. */
+  enum FanOut {
+    WRITE(0), PROMOTING(1), READ(2);
+
+    final byte code;
+
+    FanOut(int code) {
+      this.code = (byte) code;
+    }
+
+    static FanOut of(byte[] value) {
+      if (value == null || value.length == 0) {
+        return WRITE;
+      }
+      for (FanOut f : values()) {
+        if (f.code == value[0]) {
+          return f;
+        }
+      }
+      throw new IllegalStateException("unknown fan-out state " + value[0]);
+    }
+  }
+
+  /** One users row. */
+  record UserRow(long followers, long following, long posts, FanOut fanOut) {}
+
+  private static final int WRITE_CHUNK = 5000;
+  private final Connection connection;
+
+  WeiboStore(Connection connection) {
+    this.connection = connection;
+  }
+
+  UserRow user(String uid) {
+    try (Table t = connection.getTable(WeiboSchema.USERS)) {
+      Result r = t.get(new Get(WeiboKeys.user(uid)).addFamily(U));
+      return new UserRow(counter(r, FOLLOWERS), counter(r, FOLLOWING), counter(r, POST_COUNT),
+          FanOut.of(r.getValue(U, STATE)));
+    } catch (IOException e) {
+      throw failure("read user", e);
+    }
+  }
+
+  /** Adds to the counters of one user; returns the followers count after the change. */
+  long addToCounters(String uid, long followers, long following, long posts) {
+    Increment inc = new Increment(WeiboKeys.user(uid));
+    if (followers != 0) {
+      inc.addColumn(U, FOLLOWERS, followers);
+    }
+    if (following != 0) {
+      inc.addColumn(U, FOLLOWING, following);
+    }
+    if (posts != 0) {
+      inc.addColumn(U, POST_COUNT, posts);
+    }
+    if (inc.getFamilyCellMap().isEmpty()) {
+      return -1;
+    }
+    try (Table t = connection.getTable(WeiboSchema.USERS)) {
+      Result r = t.increment(inc);
+      return counter(r, FOLLOWERS);
+    } catch (IOException e) {
+      throw failure("update counters", e);
+    }
+  }
+
+  /** Moves the fan-out state forward: WRITE→PROMOTING only if still WRITE; anything→READ. */
+  boolean setFanOut(String uid, FanOut expected, FanOut next) {
+    byte[] row = WeiboKeys.user(uid);
+    Put put = new Put(row).addColumn(U, STATE, new byte[] {next.code});
+    try (Table t = connection.getTable(WeiboSchema.USERS)) {
+      if (expected == null) {
+        t.put(put);
+        return true;
+      }
+      CheckAndMutate.Builder check = CheckAndMutate.newBuilder(row);
+      CheckAndMutate cam = expected == FanOut.WRITE ? check.ifNotExists(U, STATE).build(put)
+          : check.ifEquals(U, STATE, new byte[] {expected.code}).build(put);
+      return t.checkAndMutate(cam).isSuccess();
+    } catch (IOException e) {
+      throw failure("update fan-out state", e);
+    }
+  }
+
+  /** Writes the post unless a post with that id exists for that author. */
+  boolean insertPost(String uid, long postId, String content) {
+    byte[] row = WeiboKeys.post(uid, postId);
+    Put put = new Put(row).addColumn(P, CONTENT, content.getBytes(StandardCharsets.UTF_8));
+    try (Table t = connection.getTable(WeiboSchema.POSTS)) {
+      return t.checkAndMutate(CheckAndMutate.newBuilder(row).ifNotExists(P, CONTENT).build(put)).isSuccess();
+    } catch (IOException e) {
+      throw failure("write post", e);
+    }
+  }
+
+  /** Up to {@code limit} posts of {@code uid} with ids below {@code beforeId} (or from the newest), newest first. */
+  List<Post> posts(String uid, long beforeId, boolean inclusive, int limit) {
+    KeyRange range = KeyRange.prefix(WeiboKeys.userPrefix(uid));
+    Scan scan = range.toScan().addColumn(P, CONTENT).setLimit(limit).setCaching(Math.min(limit, 1000));
+    if (beforeId >= 0) {
+      scan.withStartRow(WeiboKeys.post(uid, beforeId), inclusive);
+    }
+    List<Post> out = new ArrayList<>();
+    try (Table t = connection.getTable(WeiboSchema.POSTS); ResultScanner s = t.getScanner(scan)) {
+      for (Result r : s) {
+        long id = WeiboKeys.postIdOf(r.getRow());
+        out.add(new Post(Long.toString(id), uid, PostIds.millisOf(id), Bytes.toString(r.getValue(P, CONTENT))));
+      }
+      return out;
+    } catch (IOException e) {
+      throw failure("read posts", e);
+    }
+  }
+
+  /** Ids of {@code uid}'s posts with id at least {@code sinceId}, newest first, at most {@code limit}. */
+  void forEachPostIdSince(String uid, long sinceId, int limit, Consumer<Long> action) {
+    byte[] prefix = WeiboKeys.userPrefix(uid);
+    // Newest first: the range ends at the row of the oldest id we still want.
+    Scan scan = new Scan().withStartRow(prefix).withStopRow(WeiboKeys.post(uid, sinceId), true)
+        .setFilter(new KeyOnlyFilter()).setCaching(Math.min(Math.max(limit, 1), 1000)).setLimit(limit);
+    try (Table t = connection.getTable(WeiboSchema.POSTS); ResultScanner s = t.getScanner(scan)) {
+      for (Result r : s) {
+        action.accept(WeiboKeys.postIdOf(r.getRow()));
+      }
+    } catch (IOException e) {
+      throw failure("read post ids", e);
+    }
+  }
+
+  /** Bodies of the given posts of the given authors, in the same order; null where a post is gone. */
+  List<String> contents(List<InboxEntry> entries) {
+    List<Get> gets = new ArrayList<>(entries.size());
+    for (InboxEntry e : entries) {
+      gets.add(new Get(WeiboKeys.post(e.author(), e.postId())).addColumn(P, CONTENT));
+    }
+    try (Table t = connection.getTable(WeiboSchema.POSTS)) {
+      Result[] results = t.get(gets);
+      List<String> out = new ArrayList<>(results.length);
+      for (Result r : results) {
+        byte[] v = r.getValue(P, CONTENT);
+        out.add(v == null ? null : Bytes.toString(v));
+      }
+      return out;
+    } catch (IOException e) {
+      throw failure("read post bodies", e);
+    }
+  }
+
+  /** Up to {@code limit} inbox entries of {@code owner}, newest first, strictly after {@code after} if given. */
+  List<InboxEntry> inbox(String owner, InboxEntry after, int limit) {
+    Scan scan = KeyRange.prefix(WeiboKeys.userPrefix(owner)).toScan().setLimit(limit)
+        .setCaching(Math.min(limit, 1000)).setFilter(new KeyOnlyFilter());
+    if (after != null) {
+      scan.withStartRow(WeiboKeys.inbox(owner, after.postId(), after.author()), false);
+    }
+    List<InboxEntry> out = new ArrayList<>();
+    try (Table t = connection.getTable(WeiboSchema.INBOX); ResultScanner s = t.getScanner(scan)) {
+      for (Result r : s) {
+        out.add(WeiboKeys.inboxEntryOf(r.getRow()));
+      }
+      return out;
+    } catch (IOException e) {
+      throw failure("read inbox", e);
+    }
+  }
+
+  /** Adds one post of {@code author} to every inbox in {@code owners}. */
+  void addToInboxes(List<String> owners, String author, long postId) {
+    List<Mutation> puts = new ArrayList<>(Math.min(owners.size(), WRITE_CHUNK));
+    for (String owner : owners) {
+      puts.add(new Put(WeiboKeys.inbox(owner, postId, author)).addColumn(I, ENTRY, new byte[0]));
+      if (puts.size() == WRITE_CHUNK) {
+        batch(WeiboSchema.INBOX, puts);
+        puts.clear();
+      }
+    }
+    batch(WeiboSchema.INBOX, puts);
+  }
+
+  /** Adds posts of one author to one inbox ({@code delete} removes them instead). */
+  void changeInbox(String owner, String author, List<Long> postIds, boolean delete) {
+    List<Mutation> ms = new ArrayList<>(postIds.size());
+    for (long id : postIds) {
+      byte[] row = WeiboKeys.inbox(owner, id, author);
+      ms.add(delete ? new Delete(row) : new Put(row).addColumn(I, ENTRY, new byte[0]));
+    }
+    batch(WeiboSchema.INBOX, ms);
+  }
+
+  /** Creates the relation row unless it exists; true if this call created it. */
+  boolean insertRelation(String uid, int kind, String other, long now) {
+    byte[] row = WeiboKeys.relation(uid, kind, other);
+    Put put = new Put(row).addColumn(R, SINCE, Bytes.toBytes(now));
+    try (Table t = connection.getTable(WeiboSchema.RELATIONS)) {
+      return t.checkAndMutate(CheckAndMutate.newBuilder(row).ifNotExists(R, SINCE).build(put)).isSuccess();
+    } catch (IOException e) {
+      throw failure("write relation", e);
+    }
+  }
+
+  /** Deletes the relation row if it exists; true if this call deleted it. */
+  boolean removeRelation(String uid, int kind, String other) {
+    byte[] row = WeiboKeys.relation(uid, kind, other);
+    try (Table t = connection.getTable(WeiboSchema.RELATIONS)) {
+      return t.checkAndMutate(CheckAndMutate.newBuilder(row).ifMatches(R, SINCE, CompareOperator.NOT_EQUAL, new byte[0])
+          .build(new Delete(row))).isSuccess();
+    } catch (IOException e) {
+      throw failure("delete relation", e);
+    }
+  }
+
+  /** Unconditional writes/deletes of relation rows (idempotent halves of follow and unfollow). */
+  void putRelations(List<byte[]> rows, long now) {
+    List<Mutation> ms = new ArrayList<>(rows.size());
+    for (byte[] row : rows) {
+      ms.add(new Put(row).addColumn(R, SINCE, Bytes.toBytes(now)));
+    }
+    batch(WeiboSchema.RELATIONS, ms);
+  }
+
+  void deleteRelations(List<byte[]> rows) {
+    List<Mutation> ms = new ArrayList<>(rows.size());
+    for (byte[] row : rows) {
+      ms.add(new Delete(row));
+    }
+    batch(WeiboSchema.RELATIONS, ms);
+  }
+
+  /** Which of the given relation rows exist. */
+  boolean[] relationsExist(List<byte[]> rows) {
+    List<Get> gets = new ArrayList<>(rows.size());
+    for (byte[] row : rows) {
+      gets.add(new Get(row).setFilter(new FirstKeyOnlyFilter()));
+    }
+    try (Table t = connection.getTable(WeiboSchema.RELATIONS)) {
+      return t.exists(gets);
+    } catch (IOException e) {
+      throw failure("read relations", e);
+    }
+  }
+
+  /** Up to {@code limit} related user ids of one kind, in id order, strictly after {@code afterUid} if given. */
+  List<String> related(String uid, int kind, String afterUid, int limit) {
+    Scan scan = KeyRange.prefix(WeiboKeys.relationPrefix(uid, kind)).toScan().setLimit(limit)
+        .setCaching(Math.min(limit, 1000)).setFilter(new KeyOnlyFilter());
+    if (afterUid != null) {
+      scan.withStartRow(WeiboKeys.relation(uid, kind, afterUid), false);
+    }
+    List<String> out = new ArrayList<>();
+    try (Table t = connection.getTable(WeiboSchema.RELATIONS); ResultScanner s = t.getScanner(scan)) {
+      for (Result r : s) {
+        out.add(WeiboKeys.otherOf(r.getRow()));
+      }
+      return out;
+    } catch (IOException e) {
+      throw failure("read relations", e);
+    }
+  }
+
+  /** Every related user id of one kind, streamed in chunks (followers of a large account). */
+  void forEachRelated(String uid, int kind, int chunk, Consumer<List<String>> action) {
+    Scan scan = KeyRange.prefix(WeiboKeys.relationPrefix(uid, kind)).toScan().setCaching(chunk)
+        .setFilter(new KeyOnlyFilter());
+    List<String> buffer = new ArrayList<>(chunk);
+    try (Table t = connection.getTable(WeiboSchema.RELATIONS); ResultScanner s = t.getScanner(scan)) {
+      for (Result r : s) {
+        buffer.add(WeiboKeys.otherOf(r.getRow()));
+        if (buffer.size() == chunk) {
+          action.accept(List.copyOf(buffer));
+          buffer.clear();
+        }
+      }
+      if (!buffer.isEmpty()) {
+        action.accept(List.copyOf(buffer));
+      }
+    } catch (IOException e) {
+      throw failure("read relations", e);
+    }
+  }
+
+  /** A buffered writer for bulk relation rows (graph import, marker back-fill). */
+  BufferedMutator relationWriter() {
+    try {
+      return connection.getBufferedMutator(WeiboSchema.RELATIONS);
+    } catch (IOException e) {
+      throw failure("open relation writer", e);
+    }
+  }
+
+  static Put relationPut(byte[] row, long now) {
+    return new Put(row).addColumn(R, SINCE, Bytes.toBytes(now));
+  }
+
+  private void batch(TableName table, List<? extends Mutation> mutations) {
+    if (mutations.isEmpty()) {
+      return;
+    }
+    try (Table t = connection.getTable(table)) {
+      Object[] results = new Object[mutations.size()];
+      t.batch(mutations, results);
+    } catch (IOException e) {
+      throw failure("write " + table.getQualifierAsString(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new UncheckedIOException(new java.io.InterruptedIOException("interrupted while writing " + table));
+    }
+  }
+
+  private static long counter(Result r, byte[] qualifier) {
+    byte[] v = r.getValue(U, qualifier);
+    return v == null ? 0 : Bytes.toLong(v);
+  }
+
+  private static UncheckedIOException failure(String what, IOException e) {
+    return new UncheckedIOException("could not " + what + ": " + e.getMessage(), e);
+  }
+}

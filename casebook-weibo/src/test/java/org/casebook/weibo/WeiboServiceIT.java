@@ -1,0 +1,187 @@
+package org.casebook.weibo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.casebook.core.HBaseRuntime;
+import org.casebook.core.InvalidInputException;
+import org.casebook.core.schema.SchemaManager;
+import org.casebook.core.testing.EmbeddedHBase;
+import org.casebook.core.testing.TestIds;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(EmbeddedHBase.class)
+class WeiboServiceIT {
+  private WeiboService weibo;
+  private String run;
+
+  @BeforeEach
+  void setUp(HBaseRuntime runtime) {
+    new SchemaManager(runtime.connection()).ensureAll(WeiboSchema.tables());
+    weibo = new WeiboService(runtime.connection(), new WeiboConfig(5, 50, 200));
+    run = TestIds.unique("r");
+  }
+
+  @AfterEach
+  void tearDown() {
+    weibo.close();
+  }
+
+  private String u(String name) {
+    return run + ":" + name;
+  }
+
+  @Test
+  void publishFansOutToFollowersNewestFirst() {
+    String alice = u("alice");
+    String bob = u("bob");
+    String carol = u("carol");
+    weibo.follow(bob, alice);
+    weibo.follow(carol, alice);
+    Post first = weibo.publish(alice, "first");
+    Post second = weibo.publish(alice, "second 第二条 😀");
+    assertThat(Long.parseLong(second.id())).isGreaterThan(Long.parseLong(first.id()));
+    for (String reader : List.of(bob, carol)) {
+      Page<Post> t = weibo.timeline(reader, 20, null);
+      assertThat(t.items()).extracting(Post::content).containsExactly("second 第二条 😀", "first");
+      assertThat(t.items()).extracting(Post::uid).containsOnly(alice);
+      assertThat(t.next()).isEmpty();
+    }
+    assertThat(weibo.timeline(alice, 20, null).items()).as("own posts are not in one's feed").isEmpty();
+    assertThat(weibo.posts(alice, 20, null).items()).extracting(Post::id).containsExactly(second.id(), first.id());
+    assertThat(weibo.stats(alice)).isEqualTo(new UserStats(alice, 2, 0, 2, false));
+  }
+
+  @Test
+  void followBackfillsAndUnfollowRemovesTheFolloweesPosts() {
+    String alice = u("alice");
+    String bob = u("bob");
+    String dave = u("dave");
+    weibo.publish(alice, "a1");
+    weibo.publish(alice, "a2");
+    weibo.publish(dave, "d1");
+    assertThat(weibo.follow(bob, alice)).isTrue();
+    assertThat(weibo.follow(bob, dave)).isTrue();
+    assertThat(weibo.timeline(bob, 20, null).items()).extracting(Post::content).containsExactly("d1", "a2", "a1");
+    assertThat(weibo.unfollow(bob, alice)).isTrue();
+    assertThat(weibo.timeline(bob, 20, null).items()).extracting(Post::content).containsExactly("d1");
+    assertThat(weibo.following(bob, 100, null).items()).containsExactly(dave);
+    assertThat(weibo.followers(alice, 100, null).items()).isEmpty();
+    assertThat(weibo.stats(alice).followers()).isZero();
+  }
+
+  @Test
+  void followingTwiceAndUnfollowingAStrangerAreHarmless() {
+    String a = u("a");
+    String b = u("b");
+    assertThat(weibo.follow(a, b)).isTrue();
+    assertThat(weibo.follow(a, b)).isFalse();
+    assertThat(weibo.stats(b).followers()).isEqualTo(1);
+    assertThat(weibo.stats(a).following()).isEqualTo(1);
+    assertThat(weibo.unfollow(a, u("stranger"))).isFalse();
+    assertThat(weibo.unfollow(a, b)).isTrue();
+    assertThat(weibo.unfollow(a, b)).isFalse();
+    assertThat(weibo.stats(b).followers()).isZero();
+    assertThatThrownBy(() -> weibo.follow(a, a)).isInstanceOf(InvalidInputException.class)
+        .extracting(e -> ((InvalidInputException) e).field()).isEqualTo("target");
+  }
+
+  /** The seed's flaw: user "1" must not see or lose posts of "10001", "1_", "1,2" or "1/2". */
+  @Test
+  void idsThatArePrefixesOrContainSeparatorsStayApart() {
+    String one = u("1");
+    List<String> lookalikes = List.of(u("10001"), u("1_"), u("1_0"), u("1,2"), u("1/2"), u("1") + "\u0000x".substring(1));
+    String reader = u("reader");
+    weibo.follow(reader, one);
+    weibo.publish(one, "from one");
+    for (String other : lookalikes) {
+      weibo.publish(other, "from " + other);
+    }
+    assertThat(weibo.posts(one, 50, null).items()).extracting(Post::content).containsExactly("from one");
+    assertThat(weibo.timeline(reader, 50, null).items()).extracting(Post::content).containsExactly("from one");
+    // Following a look-alike back-fills only its posts; unfollowing "1" leaves them alone.
+    weibo.follow(reader, u("1_"));
+    weibo.follow(reader, u("1/2"));
+    weibo.unfollow(reader, one);
+    assertThat(weibo.timeline(reader, 50, null).items()).extracting(Post::uid).containsExactlyInAnyOrder(u("1_"), u("1/2"));
+    assertThat(weibo.following(reader, 50, null).items()).containsExactlyInAnyOrder(u("1/2"), u("1_"));
+  }
+
+  @Test
+  void timelinePagesWithACursorWithoutGapsOrRepeats() {
+    String reader = u("reader");
+    List<String> authors = List.of(u("x"), u("y"), u("z"));
+    for (String a : authors) {
+      weibo.follow(reader, a);
+    }
+    List<String> published = new ArrayList<>();
+    for (int i = 0; i < 25; i++) {
+      published.add(0, weibo.publish(authors.get(i % 3), "post " + i).content());
+    }
+    List<String> seen = new ArrayList<>();
+    String cursor = null;
+    int pages = 0;
+    do {
+      Page<Post> p = weibo.timeline(reader, 7, cursor);
+      p.items().forEach(post -> seen.add(post.content()));
+      cursor = p.next().orElse(null);
+      pages++;
+    } while (cursor != null);
+    assertThat(pages).isEqualTo(4);
+    assertThat(seen).containsExactlyElementsOf(published);
+  }
+
+  /** Over the threshold (5 here) an account stops fanning out; its followers still see everything, in order. */
+  @Test
+  void largeAccountsAreMergedAtReadTime() {
+    String star = u("star");
+    String small = u("small");
+    List<String> fans = new ArrayList<>();
+    for (int i = 0; i < 7; i++) {
+      fans.add(u("fan" + i));
+    }
+    weibo.publish(star, "before promotion");
+    for (String f : fans) {
+      weibo.follow(f, star);
+      weibo.follow(f, small);
+    }
+    weibo.awaitBackgroundWork();
+    assertThat(weibo.stats(star).fanOutOnRead()).isTrue();
+    assertThat(weibo.stats(small).fanOutOnRead()).isTrue();
+    String late = u("late");
+    weibo.follow(late, star);
+    weibo.publish(star, "after promotion");
+    weibo.publish(u("other"), "not followed");
+    for (String reader : List.of(fans.get(0), fans.get(6), late)) {
+      List<String> t = weibo.timeline(reader, 20, null).items().stream().map(Post::content).toList();
+      assertThat(t).as(reader).containsExactly("after promotion", "before promotion");
+    }
+    // Unfollowing a read-merged account removes its posts from the timeline too.
+    weibo.unfollow(late, star);
+    assertThat(weibo.timeline(late, 20, null).items()).isEmpty();
+  }
+
+  @Test
+  void badInputIsRejectedWithTheFieldNamed() {
+    assertField(() -> weibo.publish("", "x"), "uid");
+    assertField(() -> weibo.publish("a".repeat(65), "x"), "uid");
+    assertField(() -> weibo.publish("bad\u0001id", "x"), "uid");
+    assertField(() -> weibo.publish("ok", "   "), "content");
+    assertField(() -> weibo.publish("ok", "x".repeat(2001)), "content");
+    assertField(() -> weibo.publish("ok", "bad \uD800 surrogate"), "content");
+    assertField(() -> weibo.timeline("ok", 0, null), "limit");
+    assertField(() -> weibo.timeline("ok", 20, "not-a-cursor!"), "cursor");
+    assertThat(weibo.publish(u("ok"), "line one\nline two\t😀".repeat(1)).content()).contains("\n");
+    assertThat(weibo.publish("用户" + "名".repeat(62), "64 characters of CJK are fine").uid()).hasSize(64);
+  }
+
+  private static void assertField(Runnable call, String field) {
+    assertThatThrownBy(call::run).isInstanceOf(InvalidInputException.class)
+        .extracting(e -> ((InvalidInputException) e).field()).isEqualTo(field);
+  }
+}

@@ -1,0 +1,71 @@
+package org.casebook.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.casebook.core.HBaseRuntime;
+import org.casebook.core.testing.EmbeddedHBase;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The CLI attached to this JVM's embedded HBase (as it attaches to a running server). */
+@ExtendWith(EmbeddedHBase.class)
+class CliIT {
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+  private PrintStream oldOut;
+  private PrintStream oldErr;
+
+  @BeforeEach
+  void capture(HBaseRuntime runtime) {
+    oldOut = System.out;
+    oldErr = System.err;
+    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+  }
+
+  @AfterEach
+  void restore() {
+    System.setOut(oldOut);
+    System.setErr(oldErr);
+  }
+
+  private int cli(String... args) {
+    String[] full = new String[args.length + 2];
+    full[0] = "--data";
+    full[1] = EmbeddedHBase.dataDir().toString();
+    System.arraycopy(args, 0, full, 2, args.length);
+    return Main.run(full);
+  }
+
+  @Test
+  void weiboCommandsWorkAndPrintJson() {
+    assertThat(cli("weibo", "follow", "cli-reader", "cli-writer")).isZero();
+    assertThat(cli("weibo", "publish", "cli-writer", "hello from the CLI")).isZero();
+    assertThat(cli("weibo", "timeline", "cli-reader")).isZero();
+    assertThat(out.toString(StandardCharsets.UTF_8)).contains("\"content\" : \"hello from the CLI\"")
+        .contains("now follows");
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("attached");
+  }
+
+  @Test
+  void userMistakesExitNonZeroWithAMessageAndNoStackTrace() {
+    assertThat(cli("weibo", "follow", "same", "same")).isEqualTo(2);
+    assertThat(cli("weibo", "timeline", "x", "--limit", "0")).isEqualTo(2);
+    assertThat(cli("weibo", "no-such-command")).isEqualTo(2);
+    assertThat(cli("hotspot", "--regions", "1")).isEqualTo(2);
+    String errors = err.toString(StandardCharsets.UTF_8);
+    assertThat(errors).contains("casebook: invalid target:").contains("casebook: invalid limit:")
+        .doesNotContain("\tat org.");
+  }
+
+  @Test
+  void schemaShowListsEveryTableWithItsKey() {
+    assertThat(Main.run("schema", "show")).isZero();
+    assertThat(out.toString(StandardCharsets.UTF_8)).contains("weibo:inbox").contains("owner:string");
+  }
+}

@@ -1,0 +1,106 @@
+package org.casebook.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.casebook.core.Json;
+import org.casebook.core.testing.EmbeddedHBase;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The packaged jar, as a user runs it: {@code java -jar casebook.jar serve}, health, a write,
+ * SIGTERM, a second start on the same data directory, and the write is still there.
+ */
+class ServeIT {
+  private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+  @Test
+  void servesHealthAndKeepsDataAcrossARestart() throws Exception {
+    Path jar = Path.of("target", "casebook", "casebook.jar");
+    assertThat(jar).exists();
+    Path data = EmbeddedHBase.scratchDir("serve");
+    int port = freePort();
+
+    Process first = start(jar, data, port);
+    try {
+      JsonNode health = awaitHealth(first, port);
+      assertThat(health.get("status").asText()).isEqualTo("up");
+      assertThat(health.get("hbase").get("mode").asText()).isEqualTo("embedded");
+      assertThat(health.get("hbase").get("regionServers").asInt()).isEqualTo(1);
+      assertThat(health.get("systems").findValuesAsText("name")).contains("weibo");
+      assertThat(send("PUT", port, "/api/weibo/users/reader/following/writer", null).statusCode()).isEqualTo(204);
+      assertThat(send("POST", port, "/api/weibo/users/writer/posts", "{\"content\":\"survives restarts\"}").statusCode())
+          .isEqualTo(201);
+      String metrics = send("GET", port, "/metrics", null).body();
+      assertThat(metrics).contains("casebook_http_requests_total{method=\"POST\",route=\"/api/weibo/users/{uid}/posts\",status=\"201\"} 1")
+          .contains("casebook_hbase_region_servers 1");
+    } finally {
+      stop(first);
+    }
+    assertThat(data.resolve("casebook-runtime.properties")).as("removed on clean shutdown").doesNotExist();
+
+    Process second = start(jar, data, port);
+    try {
+      awaitHealth(second, port);
+      JsonNode timeline = Json.mapper().readTree(send("GET", port, "/api/weibo/users/reader/timeline", null).body());
+      assertThat(timeline.get("posts").findValuesAsText("content")).containsExactly("survives restarts");
+    } finally {
+      stop(second);
+    }
+  }
+
+  private static Process start(Path jar, Path data, int port) throws IOException {
+    List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g", "-jar",
+        jar.toString(), "serve", "--data", data.toString(), "--port", Integer.toString(port));
+    return new ProcessBuilder(cmd).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(data.resolveSibling("serve.log").toFile())).start();
+  }
+
+  private JsonNode awaitHealth(Process p, int port) throws Exception {
+    long deadline = System.currentTimeMillis() + 120_000;
+    while (System.currentTimeMillis() < deadline) {
+      assertThat(p.isAlive()).as("server exited early; see target/scratch/serve.log").isTrue();
+      try {
+        HttpResponse<String> r = send("GET", port, "/api/health", null);
+        if (r.statusCode() == 200) {
+          return Json.mapper().readTree(r.body());
+        }
+      } catch (IOException notYet) {
+        Thread.sleep(250);
+      }
+    }
+    throw new AssertionError("server not healthy within 120 s");
+  }
+
+  private static void stop(Process p) throws InterruptedException {
+    p.destroy(); // SIGTERM: the shutdown hook stops HTTP, the systems and HBase
+    if (!p.waitFor(60, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new AssertionError("server did not stop within 60 s of SIGTERM");
+    }
+  }
+
+  private HttpResponse<String> send(String method, int port, String path, String body) throws Exception {
+    HttpRequest req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(30))
+        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+        .build();
+    return client.send(req, HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+}

@@ -29,4 +29,22 @@ public final class BenchCommand {
         "results", figures.table().toJson())));
     return 0;
   }
+
+  @Command(name = "weibo", mixinStandardHelpOptions = true,
+      description = "Social feed: graph import, publish latency by follower count, follow back-fill, timeline reads.")
+  int weibo(@picocli.CommandLine.Mixin WeiboBenchmark.Options options) {
+    java.util.Map<String, Object> json = new WeiboBenchmark(context.get().connection(), options).run();
+    System.out.println();
+    System.out.println("JSON: " + BenchResults.write("weibo", json));
+    return 0;
+  }
+
+  @Command(name = "weibo-inbox", mixinStandardHelpOptions = true,
+      description = "Inbox layouts compared: 1000 cell versions (seed) vs wide row vs tall rows.")
+  int weiboInbox(@picocli.CommandLine.Mixin InboxLayoutBenchmark.Options options) {
+    java.util.Map<String, Object> json = new InboxLayoutBenchmark(context.get().connection(), options).run();
+    System.out.println();
+    System.out.println("JSON: " + BenchResults.write("weibo-inbox", json));
+    return 0;
+  }
 }

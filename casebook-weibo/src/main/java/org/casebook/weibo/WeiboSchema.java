@@ -7,13 +7,12 @@ import org.casebook.core.schema.FamilySpec;
 import org.casebook.core.schema.SplitPoints;
 import org.casebook.core.schema.TableSpec;
 
-/** The {@code weibo} namespace. Every table leads with the user id, so writes spread by user. */
-final class WeiboSchema {
-  static final String NAMESPACE = "weibo";
-  static final TableName POSTS = TableName.valueOf(NAMESPACE, "posts");
-  static final TableName INBOX = TableName.valueOf(NAMESPACE, "inbox");
-  static final TableName RELATIONS = TableName.valueOf(NAMESPACE, "relations");
-  static final TableName USERS = TableName.valueOf(NAMESPACE, "users");
+/**
+ * The feed's tables in one namespace ({@code weibo} unless a benchmark picks its own). Every
+ * table leads with the user id, so writes spread by user.
+ */
+record WeiboSchema(String namespace, TableName posts, TableName inbox, TableName relations, TableName users) {
+  static final String DEFAULT_NAMESPACE = "weibo";
 
   static final byte[] P = Bytes.toBytes("p");
   static final byte[] I = Bytes.toBytes("i");
@@ -32,14 +31,17 @@ final class WeiboSchema {
   static final byte[] POST_COUNT = Bytes.toBytes("posts");
   static final byte[] STATE = Bytes.toBytes("state");
 
-  private WeiboSchema() {}
+  static WeiboSchema in(String namespace) {
+    return new WeiboSchema(namespace, TableName.valueOf(namespace, "posts"), TableName.valueOf(namespace, "inbox"),
+        TableName.valueOf(namespace, "relations"), TableName.valueOf(namespace, "users"));
+  }
 
-  static List<TableSpec> tables() {
+  List<TableSpec> tables() {
     return List.of(
-        TableSpec.of(NAMESPACE, "posts", WeiboKeys.POST.shape(), SplitPoints.none(), FamilySpec.of("p")),
-        TableSpec.of(NAMESPACE, "inbox", WeiboKeys.INBOX.shape(), SplitPoints.none(),
-            FamilySpec.of("i").withTtlSeconds(WeiboConfig.INBOX_TTL_DAYS * 86_400)),
-        TableSpec.of(NAMESPACE, "relations", WeiboKeys.RELATION.shape(), SplitPoints.none(), FamilySpec.of("r")),
-        TableSpec.of(NAMESPACE, "users", "uid:string", SplitPoints.none(), FamilySpec.of("u").withInMemory(true)));
+        new TableSpec(posts, List.of(FamilySpec.of("p")), SplitPoints.none(), WeiboKeys.POST.shape()),
+        new TableSpec(inbox, List.of(FamilySpec.of("i").withTtlSeconds(WeiboConfig.INBOX_TTL_DAYS * 86_400)),
+            SplitPoints.none(), WeiboKeys.INBOX.shape()),
+        new TableSpec(relations, List.of(FamilySpec.of("r")), SplitPoints.none(), WeiboKeys.RELATION.shape()),
+        new TableSpec(users, List.of(FamilySpec.of("u").withInMemory(true)), SplitPoints.none(), "uid:string"));
   }
 }

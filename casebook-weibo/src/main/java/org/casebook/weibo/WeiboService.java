@@ -53,18 +53,29 @@ public final class WeiboService implements AutoCloseable {
     return t;
   });
 
+  /** The feed in the {@code weibo} namespace. */
   public WeiboService(Connection connection, WeiboConfig config) {
-    this(connection, config, Clock.systemUTC());
+    this(connection, config, WeiboSchema.DEFAULT_NAMESPACE);
   }
 
-  WeiboService(Connection connection, WeiboConfig config, Clock clock) {
-    this.store = new WeiboStore(Objects.requireNonNull(connection, "connection is null"));
+  /** The feed in another namespace (benchmarks, tenants); {@link #schemas(String)} lists its tables. */
+  public WeiboService(Connection connection, WeiboConfig config, String namespace) {
+    this(connection, config, namespace, Clock.systemUTC());
+  }
+
+  WeiboService(Connection connection, WeiboConfig config, String namespace, Clock clock) {
+    this.store = new WeiboStore(Objects.requireNonNull(connection, "connection is null"), WeiboSchema.in(namespace));
     this.config = Objects.requireNonNull(config, "config is null");
     this.clock = Objects.requireNonNull(clock, "clock is null");
   }
 
   public WeiboConfig config() {
     return config;
+  }
+
+  /** The tables the feed needs in {@code namespace}. */
+  public static List<org.casebook.core.schema.TableSpec> schemas(String namespace) {
+    return WeiboSchema.in(namespace).tables();
   }
 
   /** Stores the post and delivers it to followers' inboxes (or leaves it for read-time merge). */

@@ -68,13 +68,15 @@ final class WeiboStore {
 
   private static final int WRITE_CHUNK = 5000;
   private final Connection connection;
+  private final WeiboSchema schema;
 
-  WeiboStore(Connection connection) {
+  WeiboStore(Connection connection, WeiboSchema schema) {
     this.connection = connection;
+    this.schema = schema;
   }
 
   UserRow user(String uid) {
-    try (Table t = connection.getTable(WeiboSchema.USERS)) {
+    try (Table t = connection.getTable(schema.users())) {
       Result r = t.get(new Get(WeiboKeys.user(uid)).addFamily(U));
       return new UserRow(counter(r, FOLLOWERS), counter(r, FOLLOWING), counter(r, POST_COUNT),
           FanOut.of(r.getValue(U, STATE)));
@@ -98,7 +100,7 @@ final class WeiboStore {
     if (inc.getFamilyCellMap().isEmpty()) {
       return -1;
     }
-    try (Table t = connection.getTable(WeiboSchema.USERS)) {
+    try (Table t = connection.getTable(schema.users())) {
       Result r = t.increment(inc);
       return counter(r, FOLLOWERS);
     } catch (IOException e) {
@@ -110,7 +112,7 @@ final class WeiboStore {
   boolean setFanOut(String uid, FanOut expected, FanOut next) {
     byte[] row = WeiboKeys.user(uid);
     Put put = new Put(row).addColumn(U, STATE, new byte[] {next.code});
-    try (Table t = connection.getTable(WeiboSchema.USERS)) {
+    try (Table t = connection.getTable(schema.users())) {
       if (expected == null) {
         t.put(put);
         return true;
@@ -128,7 +130,7 @@ final class WeiboStore {
   boolean insertPost(String uid, long postId, String content) {
     byte[] row = WeiboKeys.post(uid, postId);
     Put put = new Put(row).addColumn(P, CONTENT, content.getBytes(StandardCharsets.UTF_8));
-    try (Table t = connection.getTable(WeiboSchema.POSTS)) {
+    try (Table t = connection.getTable(schema.posts())) {
       return t.checkAndMutate(CheckAndMutate.newBuilder(row).ifNotExists(P, CONTENT).build(put)).isSuccess();
     } catch (IOException e) {
       throw failure("write post", e);
@@ -143,7 +145,7 @@ final class WeiboStore {
       scan.withStartRow(WeiboKeys.post(uid, beforeId), inclusive);
     }
     List<Post> out = new ArrayList<>();
-    try (Table t = connection.getTable(WeiboSchema.POSTS); ResultScanner s = t.getScanner(scan)) {
+    try (Table t = connection.getTable(schema.posts()); ResultScanner s = t.getScanner(scan)) {
       for (Result r : s) {
         long id = WeiboKeys.postIdOf(r.getRow());
         out.add(new Post(Long.toString(id), uid, PostIds.millisOf(id), Bytes.toString(r.getValue(P, CONTENT))));
@@ -160,7 +162,7 @@ final class WeiboStore {
     // Newest first: the range ends at the row of the oldest id we still want.
     Scan scan = new Scan().withStartRow(prefix).withStopRow(WeiboKeys.post(uid, sinceId), true)
         .setFilter(new KeyOnlyFilter()).setCaching(Math.min(Math.max(limit, 1), 1000)).setLimit(limit);
-    try (Table t = connection.getTable(WeiboSchema.POSTS); ResultScanner s = t.getScanner(scan)) {
+    try (Table t = connection.getTable(schema.posts()); ResultScanner s = t.getScanner(scan)) {
       for (Result r : s) {
         action.accept(WeiboKeys.postIdOf(r.getRow()));
       }
@@ -175,7 +177,7 @@ final class WeiboStore {
     for (InboxEntry e : entries) {
       gets.add(new Get(WeiboKeys.post(e.author(), e.postId())).addColumn(P, CONTENT));
     }
-    try (Table t = connection.getTable(WeiboSchema.POSTS)) {
+    try (Table t = connection.getTable(schema.posts())) {
       Result[] results = t.get(gets);
       List<String> out = new ArrayList<>(results.length);
       for (Result r : results) {
@@ -196,7 +198,7 @@ final class WeiboStore {
       scan.withStartRow(WeiboKeys.inbox(owner, after.postId(), after.author()), false);
     }
     List<InboxEntry> out = new ArrayList<>();
-    try (Table t = connection.getTable(WeiboSchema.INBOX); ResultScanner s = t.getScanner(scan)) {
+    try (Table t = connection.getTable(schema.inbox()); ResultScanner s = t.getScanner(scan)) {
       for (Result r : s) {
         out.add(WeiboKeys.inboxEntryOf(r.getRow()));
       }
@@ -212,11 +214,11 @@ final class WeiboStore {
     for (String owner : owners) {
       puts.add(new Put(WeiboKeys.inbox(owner, postId, author)).addColumn(I, ENTRY, new byte[0]));
       if (puts.size() == WRITE_CHUNK) {
-        batch(WeiboSchema.INBOX, puts);
+        batch(schema.inbox(), puts);
         puts.clear();
       }
     }
-    batch(WeiboSchema.INBOX, puts);
+    batch(schema.inbox(), puts);
   }
 
   /** Adds posts of one author to one inbox ({@code delete} removes them instead). */
@@ -226,14 +228,14 @@ final class WeiboStore {
       byte[] row = WeiboKeys.inbox(owner, id, author);
       ms.add(delete ? new Delete(row) : new Put(row).addColumn(I, ENTRY, new byte[0]));
     }
-    batch(WeiboSchema.INBOX, ms);
+    batch(schema.inbox(), ms);
   }
 
   /** Creates the relation row unless it exists; true if this call created it. */
   boolean insertRelation(String uid, int kind, String other, long now) {
     byte[] row = WeiboKeys.relation(uid, kind, other);
     Put put = new Put(row).addColumn(R, SINCE, Bytes.toBytes(now));
-    try (Table t = connection.getTable(WeiboSchema.RELATIONS)) {
+    try (Table t = connection.getTable(schema.relations())) {
       return t.checkAndMutate(CheckAndMutate.newBuilder(row).ifNotExists(R, SINCE).build(put)).isSuccess();
     } catch (IOException e) {
       throw failure("write relation", e);
@@ -243,7 +245,7 @@ final class WeiboStore {
   /** Deletes the relation row if it exists; true if this call deleted it. */
   boolean removeRelation(String uid, int kind, String other) {
     byte[] row = WeiboKeys.relation(uid, kind, other);
-    try (Table t = connection.getTable(WeiboSchema.RELATIONS)) {
+    try (Table t = connection.getTable(schema.relations())) {
       return t.checkAndMutate(CheckAndMutate.newBuilder(row).ifMatches(R, SINCE, CompareOperator.NOT_EQUAL, new byte[0])
           .build(new Delete(row))).isSuccess();
     } catch (IOException e) {
@@ -257,7 +259,7 @@ final class WeiboStore {
     for (byte[] row : rows) {
       ms.add(new Put(row).addColumn(R, SINCE, Bytes.toBytes(now)));
     }
-    batch(WeiboSchema.RELATIONS, ms);
+    batch(schema.relations(), ms);
   }
 
   void deleteRelations(List<byte[]> rows) {
@@ -265,7 +267,7 @@ final class WeiboStore {
     for (byte[] row : rows) {
       ms.add(new Delete(row));
     }
-    batch(WeiboSchema.RELATIONS, ms);
+    batch(schema.relations(), ms);
   }
 
   /** Which of the given relation rows exist. */
@@ -274,7 +276,7 @@ final class WeiboStore {
     for (byte[] row : rows) {
       gets.add(new Get(row).setFilter(new FirstKeyOnlyFilter()));
     }
-    try (Table t = connection.getTable(WeiboSchema.RELATIONS)) {
+    try (Table t = connection.getTable(schema.relations())) {
       return t.exists(gets);
     } catch (IOException e) {
       throw failure("read relations", e);
@@ -289,7 +291,7 @@ final class WeiboStore {
       scan.withStartRow(WeiboKeys.relation(uid, kind, afterUid), false);
     }
     List<String> out = new ArrayList<>();
-    try (Table t = connection.getTable(WeiboSchema.RELATIONS); ResultScanner s = t.getScanner(scan)) {
+    try (Table t = connection.getTable(schema.relations()); ResultScanner s = t.getScanner(scan)) {
       for (Result r : s) {
         out.add(WeiboKeys.otherOf(r.getRow()));
       }
@@ -304,7 +306,7 @@ final class WeiboStore {
     Scan scan = KeyRange.prefix(WeiboKeys.relationPrefix(uid, kind)).toScan().setCaching(chunk)
         .setFilter(new KeyOnlyFilter());
     List<String> buffer = new ArrayList<>(chunk);
-    try (Table t = connection.getTable(WeiboSchema.RELATIONS); ResultScanner s = t.getScanner(scan)) {
+    try (Table t = connection.getTable(schema.relations()); ResultScanner s = t.getScanner(scan)) {
       for (Result r : s) {
         buffer.add(WeiboKeys.otherOf(r.getRow()));
         if (buffer.size() == chunk) {
@@ -323,7 +325,7 @@ final class WeiboStore {
   /** A buffered writer for bulk relation rows (graph import, marker back-fill). */
   BufferedMutator relationWriter() {
     try {
-      return connection.getBufferedMutator(WeiboSchema.RELATIONS);
+      return connection.getBufferedMutator(schema.relations());
     } catch (IOException e) {
       throw failure("open relation writer", e);
     }

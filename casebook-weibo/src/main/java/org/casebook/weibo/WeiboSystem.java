@@ -23,7 +23,7 @@ public final class WeiboSystem implements CasebookSystem {
 
   @Override
   public List<TableSpec> schemas() {
-    return WeiboSchema.tables();
+    return WeiboService.schemas(WeiboSchema.DEFAULT_NAMESPACE);
   }
 
   @Override

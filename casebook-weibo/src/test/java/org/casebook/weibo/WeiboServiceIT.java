@@ -22,7 +22,7 @@ class WeiboServiceIT {
 
   @BeforeEach
   void setUp(HBaseRuntime runtime) {
-    new SchemaManager(runtime.connection()).ensureAll(WeiboSchema.tables());
+    new SchemaManager(runtime.connection()).ensureAll(WeiboService.schemas("weibo"));
     weibo = new WeiboService(runtime.connection(), new WeiboConfig(5, 50, 200));
     run = TestIds.unique("r");
   }

@@ -54,8 +54,10 @@ public final class BenchTable {
         "rate/s", "p50 ms", "p99 ms", "p99.9 ms", "max ms", "note"));
     for (Row r : rows) {
       Latency l = r.latency();
-      sb.append(String.format(Locale.ROOT, "%-44s %,11d %-6s %8.2f %,12.0f %9s %9s %9s %9s  %s%n", r.step(), r.count(),
-          r.unit(), r.seconds(), r.rate(), l == null ? "-" : fmt(l.millis(50)), l == null ? "-" : fmt(l.millis(99)),
+      String secs = r.seconds() > 0 ? String.format(Locale.ROOT, "%8.2f", r.seconds()) : "-";
+      String rate = r.seconds() > 0 ? String.format(Locale.ROOT, "%,12.0f", r.rate()) : "-";
+      sb.append(String.format(Locale.ROOT, "%-44s %,11d %-6s %8s %12s %9s %9s %9s %9s  %s%n", r.step(), r.count(),
+          r.unit(), secs, rate, l == null ? "-" : fmt(l.millis(50)), l == null ? "-" : fmt(l.millis(99)),
           l == null ? "-" : fmt(l.millis(99.9)), l == null ? "-" : fmt(l.maxMillis()), r.note() == null ? "" : r.note()));
     }
     return sb.toString();

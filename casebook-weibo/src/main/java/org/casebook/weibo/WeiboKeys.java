@@ -7,24 +7,25 @@ import org.casebook.core.key.KeyLayout;
 import org.casebook.core.key.KeyReader;
 
 /**
- * Row keys of the feed tables. Every user id is an escaped, terminated string part (core
- * toolkit), so ids containing separators, and ids that are prefixes of others, stay apart.
+ * Row keys and qualifiers of the feed tables. Every user id is an escaped, terminated string
+ * part (core toolkit), so ids containing separators, and ids that are prefixes of others, stay apart.
  *
  * <pre>
- * posts     uid | MAX-postId                 newest first within a user
- * inbox     owner | MAX-postId | author      newest first; author makes the row unique
- * relations uid | kind | other               kind 1 following, 2 follower, 3 follows a read-merged account
- * users     uid                              counters and fan-out state
+ * posts     row uid | MAX-postId                  newest first within a user
+ * inbox     row uid; family i: MAX-postId | author   the feed, newest first (one wide row per user)
+ *                    family m: followee            read-merged accounts this user follows
+ *                    family o: MAX-postId          this account's recent posts, if read-merged
+ * relations row uid | kind | other                kind 1 following, 2 follower
+ * users     row uid                               counters and fan-out state
  * </pre>
  */
 final class WeiboKeys {
   static final int FOLLOWING = 1;
   static final int FOLLOWER = 2;
-  static final int FOLLOWS_BIG = 3;
 
   static final KeyLayout POST = KeyLayout.named("post").part("uid", KeyLayout.PartType.STRING)
       .part("postId", KeyLayout.PartType.REVERSE_TIMESTAMP).build();
-  static final KeyLayout INBOX = KeyLayout.named("inbox").part("owner", KeyLayout.PartType.STRING)
+  static final KeyLayout INBOX_ENTRY = KeyLayout.named("inbox entry qualifier")
       .part("postId", KeyLayout.PartType.REVERSE_TIMESTAMP).part("author", KeyLayout.PartType.STRING).build();
   static final KeyLayout RELATION = KeyLayout.named("relation").part("uid", KeyLayout.PartType.STRING)
       .part("kind", KeyLayout.PartType.BYTE).part("other", KeyLayout.PartType.STRING).build();
@@ -49,16 +50,33 @@ final class WeiboKeys {
     return r.readReverseTimestamp();
   }
 
-  static byte[] inbox(String owner, long postId, String author) {
-    return KeyBuilder.create().addString(owner).addReverseTimestamp(postId).addString(author).build();
+  /** Qualifier of an inbox entry: newest first, then by author. */
+  static byte[] inboxEntry(long postId, String author) {
+    return KeyBuilder.create().addReverseTimestamp(postId).addString(author).build();
   }
 
-  /** (postId, author) of an inbox row. */
-  static InboxEntry inboxEntryOf(byte[] row) {
-    KeyReader r = new KeyReader(row);
-    r.skipBytes();
+  static InboxEntry inboxEntryOf(byte[] qualifier) {
+    KeyReader r = new KeyReader(qualifier);
     long postId = r.readReverseTimestamp();
     return new InboxEntry(postId, r.readString());
+  }
+
+  /** Qualifier of a read-merge marker (family m). */
+  static byte[] marker(String followee) {
+    return KeyBuilder.create().addString(followee).build();
+  }
+
+  static String markerOf(byte[] qualifier) {
+    return new KeyReader(qualifier).readString();
+  }
+
+  /** Qualifier of an outbox entry (family o): newest first. */
+  static byte[] outboxEntry(long postId) {
+    return KeyBuilder.create().addReverseTimestamp(postId).build();
+  }
+
+  static long outboxPostIdOf(byte[] qualifier) {
+    return new KeyReader(qualifier).readReverseTimestamp();
   }
 
   static byte[] relation(String uid, int kind, String other) {

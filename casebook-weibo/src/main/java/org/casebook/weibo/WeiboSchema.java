@@ -16,13 +16,13 @@ record WeiboSchema(String namespace, TableName posts, TableName inbox, TableName
 
   static final byte[] P = Bytes.toBytes("p");
   static final byte[] I = Bytes.toBytes("i");
+  static final byte[] M = Bytes.toBytes("m");
+  static final byte[] O = Bytes.toBytes("o");
   static final byte[] R = Bytes.toBytes("r");
   static final byte[] U = Bytes.toBytes("u");
 
   /** posts:p:c content (UTF-8). */
   static final byte[] CONTENT = Bytes.toBytes("c");
-  /** inbox:i:a empty marker; the row key says everything. */
-  static final byte[] ENTRY = Bytes.toBytes("a");
   /** relations:r:t follow time (epoch millis). */
   static final byte[] SINCE = Bytes.toBytes("t");
   /** users:u counters (8-byte longs, updated with Increment) and the fan-out state byte. */
@@ -39,8 +39,9 @@ record WeiboSchema(String namespace, TableName posts, TableName inbox, TableName
   List<TableSpec> tables() {
     return List.of(
         new TableSpec(posts, List.of(FamilySpec.of("p")), SplitPoints.none(), WeiboKeys.POST.shape()),
-        new TableSpec(inbox, List.of(FamilySpec.of("i").withTtlSeconds(WeiboConfig.INBOX_TTL_DAYS * 86_400)),
-            SplitPoints.none(), WeiboKeys.INBOX.shape()),
+        new TableSpec(inbox, List.of(FamilySpec.of("i").withTtlSeconds(WeiboConfig.INBOX_TTL_DAYS * 86_400),
+            FamilySpec.of("m"), FamilySpec.of("o").withTtlSeconds(WeiboConfig.INBOX_TTL_DAYS * 86_400)),
+            SplitPoints.none(), "uid:string; i: " + WeiboKeys.INBOX_ENTRY.shape() + "; m: followee:string; o: postId:reverse_timestamp"),
         new TableSpec(relations, List.of(FamilySpec.of("r")), SplitPoints.none(), WeiboKeys.RELATION.shape()),
         new TableSpec(users, List.of(FamilySpec.of("u").withInMemory(true)), SplitPoints.none(), "uid:string"));
   }

@@ -19,6 +19,7 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.key.KeyBuilder;
+import org.casebook.core.key.KeyRange;
 import org.casebook.weibo.WeiboKeys.InboxEntry;
 import org.casebook.weibo.WeiboStore.FanOut;
 import org.casebook.weibo.WeiboStore.UserRow;
@@ -95,6 +96,11 @@ public final class WeiboService implements AutoCloseable {
       throw new IllegalStateException("no free post id for " + uid + " after " + POST_ID_ATTEMPTS + " attempts");
     }
     store.addToCounters(uid, 0, 0, 1);
+    Post post = new Post(Long.toString(postId), uid, PostIds.millisOf(postId), content);
+    if (author.fanOut() != FanOut.WRITE) {
+      // Read-merged (or becoming so): followers read it from the author's outbox.
+      store.addToOutbox(uid, List.of(post));
+    }
     if (author.fanOut() != FanOut.READ) {
       long id = postId;
       store.forEachRelated(uid, WeiboKeys.FOLLOWER, 5000, followers -> store.addToInboxes(followers, uid, id));
@@ -102,7 +108,7 @@ public final class WeiboService implements AutoCloseable {
     if (author.fanOut() == FanOut.PROMOTING || author.followers() >= config.fanOutThreshold()) {
       promoteLater(uid);
     }
-    return new Post(Long.toString(postId), uid, PostIds.millisOf(postId), content);
+    return post;
   }
 
   /**
@@ -124,7 +130,7 @@ public final class WeiboService implements AutoCloseable {
     }
     FanOut targetFanOut = store.user(target).fanOut();
     if (targetFanOut != FanOut.WRITE || followers >= config.fanOutThreshold()) {
-      store.putRelations(List.of(WeiboKeys.relation(uid, WeiboKeys.FOLLOWS_BIG, target)), now);
+      store.changeMarkers(List.of(uid), target, now, false);
       if (targetFanOut != FanOut.READ) {
         promoteLater(target);
       }
@@ -144,8 +150,8 @@ public final class WeiboService implements AutoCloseable {
   public boolean unfollow(String uid, String target) {
     checkPair(uid, target);
     boolean removed = store.removeRelation(uid, WeiboKeys.FOLLOWING, target);
-    store.deleteRelations(List.of(WeiboKeys.relation(target, WeiboKeys.FOLLOWER, uid),
-        WeiboKeys.relation(uid, WeiboKeys.FOLLOWS_BIG, target)));
+    store.deleteRelations(List.of(WeiboKeys.relation(target, WeiboKeys.FOLLOWER, uid)));
+    store.changeMarkers(List.of(uid), target, 0, true);
     if (removed) {
       store.addToCounters(uid, 0, -1, 0);
       store.addToCounters(target, -1, 0, 0);
@@ -163,28 +169,38 @@ public final class WeiboService implements AutoCloseable {
   }
 
   /**
-   * Posts of the accounts {@code uid} follows, newest first: the inbox merged with the latest
-   * posts of followed read-merged accounts, bodies fetched in one batched get.
+   * Posts of the accounts {@code uid} follows, newest first: the first page of the inbox row and
+   * the user's read-merge markers (one multi-get), then the bodies of those entries and the
+   * outboxes of followed read-merged accounts (one multi-get each).
    */
   public Page<Post> timeline(String uid, int limit, String cursor) {
     Validation.uid(uid, "uid");
     Validation.limit(limit, config.maxPageSize(), "limit");
     InboxEntry after = cursor == null || cursor.isEmpty() ? null : WeiboKeys.parseTimelineCursor(cursor);
-    // Order of the merged timeline = order of inbox rows: post id descending, then author bytes.
+    WeiboStore.FeedRow feed = store.feed(uid, after, limit + 1);
+    // Order of the merged timeline = order of inbox qualifiers: post id descending, then author bytes.
     TreeMap<TimelineKey, String> merged = new TreeMap<>();
-    for (InboxEntry e : store.inbox(uid, after, limit + 1)) {
+    for (InboxEntry e : feed.entries()) {
       merged.put(TimelineKey.of(e), null);
     }
-    for (String big : readMergedFollows(uid)) {
-      long beforeId = -1;
-      boolean inclusive = false;
-      if (after != null) {
-        beforeId = after.postId();
-        // A post with the cursor's id comes after the cursor only if its author sorts after the cursor's.
-        inclusive = Bytes.compareTo(TimelineKey.authorKey(big), TimelineKey.authorKey(after.author())) > 0;
+    List<String> bigs = feed.readMerged().size() > MAX_READ_MERGED_FOLLOWS
+        ? feed.readMerged().subList(0, MAX_READ_MERGED_FOLLOWS) : feed.readMerged();
+    if (!bigs.isEmpty()) {
+      List<byte[]> starts = new ArrayList<>(bigs.size());
+      for (String big : bigs) {
+        if (after == null) {
+          starts.add(null);
+        } else {
+          // A post with the cursor's id comes after the cursor only if its author sorts after the cursor's.
+          byte[] q = WeiboKeys.outboxEntry(after.postId());
+          boolean inclusive = Bytes.compareTo(TimelineKey.authorKey(big), TimelineKey.authorKey(after.author())) > 0;
+          starts.add(inclusive ? q : KeyRange.successorOf(q));
+        }
       }
-      for (Post p : store.posts(big, beforeId, inclusive, limit + 1)) {
-        merged.put(TimelineKey.of(new InboxEntry(Long.parseLong(p.id()), big)), p.content());
+      for (List<Post> posts : store.outboxes(bigs, starts, limit + 1)) {
+        for (Post p : posts) {
+          merged.put(TimelineKey.of(new InboxEntry(Long.parseLong(p.id()), p.uid())), p.content());
+        }
       }
     }
     List<TimelineKey> page = new ArrayList<>(merged.keySet()).subList(0, Math.min(limit, merged.size()));
@@ -194,8 +210,8 @@ public final class WeiboService implements AutoCloseable {
         needBodies.add(k.entry());
       }
     }
-    Map<TimelineKey, String> bodies = new HashMap<>();
     List<String> fetched = needBodies.isEmpty() ? List.of() : store.contents(needBodies);
+    Map<TimelineKey, String> bodies = new HashMap<>();
     for (int i = 0; i < needBodies.size(); i++) {
       bodies.put(TimelineKey.of(needBodies.get(i)), fetched.get(i));
     }
@@ -212,33 +228,6 @@ public final class WeiboService implements AutoCloseable {
             page.get(page.size() - 1).entry().author()))
         : Optional.empty();
     return new Page<>(posts, next);
-  }
-
-  /**
-   * Read-merged accounts {@code uid} follows. A marker whose follow is gone (a promotion raced an
-   * unfollow) is ignored and removed, so unfollowed accounts never reappear.
-   */
-  private List<String> readMergedFollows(String uid) {
-    List<String> bigs = store.related(uid, WeiboKeys.FOLLOWS_BIG, null, MAX_READ_MERGED_FOLLOWS);
-    if (bigs.isEmpty()) {
-      return bigs;
-    }
-    List<byte[]> follows = new ArrayList<>(bigs.size());
-    for (String big : bigs) {
-      follows.add(WeiboKeys.relation(uid, WeiboKeys.FOLLOWING, big));
-    }
-    boolean[] exists = store.relationsExist(follows);
-    List<String> live = new ArrayList<>(bigs.size());
-    List<byte[]> stale = new ArrayList<>();
-    for (int i = 0; i < bigs.size(); i++) {
-      if (exists[i]) {
-        live.add(bigs.get(i));
-      } else {
-        stale.add(WeiboKeys.relation(uid, WeiboKeys.FOLLOWS_BIG, bigs.get(i)));
-      }
-    }
-    store.deleteRelations(stale);
-    return live;
   }
 
   /** {@code uid}'s own posts, newest first. */
@@ -355,8 +344,9 @@ public final class WeiboService implements AutoCloseable {
   }
 
   /**
-   * WRITE → PROMOTING → READ. While PROMOTING, posts still fan out and new followers get the
-   * marker; once every follower has the marker, the account's posts stop fanning out.
+   * WRITE → PROMOTING → READ. While PROMOTING, posts still fan out and also go to the outbox,
+   * and new followers get the marker. The promotion copies the account's recent posts to its
+   * outbox and marks every follower; once done, posts stop fanning out.
    */
   private void promote(String uid) {
     UserRow row = store.user(uid);
@@ -367,24 +357,32 @@ public final class WeiboService implements AutoCloseable {
       store.setFanOut(uid, FanOut.WRITE, FanOut.PROMOTING);
     }
     long now = clock.millis();
-    long[] marked = {0};
-    try (BufferedMutator writer = store.relationWriter()) {
-      store.forEachRelated(uid, WeiboKeys.FOLLOWER, 5000, followers -> {
-        try {
-          for (String f : followers) {
-            writer.mutate(WeiboStore.relationPut(WeiboKeys.relation(f, WeiboKeys.FOLLOWS_BIG, uid), now));
-          }
-          marked[0] += followers.size();
-        } catch (java.io.IOException e) {
-          throw new java.io.UncheckedIOException(e);
-        }
-      });
-      writer.flush();
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException("could not mark followers of " + uid + ": " + e.getMessage(), e);
+    List<Post> recent = store.postsSince(uid, inboxHorizonId(now), Integer.MAX_VALUE);
+    for (int i = 0; i < recent.size(); i += 1000) {
+      store.addToOutbox(uid, recent.subList(i, Math.min(recent.size(), i + 1000)));
     }
+    long[] marked = {0};
+    store.forEachRelated(uid, WeiboKeys.FOLLOWER, 2000, followers -> {
+      store.changeMarkers(followers, uid, now, false);
+      // Marker first, then check the follow: an unfollow racing this either ran before the check
+      // (we remove the marker) or deletes the marker itself afterwards.
+      List<byte[]> follows = new ArrayList<>(followers.size());
+      for (String f : followers) {
+        follows.add(WeiboKeys.relation(f, WeiboKeys.FOLLOWING, uid));
+      }
+      boolean[] exists = store.relationsExist(follows);
+      List<String> gone = new ArrayList<>();
+      for (int i = 0; i < exists.length; i++) {
+        if (!exists[i]) {
+          gone.add(followers.get(i));
+        }
+      }
+      store.changeMarkers(gone, uid, 0, true);
+      marked[0] += followers.size() - gone.size();
+    });
     store.setFanOut(uid, null, FanOut.READ);
-    LOG.info("{} now fans out on read ({} followers marked)", uid, marked[0]);
+    LOG.info("{} now fans out on read ({} followers marked, {} recent posts in its outbox)", uid, marked[0],
+        recent.size());
   }
 
   /** Waits (up to 5 minutes) for promotions in progress, then stops the background thread. */

@@ -1,10 +1,11 @@
 package org.casebook.weibo;
 
 import static org.casebook.weibo.WeiboSchema.CONTENT;
-import static org.casebook.weibo.WeiboSchema.ENTRY;
 import static org.casebook.weibo.WeiboSchema.FOLLOWERS;
 import static org.casebook.weibo.WeiboSchema.FOLLOWING;
 import static org.casebook.weibo.WeiboSchema.I;
+import static org.casebook.weibo.WeiboSchema.M;
+import static org.casebook.weibo.WeiboSchema.O;
 import static org.casebook.weibo.WeiboSchema.P;
 import static org.casebook.weibo.WeiboSchema.POST_COUNT;
 import static org.casebook.weibo.WeiboSchema.R;
@@ -18,6 +19,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.BufferedMutator;
@@ -32,6 +35,7 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.ColumnPaginationFilter;
 import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
 import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -156,6 +160,22 @@ final class WeiboStore {
     }
   }
 
+  /** {@code uid}'s posts with id at least {@code sinceId}, newest first, at most {@code limit}. */
+  List<Post> postsSince(String uid, long sinceId, int limit) {
+    Scan scan = new Scan().withStartRow(WeiboKeys.userPrefix(uid)).withStopRow(WeiboKeys.post(uid, sinceId), true)
+        .addColumn(P, CONTENT).setCaching(Math.min(Math.max(limit, 1), 1000)).setLimit(limit);
+    List<Post> out = new ArrayList<>();
+    try (Table t = connection.getTable(schema.posts()); ResultScanner s = t.getScanner(scan)) {
+      for (Result r : s) {
+        long id = WeiboKeys.postIdOf(r.getRow());
+        out.add(new Post(Long.toString(id), uid, PostIds.millisOf(id), Bytes.toString(r.getValue(P, CONTENT))));
+      }
+      return out;
+    } catch (IOException e) {
+      throw failure("read posts", e);
+    }
+  }
+
   /** Ids of {@code uid}'s posts with id at least {@code sinceId}, newest first, at most {@code limit}. */
   void forEachPostIdSince(String uid, long sinceId, int limit, Consumer<Long> action) {
     byte[] prefix = WeiboKeys.userPrefix(uid);
@@ -190,29 +210,71 @@ final class WeiboStore {
     }
   }
 
-  /** Up to {@code limit} inbox entries of {@code owner}, newest first, strictly after {@code after} if given. */
-  List<InboxEntry> inbox(String owner, InboxEntry after, int limit) {
-    Scan scan = KeyRange.prefix(WeiboKeys.userPrefix(owner)).toScan().setLimit(limit)
-        .setCaching(Math.min(limit, 1000)).setFilter(new KeyOnlyFilter());
-    if (after != null) {
-      scan.withStartRow(WeiboKeys.inbox(owner, after.postId(), after.author()), false);
-    }
-    List<InboxEntry> out = new ArrayList<>();
-    try (Table t = connection.getTable(schema.inbox()); ResultScanner s = t.getScanner(scan)) {
-      for (Result r : s) {
-        out.add(WeiboKeys.inboxEntryOf(r.getRow()));
+  /** The first page of a user's feed row and the read-merged accounts they follow, in one round trip. */
+  record FeedRow(List<InboxEntry> entries, List<String> readMerged) {}
+
+  private static final byte[] EMPTY = new byte[0];
+
+  /**
+   * Up to {@code limit} inbox entries of {@code owner}, newest first, strictly after {@code after}
+   * if given, plus every read-merge marker of that user: two Gets on one row, one multi-get.
+   */
+  FeedRow feed(String owner, InboxEntry after, int limit) {
+    byte[] row = WeiboKeys.user(owner);
+    ColumnPaginationFilter page = after == null ? new ColumnPaginationFilter(limit, 0)
+        : new ColumnPaginationFilter(limit, KeyRange.successorOf(WeiboKeys.inboxEntry(after.postId(), after.author())));
+    List<Get> gets = List.of(new Get(row).addFamily(I).setFilter(page), new Get(row).addFamily(M));
+    try (Table t = connection.getTable(schema.inbox())) {
+      Result[] r = t.get(gets);
+      List<InboxEntry> entries = new ArrayList<>();
+      for (Cell c : r[0].rawCells()) {
+        entries.add(WeiboKeys.inboxEntryOf(CellUtil.cloneQualifier(c)));
       }
-      return out;
+      List<String> merged = new ArrayList<>();
+      for (Cell c : r[1].rawCells()) {
+        merged.add(WeiboKeys.markerOf(CellUtil.cloneQualifier(c)));
+      }
+      return new FeedRow(entries, merged);
     } catch (IOException e) {
       throw failure("read inbox", e);
     }
   }
 
+  /**
+   * Recent posts of read-merged accounts, newest first, up to {@code limit} each, from their
+   * outboxes in one multi-get. {@code startQualifiers} gives each account's first qualifier
+   * (inclusive) or null for its newest post.
+   */
+  List<List<Post>> outboxes(List<String> accounts, List<byte[]> startQualifiers, int limit) {
+    List<Get> gets = new ArrayList<>(accounts.size());
+    for (int i = 0; i < accounts.size(); i++) {
+      byte[] start = startQualifiers.get(i);
+      gets.add(new Get(WeiboKeys.user(accounts.get(i))).addFamily(O)
+          .setFilter(start == null ? new ColumnPaginationFilter(limit, 0) : new ColumnPaginationFilter(limit, start)));
+    }
+    try (Table t = connection.getTable(schema.inbox())) {
+      Result[] results = t.get(gets);
+      List<List<Post>> out = new ArrayList<>(results.length);
+      for (int i = 0; i < results.length; i++) {
+        List<Post> posts = new ArrayList<>();
+        for (Cell c : results[i].rawCells()) {
+          long id = WeiboKeys.outboxPostIdOf(CellUtil.cloneQualifier(c));
+          posts.add(new Post(Long.toString(id), accounts.get(i), PostIds.millisOf(id), Bytes.toString(CellUtil.cloneValue(c))));
+        }
+        out.add(posts);
+      }
+      return out;
+    } catch (IOException e) {
+      throw failure("read outboxes", e);
+    }
+  }
+
   /** Adds one post of {@code author} to every inbox in {@code owners}. */
   void addToInboxes(List<String> owners, String author, long postId) {
+    byte[] q = WeiboKeys.inboxEntry(postId, author);
     List<Mutation> puts = new ArrayList<>(Math.min(owners.size(), WRITE_CHUNK));
     for (String owner : owners) {
-      puts.add(new Put(WeiboKeys.inbox(owner, postId, author)).addColumn(I, ENTRY, new byte[0]));
+      puts.add(new Put(WeiboKeys.user(owner)).addColumn(I, q, EMPTY));
       if (puts.size() == WRITE_CHUNK) {
         batch(schema.inbox(), puts);
         puts.clear();
@@ -221,14 +283,46 @@ final class WeiboStore {
     batch(schema.inbox(), puts);
   }
 
-  /** Adds posts of one author to one inbox ({@code delete} removes them instead). */
+  /** Adds posts of one author to one inbox ({@code delete} removes them instead): one row mutation. */
   void changeInbox(String owner, String author, List<Long> postIds, boolean delete) {
-    List<Mutation> ms = new ArrayList<>(postIds.size());
-    for (long id : postIds) {
-      byte[] row = WeiboKeys.inbox(owner, id, author);
-      ms.add(delete ? new Delete(row) : new Put(row).addColumn(I, ENTRY, new byte[0]));
+    if (postIds.isEmpty()) {
+      return;
+    }
+    byte[] row = WeiboKeys.user(owner);
+    Mutation m;
+    if (delete) {
+      Delete d = new Delete(row);
+      postIds.forEach(id -> d.addColumns(I, WeiboKeys.inboxEntry(id, author)));
+      m = d;
+    } else {
+      Put p = new Put(row);
+      postIds.forEach(id -> p.addColumn(I, WeiboKeys.inboxEntry(id, author), EMPTY));
+      m = p;
+    }
+    batch(schema.inbox(), List.of(m));
+  }
+
+  /** Marks (or unmarks) that {@code owner} follows the read-merged account {@code followee}. */
+  void changeMarkers(List<String> owners, String followee, long now, boolean delete) {
+    byte[] q = WeiboKeys.marker(followee);
+    List<Mutation> ms = new ArrayList<>(owners.size());
+    for (String owner : owners) {
+      byte[] row = WeiboKeys.user(owner);
+      ms.add(delete ? new Delete(row).addColumns(M, q) : new Put(row).addColumn(M, q, Bytes.toBytes(now)));
     }
     batch(schema.inbox(), ms);
+  }
+
+  /** Adds posts to an account's outbox (family o of its own inbox row). */
+  void addToOutbox(String account, List<Post> posts) {
+    if (posts.isEmpty()) {
+      return;
+    }
+    Put p = new Put(WeiboKeys.user(account));
+    for (Post post : posts) {
+      p.addColumn(O, WeiboKeys.outboxEntry(Long.parseLong(post.id())), post.content().getBytes(StandardCharsets.UTF_8));
+    }
+    batch(schema.inbox(), List.of(p));
   }
 
   /** Creates the relation row unless it exists; true if this call created it. */

@@ -166,6 +166,39 @@ class WeiboServiceIT {
     assertThat(weibo.timeline(late, 20, null).items()).isEmpty();
   }
 
+  /** Paging with a cursor across inbox entries and read-merged outboxes: no gaps, no repeats, in order. */
+  @Test
+  void pagingMixesReadMergedAndFannedOutPostsInOrder() {
+    String star = u("star");
+    String reader = u("reader");
+    List<String> others = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      others.add(u("fan" + i));
+      weibo.follow(others.get(i), star);
+    }
+    weibo.follow(reader, star);
+    weibo.follow(reader, u("a"));
+    weibo.follow(reader, u("b"));
+    weibo.awaitBackgroundWork();
+    assertThat(weibo.stats(star).fanOutOnRead()).isTrue();
+    List<String> expected = new ArrayList<>();
+    String[] authors = {star, u("a"), star, u("b"), u("a"), star, star, u("b")};
+    for (int i = 0; i < 16; i++) {
+      expected.add(0, weibo.publish(authors[i % authors.length], "m" + i).content());
+    }
+    for (int limit : new int[] {1, 3, 5, 16, 50}) {
+      List<String> seen = new ArrayList<>();
+      String cursor = null;
+      do {
+        Page<Post> p = weibo.timeline(reader, limit, cursor);
+        assertThat(p.items().size()).isLessThanOrEqualTo(limit);
+        p.items().forEach(post -> seen.add(post.content()));
+        cursor = p.next().orElse(null);
+      } while (cursor != null);
+      assertThat(seen).as("limit %d", limit).containsExactlyElementsOf(expected);
+    }
+  }
+
   @Test
   void badInputIsRejectedWithTheFieldNamed() {
     assertField(() -> weibo.publish("", "x"), "uid");

@@ -15,11 +15,15 @@ public final class RuntimeOptions {
       description = "ZooKeeper quorum of a real HBase cluster (else HBASE_CONF_DIR, else embedded).")
   String zkQuorum;
 
+  @Option(names = "--hbase", paramLabel = "KEY=VALUE", scope = ScopeType.INHERIT,
+      description = "HBase/Hadoop configuration override, repeatable (e.g. hbase.wal.hsync=true).")
+  java.util.Map<String, String> overrides = new java.util.LinkedHashMap<>();
+
   public Path dataDir() {
     return dataDir;
   }
 
   public RuntimeSettings settings() {
-    return RuntimeSettings.fromEnvironment(dataDir, zkQuorum);
+    return RuntimeSettings.fromEnvironment(dataDir, zkQuorum).withOverrides(overrides);
   }
 }

@@ -231,7 +231,8 @@ final class WeiboBenchmark {
       }
       if (row.step().startsWith("timeline, first 20")) {
         sb.append(String.format(Locale.ROOT, "  timeline p99 %.2f ms = %.1fx a single raw Get's p99 (%.2f ms); "
-            + "it costs an inbox scan, a marker scan and one batched Get of 20%n", row.latency().millis(99),
+            + "it costs a multi-get of the reader's inbox row (entries + markers), a batched Get of the bodies, "
+            + "and a multi-get of outboxes for readers of read-merged accounts%n", row.latency().millis(99),
             row.latency().millis(99) / raw.singleGet().millis(99), raw.singleGet().millis(99)));
         r.put("timelineP99VsRawGetP99", List.of(row.latency().millis(99), raw.singleGet().millis(99)));
       }

@@ -42,12 +42,16 @@ public final class WeiboService implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(WeiboService.class);
   private static final int MAX_READ_MERGED_FOLLOWS = 1000;
   private static final int POST_ID_ATTEMPTS = 5;
+  /** Stands in for the users row of an account known to be read-merged (counters unused then). */
+  private static final UserRow READ_MERGED = new UserRow(0, 0, 0, FanOut.READ);
 
   private final WeiboStore store;
   private final WeiboConfig config;
   private final Clock clock;
   private final PostIds ids = new PostIds();
   private final Set<String> promoting = ConcurrentHashMap.newKeySet();
+  /** Accounts seen in READ state. The state never moves back, so this cache is always right. */
+  private final Set<String> readMerged = ConcurrentHashMap.newKeySet();
   private final ExecutorService background = Executors.newSingleThreadExecutor(r -> {
     Thread t = new Thread(r, "weibo-promotion");
     t.setDaemon(true);
@@ -83,7 +87,10 @@ public final class WeiboService implements AutoCloseable {
   public Post publish(String uid, String content) {
     Validation.uid(uid, "uid");
     Validation.content(content);
-    UserRow author = store.user(uid);
+    UserRow author = readMerged.contains(uid) ? READ_MERGED : store.user(uid);
+    if (author.fanOut() == FanOut.READ) {
+      readMerged.add(uid);
+    }
     long now = clock.millis();
     long postId = -1;
     for (int attempt = 0; attempt < POST_ID_ATTEMPTS && postId < 0; attempt++) {
@@ -105,7 +112,8 @@ public final class WeiboService implements AutoCloseable {
       long id = postId;
       store.forEachRelated(uid, WeiboKeys.FOLLOWER, 5000, followers -> store.addToInboxes(followers, uid, id));
     }
-    if (author.fanOut() == FanOut.PROMOTING || author.followers() >= config.fanOutThreshold()) {
+    if (author.fanOut() == FanOut.PROMOTING
+        || (author.fanOut() == FanOut.WRITE && author.followers() >= config.fanOutThreshold())) {
       promoteLater(uid);
     }
     return post;
@@ -381,6 +389,7 @@ public final class WeiboService implements AutoCloseable {
       marked[0] += followers.size() - gone.size();
     });
     store.setFanOut(uid, null, FanOut.READ);
+    readMerged.add(uid);
     LOG.info("{} now fans out on read ({} followers marked, {} recent posts in its outbox)", uid, marked[0],
         recent.size());
   }

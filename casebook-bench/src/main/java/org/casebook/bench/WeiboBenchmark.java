@@ -43,7 +43,7 @@ final class WeiboBenchmark {
     @Option(names = "--stars", defaultValue = "3", description = "Accounts above the threshold (default ${DEFAULT-VALUE}).")
     int stars;
 
-    @Option(names = "--publishes", defaultValue = "200",
+    @Option(names = "--publishes", defaultValue = "500",
         description = "Timed publishes per follower-count group (default ${DEFAULT-VALUE}).")
     int publishes;
 

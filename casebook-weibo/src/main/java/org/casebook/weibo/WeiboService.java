@@ -57,6 +57,12 @@ public final class WeiboService implements AutoCloseable {
     t.setDaemon(true);
     return t;
   });
+  /** Runs a request's independent writes side by side (the caller always waits for them). */
+  private final ExecutorService sideWrites = Executors.newFixedThreadPool(8, r -> {
+    Thread t = new Thread(r, "weibo-side-write");
+    t.setDaemon(true);
+    return t;
+  });
 
   /** The feed in the {@code weibo} namespace. */
   public WeiboService(Connection connection, WeiboConfig config) {
@@ -102,7 +108,8 @@ public final class WeiboService implements AutoCloseable {
     if (postId < 0) {
       throw new IllegalStateException("no free post id for " + uid + " after " + POST_ID_ATTEMPTS + " attempts");
     }
-    store.addToCounters(uid, 0, 0, 1);
+    // The counter is independent of the delivery below; it runs alongside and is joined before returning.
+    java.util.concurrent.Future<?> counted = sideWrites.submit(() -> store.addToCounters(uid, 0, 0, 1));
     Post post = new Post(Long.toString(postId), uid, PostIds.millisOf(postId), content);
     if (author.fanOut() != FanOut.WRITE) {
       // Read-merged (or becoming so): followers read it from the author's outbox.
@@ -116,6 +123,7 @@ public final class WeiboService implements AutoCloseable {
         || (author.fanOut() == FanOut.WRITE && author.followers() >= config.fanOutThreshold())) {
       promoteLater(uid);
     }
+    await(counted);
     return post;
   }
 
@@ -394,9 +402,24 @@ public final class WeiboService implements AutoCloseable {
         recent.size());
   }
 
+  private static void await(java.util.concurrent.Future<?> f) {
+    try {
+      f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.UncheckedIOException(new java.io.InterruptedIOException("interrupted"));
+    } catch (java.util.concurrent.ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException re) {
+        throw re;
+      }
+      throw new IllegalStateException(e.getCause());
+    }
+  }
+
   /** Waits (up to 5 minutes) for promotions in progress, then stops the background thread. */
   @Override
   public void close() {
+    sideWrites.shutdown();
     background.shutdown();
     try {
       if (!background.awaitTermination(5, TimeUnit.MINUTES)) {

@@ -57,9 +57,9 @@ public final class WeiboService implements AutoCloseable {
     t.setDaemon(true);
     return t;
   });
-  /** Runs a request's independent writes side by side (the caller always waits for them). */
-  private final ExecutorService sideWrites = Executors.newFixedThreadPool(8, r -> {
-    Thread t = new Thread(r, "weibo-side-write");
+  /** Runs a request's independent reads and writes side by side (the caller always waits for them). */
+  private final ExecutorService sideWork = Executors.newFixedThreadPool(8, r -> {
+    Thread t = new Thread(r, "weibo-side-work");
     t.setDaemon(true);
     return t;
   });
@@ -109,7 +109,7 @@ public final class WeiboService implements AutoCloseable {
       throw new IllegalStateException("no free post id for " + uid + " after " + POST_ID_ATTEMPTS + " attempts");
     }
     // The counter is independent of the delivery below; it runs alongside and is joined before returning.
-    java.util.concurrent.Future<?> counted = sideWrites.submit(() -> store.addToCounters(uid, 0, 0, 1));
+    java.util.concurrent.Future<?> counted = sideWork.submit(() -> store.addToCounters(uid, 0, 0, 1));
     Post post = new Post(Long.toString(postId), uid, PostIds.millisOf(postId), content);
     if (author.fanOut() != FanOut.WRITE) {
       // Read-merged (or becoming so): followers read it from the author's outbox.
@@ -201,6 +201,9 @@ public final class WeiboService implements AutoCloseable {
     }
     List<String> bigs = feed.readMerged().size() > MAX_READ_MERGED_FOLLOWS
         ? feed.readMerged().subList(0, MAX_READ_MERGED_FOLLOWS) : feed.readMerged();
+    // Outboxes and bodies are independent: fetch them side by side (bodies of every inbox entry
+    // read, at most one more than the page needs).
+    java.util.concurrent.Future<List<List<Post>>> outboxes = null;
     if (!bigs.isEmpty()) {
       List<byte[]> starts = new ArrayList<>(bigs.size());
       for (String big : bigs) {
@@ -213,24 +216,21 @@ public final class WeiboService implements AutoCloseable {
           starts.add(inclusive ? q : KeyRange.successorOf(q));
         }
       }
-      for (List<Post> posts : store.outboxes(bigs, starts, limit + 1)) {
+      outboxes = sideWork.submit(() -> store.outboxes(bigs, starts, limit + 1));
+    }
+    List<String> fetched = feed.entries().isEmpty() ? List.of() : store.contents(feed.entries());
+    Map<TimelineKey, String> bodies = new HashMap<>();
+    for (int i = 0; i < feed.entries().size(); i++) {
+      bodies.put(TimelineKey.of(feed.entries().get(i)), fetched.get(i));
+    }
+    if (outboxes != null) {
+      for (List<Post> posts : await(outboxes)) {
         for (Post p : posts) {
           merged.put(TimelineKey.of(new InboxEntry(Long.parseLong(p.id()), p.uid())), p.content());
         }
       }
     }
     List<TimelineKey> page = new ArrayList<>(merged.keySet()).subList(0, Math.min(limit, merged.size()));
-    List<InboxEntry> needBodies = new ArrayList<>();
-    for (TimelineKey k : page) {
-      if (merged.get(k) == null) {
-        needBodies.add(k.entry());
-      }
-    }
-    List<String> fetched = needBodies.isEmpty() ? List.of() : store.contents(needBodies);
-    Map<TimelineKey, String> bodies = new HashMap<>();
-    for (int i = 0; i < needBodies.size(); i++) {
-      bodies.put(TimelineKey.of(needBodies.get(i)), fetched.get(i));
-    }
     List<Post> posts = new ArrayList<>(page.size());
     for (TimelineKey k : page) {
       String content = merged.get(k) != null ? merged.get(k) : bodies.get(k);
@@ -402,9 +402,9 @@ public final class WeiboService implements AutoCloseable {
         recent.size());
   }
 
-  private static void await(java.util.concurrent.Future<?> f) {
+  private static <T> T await(java.util.concurrent.Future<T> f) {
     try {
-      f.get();
+      return f.get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new java.io.UncheckedIOException(new java.io.InterruptedIOException("interrupted"));
@@ -419,7 +419,7 @@ public final class WeiboService implements AutoCloseable {
   /** Waits (up to 5 minutes) for promotions in progress, then stops the background thread. */
   @Override
   public void close() {
-    sideWrites.shutdown();
+    sideWork.shutdown();
     background.shutdown();
     try {
       if (!background.awaitTermination(5, TimeUnit.MINUTES)) {

@@ -98,8 +98,8 @@ public final class RawBenchmark {
   }
 
   /** What one run measured. */
-  public record Figures(BenchTable table, double writeCellsPerSecond, Latency singleGet, double batchedGetsPerSecond,
-                        double scanRowsPerSecond) {}
+  public record Figures(BenchTable table, double writeCellsPerSecond, Latency singlePut, Latency singleGet,
+                        double batchedGetsPerSecond, double scanRowsPerSecond) {}
 
   private final Connection connection;
   private final Options options;
@@ -124,6 +124,7 @@ public final class RawBenchmark {
       double writeRate = options.rows / writeSeconds;
       table.add("write (BufferedMutator, " + options.bufferMb + " MB buffer)", options.rows, "cells", writeSeconds, null,
           "1 cell per row");
+      Latency put = singlePuts(table);
       long t0 = System.nanoTime();
       try (Admin admin = connection.getAdmin()) {
         admin.flush(TABLE);
@@ -132,7 +133,7 @@ public final class RawBenchmark {
       Latency single = singleGets(table);
       double batched = batchedGets(table);
       double scan = scan(table);
-      return new Figures(table, writeRate, single, batched, scan);
+      return new Figures(table, writeRate, put, single, batched, scan);
     } catch (IOException e) {
       throw new UncheckedIOException("raw benchmark failed: " + e.getMessage(), e);
     } finally {
@@ -169,6 +170,25 @@ public final class RawBenchmark {
       throw failure.get();
     }
     return (System.nanoTime() - t0) / 1e9;
+  }
+
+  /** Synchronous Table.put of one row each (new rows after the bulk-written ones): a write round trip. */
+  private Latency singlePuts(BenchTable table) throws IOException {
+    int n = Math.max(1000, options.gets / 4);
+    byte[] value = new byte[options.valueBytes];
+    Latency latency = new Latency();
+    try (Table t = connection.getTable(TABLE)) {
+      long base = 2L * options.rows + 1_000_000L;
+      long t0 = System.nanoTime();
+      for (int i = 0; i < n; i++) {
+        Put p = new Put(row(base + i)).addColumn(FAMILY, QUALIFIER, value);
+        long s = System.nanoTime();
+        t.put(p);
+        latency.recordNanos(System.nanoTime() - s);
+      }
+      table.add("single Put (synchronous)", n, "puts", (System.nanoTime() - t0) / 1e9, latency, "one WAL append each");
+    }
+    return latency;
   }
 
   private Latency singleGets(BenchTable table) throws IOException {
@@ -221,6 +241,7 @@ public final class RawBenchmark {
   private double scan(BenchTable table) throws IOException {
     try (Table t = connection.getTable(TABLE)) {
       Scan scan = new Scan().setCaching(1000);
+      // Counts every row: the bulk rows, the warm-up rows and the single puts.
       long rows = 0;
       long t0 = System.nanoTime();
       try (ResultScanner scanner = t.getScanner(scan)) {

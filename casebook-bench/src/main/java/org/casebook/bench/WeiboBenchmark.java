@@ -229,6 +229,13 @@ final class WeiboBenchmark {
             + "BufferedMutator %.1f µs per cell (%.1fx)%n", perFollowerUs, rawUs, perFollowerUs / rawUs));
         r.put("publish1000PerFollowerUsVsRawCellUs", List.of(perFollowerUs, rawUs));
       }
+      if (row.step().contains("(read-merged)")) {
+        sb.append(String.format(Locale.ROOT, "  publish when read-merged: p50 %.2f ms, p99 %.2f ms = %.1fx / %.1fx a "
+            + "single raw Put (p50 %.2f, p99 %.2f ms); it is a conditional put, then the outbox cell%n",
+            row.latency().millis(50), row.latency().millis(99), row.latency().millis(50) / raw.singlePut().millis(50),
+            row.latency().millis(99) / raw.singlePut().millis(99), raw.singlePut().millis(50), raw.singlePut().millis(99)));
+        r.put("readMergedPublishP99VsRawPutP99", List.of(row.latency().millis(99), raw.singlePut().millis(99)));
+      }
       if (row.step().startsWith("timeline, first 20")) {
         sb.append(String.format(Locale.ROOT, "  timeline p99 %.2f ms = %.1fx a single raw Get's p99 (%.2f ms); "
             + "it costs a multi-get of the reader's inbox row (entries + markers), a batched Get of the bodies, "

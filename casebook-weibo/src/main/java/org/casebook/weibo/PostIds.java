@@ -12,9 +12,19 @@ import java.util.concurrent.atomic.AtomicLong;
 final class PostIds {
   static final int SEQUENCE_BITS = 20;
   private final AtomicLong last = new AtomicLong();
+  private final java.util.function.IntSupplier offset;
+
+  PostIds() {
+    this(() -> ThreadLocalRandom.current().nextInt(1 << 10));
+  }
+
+  /** With a chosen start offset per millisecond (tests force collisions with a constant). */
+  PostIds(java.util.function.IntSupplier offset) {
+    this.offset = offset;
+  }
 
   long next(long nowMillis) {
-    long candidate = (nowMillis << SEQUENCE_BITS) | ThreadLocalRandom.current().nextInt(1 << 10);
+    long candidate = (nowMillis << SEQUENCE_BITS) | offset.getAsInt();
     return last.accumulateAndGet(candidate, (prev, c) -> Math.max(prev + 1, c));
   }
 

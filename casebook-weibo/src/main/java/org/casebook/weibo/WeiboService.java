@@ -48,7 +48,7 @@ public final class WeiboService implements AutoCloseable {
   private final WeiboStore store;
   private final WeiboConfig config;
   private final Clock clock;
-  private final PostIds ids = new PostIds();
+  private final PostIds ids;
   private final Set<String> promoting = ConcurrentHashMap.newKeySet();
   /** Accounts seen in READ state. The state never moves back, so this cache is always right. */
   private final Set<String> readMerged = ConcurrentHashMap.newKeySet();
@@ -75,6 +75,11 @@ public final class WeiboService implements AutoCloseable {
   }
 
   WeiboService(Connection connection, WeiboConfig config, String namespace, Clock clock) {
+    this(connection, config, namespace, clock, new PostIds());
+  }
+
+  WeiboService(Connection connection, WeiboConfig config, String namespace, Clock clock, PostIds ids) {
+    this.ids = Objects.requireNonNull(ids, "ids is null");
     this.store = new WeiboStore(Objects.requireNonNull(connection, "connection is null"), WeiboSchema.in(namespace));
     this.config = Objects.requireNonNull(config, "config is null");
     this.clock = Objects.requireNonNull(clock, "clock is null");
@@ -98,23 +103,32 @@ public final class WeiboService implements AutoCloseable {
       readMerged.add(uid);
     }
     long now = clock.millis();
-    long postId = -1;
-    for (int attempt = 0; attempt < POST_ID_ATTEMPTS && postId < 0; attempt++) {
+    boolean outbox = author.fanOut() != FanOut.WRITE;
+    // Independent writes go side by side: the counter always, and for a read-merged author the
+    // outbox cell, optimistically, next to the conditional insert of the post itself.
+    java.util.concurrent.Future<?> counted = sideWork.submit(() -> store.addToCounters(uid, 0, 0, 1));
+    Post post = null;
+    for (int attempt = 0; attempt < POST_ID_ATTEMPTS && post == null; attempt++) {
       long candidate = ids.next(now);
-      if (store.insertPost(uid, candidate, content)) {
-        postId = candidate;
+      Post p = new Post(Long.toString(candidate), uid, PostIds.millisOf(candidate), content);
+      java.util.concurrent.Future<?> outboxed = outbox ? sideWork.submit(() -> store.addToOutbox(uid, List.of(p))) : null;
+      boolean inserted = store.insertPost(uid, candidate, content);
+      if (outboxed != null) {
+        await(outboxed);
+      }
+      if (inserted) {
+        post = p;
+      } else if (outboxed != null) {
+        // Another server took this id for this author: its post owns the outbox cell we just overwrote.
+        store.restoreOutboxEntry(uid, candidate);
       }
     }
-    if (postId < 0) {
+    if (post == null) {
+      await(counted);
+      store.addToCounters(uid, 0, 0, -1);
       throw new IllegalStateException("no free post id for " + uid + " after " + POST_ID_ATTEMPTS + " attempts");
     }
-    // The counter is independent of the delivery below; it runs alongside and is joined before returning.
-    java.util.concurrent.Future<?> counted = sideWork.submit(() -> store.addToCounters(uid, 0, 0, 1));
-    Post post = new Post(Long.toString(postId), uid, PostIds.millisOf(postId), content);
-    if (author.fanOut() != FanOut.WRITE) {
-      // Read-merged (or becoming so): followers read it from the author's outbox.
-      store.addToOutbox(uid, List.of(post));
-    }
+    long postId = Long.parseLong(post.id());
     if (author.fanOut() != FanOut.READ) {
       long id = postId;
       store.forEachRelated(uid, WeiboKeys.FOLLOWER, 5000, followers -> store.addToInboxes(followers, uid, id));

@@ -313,6 +313,18 @@ final class WeiboStore {
     batch(schema.inbox(), ms);
   }
 
+  /** Puts the stored post with this id back into its author's outbox (after an id collision). */
+  void restoreOutboxEntry(String uid, long postId) {
+    try (Table t = connection.getTable(schema.posts())) {
+      byte[] content = t.get(new Get(WeiboKeys.post(uid, postId)).addColumn(P, CONTENT)).getValue(P, CONTENT);
+      if (content != null) {
+        addToOutbox(uid, List.of(new Post(Long.toString(postId), uid, PostIds.millisOf(postId), Bytes.toString(content))));
+      }
+    } catch (IOException e) {
+      throw failure("restore outbox entry", e);
+    }
+  }
+
   /** Adds posts to an account's outbox (family o of its own inbox row). */
   void addToOutbox(String account, List<Post> posts) {
     if (posts.isEmpty()) {

@@ -199,6 +199,41 @@ class WeiboServiceIT {
     }
   }
 
+  /**
+   * Two servers, one clock, one id offset: the second publish collides with the first one's id.
+   * The conditional insert refuses it, the optimistic outbox write is repaired, the post gets the
+   * next id, and both posts keep their own content everywhere.
+   */
+  @Test
+  void postIdCollisionsBetweenServersLoseNothing(HBaseRuntime runtime) {
+    java.time.Clock frozen = java.time.Clock.fixed(java.time.Instant.parse("2026-11-22T06:00:00Z"), java.time.ZoneOffset.UTC);
+    WeiboConfig config = new WeiboConfig(5, 50, 200);
+    String star = u("star");
+    String fan = u("fan0");
+    for (int i = 0; i < 6; i++) {
+      weibo.follow(u("fan" + i), star);
+    }
+    weibo.awaitBackgroundWork();
+    try (WeiboService a = new WeiboService(runtime.connection(), config, "weibo", frozen, new PostIds(() -> 0));
+         WeiboService b = new WeiboService(runtime.connection(), config, "weibo", frozen, new PostIds(() -> 0))) {
+      Post first = a.publish(star, "from server a");
+      Post second = b.publish(star, "from server b");
+      assertThat(Long.parseLong(second.id())).isEqualTo(Long.parseLong(first.id()) + 1);
+      String small = u("small");
+      Post third = a.publish(small, "small a");
+      Post fourth = b.publish(small, "small b");
+      assertThat(fourth.id()).isNotEqualTo(third.id());
+    }
+    assertThat(weibo.stats(star).fanOutOnRead()).isTrue();
+    assertThat(weibo.timeline(fan, 10, null).items()).extracting(Post::content)
+        .containsExactly("from server b", "from server a");
+    assertThat(weibo.posts(star, 10, null).items()).extracting(Post::content)
+        .containsExactly("from server b", "from server a");
+    assertThat(weibo.posts(u("small"), 10, null).items()).extracting(Post::content)
+        .containsExactlyInAnyOrder("small a", "small b");
+    assertThat(weibo.stats(star).posts()).isEqualTo(2);
+  }
+
   @Test
   void badInputIsRejectedWithTheFieldNamed() {
     assertField(() -> weibo.publish("", "x"), "uid");

@@ -231,7 +231,7 @@ final class WeiboBenchmark {
       }
       if (row.step().contains("(read-merged)")) {
         sb.append(String.format(Locale.ROOT, "  publish when read-merged: p50 %.2f ms, p99 %.2f ms = %.1fx / %.1fx a "
-            + "single raw Put (p50 %.2f, p99 %.2f ms); it is a conditional put, then the outbox cell%n",
+            + "single raw Put (p50 %.2f, p99 %.2f ms); a conditional put beside the outbox cell and the counter%n",
             row.latency().millis(50), row.latency().millis(99), row.latency().millis(50) / raw.singlePut().millis(50),
             row.latency().millis(99) / raw.singlePut().millis(99), raw.singlePut().millis(50), raw.singlePut().millis(99)));
         r.put("readMergedPublishP99VsRawPutP99", List.of(row.latency().millis(99), raw.singlePut().millis(99)));

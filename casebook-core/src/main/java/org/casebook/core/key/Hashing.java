@@ -34,8 +34,16 @@ public final class Hashing {
     if (buckets < 1 || buckets > 256) {
       throw new IllegalArgumentException("buckets must be 1..256: " + buckets);
     }
+    return region(source, buckets);
+  }
+
+  /** A region number in {@code [0, regions)} from the first four MD5 bytes, for region identifiers. */
+  public static int region(byte[] source, int regions) {
+    if (regions < 1 || regions > 65536) {
+      throw new IllegalArgumentException("regions must be 1..65536: " + regions);
+    }
     byte[] h = md5(source);
     int v = ((h[0] & 0xFF) << 24) | ((h[1] & 0xFF) << 16) | ((h[2] & 0xFF) << 8) | (h[3] & 0xFF);
-    return Integer.remainderUnsigned(v, buckets);
+    return Integer.remainderUnsigned(v, regions);
   }
 }

@@ -123,6 +123,21 @@ public final class KeyBuilder {
     return addByte(Hashing.bucket(source, buckets));
   }
 
+  /**
+   * A region identifier (seed 001): a 2-byte, big-endian region number in {@code [0, regions)}.
+   * With {@code SplitPoints.regionPrefixes(regions)} each number is exactly one pre-split region,
+   * so everything written under one identifier lands in one region.
+   */
+  public KeyBuilder addRegionId(int region, int regions) {
+    if (regions < 1 || regions > 65536 || region < 0 || region >= regions) {
+      throw new IllegalArgumentException("region " + region + " outside 0.." + (regions - 1));
+    }
+    ensure(2);
+    buf[len++] = (byte) (region >>> 8);
+    buf[len++] = (byte) region;
+    return this;
+  }
+
   /** The first {@code length} bytes of the MD5 of {@code source}. */
   public KeyBuilder addHashPrefix(int length, byte[] source) {
     return addFixed(Hashing.md5Prefix(source, length));

@@ -1,6 +1,5 @@
 package org.casebook.core.key;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -14,7 +13,8 @@ import org.apache.hadoop.hbase.util.Bytes;
 public final class KeyLayout {
   /** The part types, with how many bytes each takes when fixed. */
   public enum PartType {
-    BYTE(1), INT(4), LONG(8), REVERSE_TIMESTAMP(8), STRING(-1), REVERSED_STRING(-1), SALT(1), HASH(-1), BYTES(-1);
+    BYTE(1), INT(4), LONG(8), REVERSE_TIMESTAMP(8), STRING(-1), REVERSED_STRING(-1), SALT(1), HASH(-1), BYTES(-1),
+    REGION_ID(2);
 
     private final int width;
 
@@ -68,6 +68,7 @@ public final class KeyLayout {
         case REVERSED_STRING -> r.readReversedString();
         case HASH -> Bytes.toHex(r.readFixed(p.width()));
         case BYTES -> Bytes.toStringBinary(r.readBytes());
+        case REGION_ID -> r.readRegionId();
       });
     }
     if (r.hasRemaining()) {
@@ -107,10 +108,6 @@ public final class KeyLayout {
   /** Printable form of any key, for logs: UTF-8 where printable, hex escapes elsewhere. */
   public static String printable(byte[] key) {
     return Bytes.toStringBinary(key);
-  }
-
-  static String utf8(byte[] b) {
-    return new String(b, StandardCharsets.UTF_8);
   }
 
   /** Builds a {@link KeyLayout}. */

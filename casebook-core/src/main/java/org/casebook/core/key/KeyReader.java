@@ -26,6 +26,14 @@ public final class KeyReader {
     return key[pos++] & 0xFF;
   }
 
+  /** A region identifier written by {@link KeyBuilder#addRegionId}. */
+  public int readRegionId() {
+    need(2);
+    int v = ((key[pos] & 0xFF) << 8) | (key[pos + 1] & 0xFF);
+    pos += 2;
+    return v;
+  }
+
   public int readInt() {
     need(4);
     int v = 0;

@@ -55,6 +55,18 @@ public final class SplitPoints {
     return new SplitPoints(List.copyOf(p), buckets + " leading-byte buckets");
   }
 
+  /** One region per 2-byte region identifier {@code 0..regions-1} ({@code KeyBuilder.addRegionId}). */
+  public static SplitPoints regionPrefixes(int regions) {
+    if (regions < 1 || regions > 65536) {
+      throw new IllegalArgumentException("regions must be 1..65536: " + regions);
+    }
+    List<byte[]> p = new ArrayList<>();
+    for (int r = 1; r < regions; r++) {
+      p.add(new byte[] {(byte) (r >>> 8), (byte) r});
+    }
+    return new SplitPoints(List.copyOf(p), regions + " region identifiers");
+  }
+
   /**
    * {@code regions} regions of equal width over the first two key bytes, for uniformly
    * distributed keys such as hash prefixes.

@@ -28,6 +28,22 @@ class SplitPointsTest {
   }
 
   @Test
+  void regionIdentifiersMapOneToOneOntoRegions() {
+    SplitPoints s = SplitPoints.regionPrefixes(300);
+    assertThat(s.regionCount()).isEqualTo(300);
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(3);
+    for (int i = 0; i < 5000; i++) {
+      int region = rnd.nextInt(300);
+      byte[] key = org.casebook.core.key.KeyBuilder.create().addRegionId(region, 300)
+          .addString("user" + rnd.nextInt()).addLong(rnd.nextLong()).build();
+      assertThat(s.regionOf(key)).isEqualTo(region);
+      assertThat(new org.casebook.core.key.KeyReader(key).readRegionId()).isEqualTo(region);
+    }
+    assertThatThrownBy(() -> org.casebook.core.key.KeyBuilder.create().addRegionId(300, 300))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void rejectsDuplicatesAndEmptyPoints() {
     assertThatThrownBy(() -> SplitPoints.of(List.of(new byte[] {1}, new byte[] {1}), "x"))
         .isInstanceOf(IllegalArgumentException.class);

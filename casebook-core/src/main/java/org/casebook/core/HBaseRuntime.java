@@ -105,6 +105,8 @@ public final class HBaseRuntime implements Closeable {
       applyQuorum(conf, settings.zkQuorum().get());
       clusterConfigured = true;
     }
+    // Client-side RPC metrics for /metrics; cheap, and an override can turn them off.
+    conf.setBoolean("hbase.client.metrics.enable", true);
     settings.overrides().forEach(conf::set);
     try {
       if (clusterConfigured) {

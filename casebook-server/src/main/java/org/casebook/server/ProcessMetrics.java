@@ -29,6 +29,32 @@ final class ProcessMetrics {
     gauge(sb, "casebook_jvm_threads", "Live JVM threads.", ManagementFactory.getThreadMXBean().getThreadCount());
     gauge(sb, "casebook_uptime_seconds", "Process uptime.", ManagementFactory.getRuntimeMXBean().getUptime() / 1000.0);
     sb.append(hbase());
+    sb.append(client());
+    return sb.toString();
+  }
+
+  /** The HBase client's own RPC metrics (per method: calls, p50/p99 latency), if enabled. */
+  private String client() {
+    if (!(runtime.connection() instanceof org.apache.hadoop.hbase.client.ClusterConnection cc)
+        || cc.getConnectionMetrics() == null) {
+      return "";
+    }
+    org.apache.hadoop.hbase.client.MetricsConnection m = cc.getConnectionMetrics();
+    StringBuilder sb = new StringBuilder();
+    sb.append("# HELP casebook_hbase_client_rpc_seconds HBase client RPC latency by method (summary).\n");
+    sb.append("# TYPE casebook_hbase_client_rpc_seconds summary\n");
+    m.getRpcTimers().forEach((name, timer) -> {
+      String method = org.casebook.core.http.RequestMetrics.escapeLabel(name.replaceFirst("^rpcCallDurationMs_", ""));
+      com.codahale.metrics.Snapshot snap = timer.getSnapshot();
+      for (double q : new double[] {0.5, 0.99}) {
+        sb.append("casebook_hbase_client_rpc_seconds{method=\"").append(method).append("\",quantile=\"").append(q)
+            .append("\"} ").append(format(snap.getValue(q) / 1e9)).append('\n');
+      }
+      sb.append("casebook_hbase_client_rpc_seconds_count{method=\"").append(method).append("\"} ")
+          .append(timer.getCount()).append('\n');
+    });
+    counter(sb, "casebook_hbase_client_meta_cache_misses_total", "Region location lookups that missed the cache.",
+        m.getMetaCacheMisses());
     return sb.toString();
   }
 
@@ -78,6 +104,6 @@ final class ProcessMetrics {
   }
 
   private static String format(double v) {
-    return v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%.3f", v);
+    return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
   }
 }

@@ -66,6 +66,6 @@ class CliIT {
   @Test
   void schemaShowListsEveryTableWithItsKey() {
     assertThat(Main.run("schema", "show")).isZero();
-    assertThat(out.toString(StandardCharsets.UTF_8)).contains("weibo:inbox").contains("owner:string");
+    assertThat(out.toString(StandardCharsets.UTF_8)).contains("weibo:inbox").contains("m: followee:string");
   }
 }

@@ -67,6 +67,11 @@ public final class RequestMetrics {
     return sb.append('}').toString();
   }
 
+  /** Escapes a Prometheus label value. */
+  public static String escapeLabel(String v) {
+    return escape(v);
+  }
+
   static String escape(String v) {
     return v.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
   }

@@ -1,0 +1,42 @@
+package org.casebook.trails;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.Mapper;
+
+/** Rebuilds one user's trail from the reader's results; emits it if all four behaviours occur. */
+final class ActiveUserMapper extends Mapper<Text, Result[], Text, Text> {
+  enum Counters { USERS, ACTIVE_USERS, EVENTS }
+
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  @Override
+  protected void map(Text uid, Result[] results, Context context) throws IOException, InterruptedException {
+    String user = uid.toString();
+    List<Event> events = new ArrayList<>();
+    for (Result r : results) {
+      if (r != null && !r.isEmpty()) {
+        TrailsKeys.EventRow row = TrailsKeys.eventRowOf(r.getRow());
+        TrailsStore.decodeRow(user, row.day(), row.behaviour(), r, events);
+      }
+    }
+    context.getCounter(Counters.USERS).increment(1);
+    context.getCounter(Counters.EVENTS).increment(events.size());
+    Set<Behaviour> seen = EnumSet.noneOf(Behaviour.class);
+    events.forEach(e -> seen.add(e.type()));
+    if (seen.size() == Behaviour.values().length) {
+      events.sort(Comparator.comparingLong(Event::ts).thenComparing(e -> e.type().id()));
+      List<Object> json = new ArrayList<>(events.size());
+      events.forEach(e -> json.add(e.toJson()));
+      context.write(uid, new Text(MAPPER.writeValueAsString(json)));
+      context.getCounter(Counters.ACTIVE_USERS).increment(1);
+    }
+  }
+}

@@ -1,0 +1,74 @@
+package org.casebook.trails;
+
+import java.time.LocalDate;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.mapreduce.TableMapReduceUtil;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
+import org.apache.hadoop.util.Tool;
+import org.apache.hadoop.util.ToolRunner;
+
+/**
+ * The seed-000 task as a MapReduce job: among the users listed in a file, those who did all four
+ * behaviours between two dates, with their trails, written as {@code uid<TAB>[events as JSON]}.
+ *
+ * <pre>
+ * hadoop jar casebook-trails.jar org.casebook.trails.ActiveUsersJob USERS_FILE FROM TO OUTPUT_DIR [NAMESPACE]
+ * </pre>
+ *
+ * Runs with the LocalJobRunner next to embedded HBase, on YARN with a cluster's configuration.
+ */
+public final class ActiveUsersJob extends Configured implements Tool {
+  /** What a run found. */
+  public record Outcome(boolean succeeded, long users, long activeUsers, long events) {}
+
+  @Override
+  public int run(String[] args) throws Exception {
+    if (args.length < 4 || args.length > 5) {
+      System.err.println("usage: ActiveUsersJob USERS_FILE FROM(YYYY-MM-DD) TO(YYYY-MM-DD) OUTPUT_DIR [NAMESPACE]");
+      return 2;
+    }
+    Outcome o = run(getConf(), new Path(args[0]), LocalDate.parse(args[1]), LocalDate.parse(args[2]), new Path(args[3]),
+        args.length == 5 ? args[4] : TrailsSchema.DEFAULT_NAMESPACE);
+    System.out.printf("users %d, active %d, events %d%n", o.users(), o.activeUsers(), o.events());
+    return o.succeeded() ? 0 : 1;
+  }
+
+  /** Configures, submits and waits for the job. */
+  public static Outcome run(Configuration base, Path usersFile, LocalDate from, LocalDate to, Path output,
+                            String namespace) throws Exception {
+    Configuration conf = HBaseConfiguration.create(base);
+    conf.set(UserRegionInputFormat.USERS_FILE, usersFile.toString());
+    conf.set(UserRegionInputFormat.FROM, from.toString());
+    conf.set(UserRegionInputFormat.TO, to.toString());
+    conf.set(UserRegionInputFormat.NAMESPACE, namespace);
+    Job job = Job.getInstance(conf, "casebook-trails active users " + from + ".." + to);
+    job.setJarByClass(ActiveUsersJob.class);
+    job.setInputFormatClass(UserRegionInputFormat.class);
+    job.setMapperClass(ActiveUserMapper.class);
+    job.setNumReduceTasks(0);
+    job.setOutputKeyClass(Text.class);
+    job.setOutputValueClass(Text.class);
+    job.setOutputFormatClass(TextOutputFormat.class);
+    FileOutputFormat.setOutputPath(job, output);
+    // Ships HBase's and our jars with the job when it runs on a cluster; a no-op for local runs.
+    TableMapReduceUtil.addDependencyJars(job);
+    TableMapReduceUtil.addDependencyJarsForClasses(job.getConfiguration(), ActiveUsersJob.class,
+        com.fasterxml.jackson.databind.ObjectMapper.class);
+    TableMapReduceUtil.initCredentials(job);
+    boolean ok = job.waitForCompletion(false);
+    org.apache.hadoop.mapreduce.Counters c = job.getCounters();
+    return new Outcome(ok, c.findCounter(ActiveUserMapper.Counters.USERS).getValue(),
+        c.findCounter(ActiveUserMapper.Counters.ACTIVE_USERS).getValue(),
+        c.findCounter(ActiveUserMapper.Counters.EVENTS).getValue());
+  }
+
+  public static void main(String[] args) throws Exception {
+    System.exit(ToolRunner.run(HBaseConfiguration.create(), new ActiveUsersJob(), args));
+  }
+}

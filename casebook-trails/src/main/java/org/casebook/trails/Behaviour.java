@@ -1,0 +1,77 @@
+package org.casebook.trails;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The four behaviours of seed 000 and their fields. The id is part of the row key, so ids never
+ * change once data is written.
+ */
+public enum Behaviour {
+  LOGIN(1, List.of(Field.text("device"), Field.text("ip"))),
+  PLAY(2, List.of(Field.text("contentId"), Field.text("channel"), Field.count("start"), Field.count("duration"))),
+  VISIT(3, List.of(Field.text("page"), Field.text("column"))),
+  ORDER(4, List.of(Field.text("product"), Field.money("price")));
+
+  /** A field's value kind: free text, a non-negative integer, or a non-negative amount with up to 2 decimals. */
+  public enum Kind { TEXT, COUNT, MONEY }
+
+  /** One field of a behaviour. */
+  public record Field(String name, Kind kind) {
+    static Field text(String name) {
+      return new Field(name, Kind.TEXT);
+    }
+
+    static Field count(String name) {
+      return new Field(name, Kind.COUNT);
+    }
+
+    static Field money(String name) {
+      return new Field(name, Kind.MONEY);
+    }
+  }
+
+  private final int id;
+  private final List<Field> fields;
+
+  Behaviour(int id, List<Field> fields) {
+    this.id = id;
+    this.fields = fields;
+  }
+
+  public int id() {
+    return id;
+  }
+
+  /** The name used in logs, URLs and JSON: {@code login}, {@code play}, {@code visit}, {@code order}. */
+  public String label() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  public List<Field> fields() {
+    return fields;
+  }
+
+  public Optional<Field> field(String name) {
+    return fields.stream().filter(f -> f.name().equals(name)).findFirst();
+  }
+
+  public static Optional<Behaviour> byLabel(String label) {
+    for (Behaviour b : values()) {
+      if (b.label().equals(label)) {
+        return Optional.of(b);
+      }
+    }
+    return Optional.empty();
+  }
+
+  static Behaviour byId(int id) {
+    for (Behaviour b : values()) {
+      if (b.id == id) {
+        return b;
+      }
+    }
+    throw new IllegalArgumentException("unknown behaviour id " + id);
+  }
+}

@@ -1,0 +1,157 @@
+package org.casebook.trails;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Cleans one log line (JSON, see the module README) into an {@link Event}, or says why not.
+ * Unknown extra fields are dropped; a missing or mistyped known field rejects the line.
+ */
+public final class LogParser {
+  static final int MAX_UID_CHARS = 128;
+  static final int MAX_TEXT_CHARS = 256;
+  private static final long MAX_TS = Instant.parse("9999-01-01T00:00:00Z").toEpochMilli();
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  /** A parsed line: either an event or the reason it was rejected. */
+  public record Parsed(Optional<Event> event, String reason) {
+    static Parsed ok(Event e) {
+      return new Parsed(Optional.of(e), null);
+    }
+
+    static Parsed reject(String reason) {
+      return new Parsed(Optional.empty(), reason);
+    }
+  }
+
+  private LogParser() {}
+
+  public static Parsed parse(String line) {
+    if (line == null || line.isBlank()) {
+      return Parsed.reject("empty line");
+    }
+    JsonNode node;
+    try {
+      node = MAPPER.readTree(line);
+    } catch (JsonProcessingException e) {
+      return Parsed.reject("not JSON: " + e.getOriginalMessage());
+    }
+    if (node == null || !node.isObject()) {
+      return Parsed.reject("not a JSON object");
+    }
+    JsonNode uidNode = node.get("uid");
+    if (uidNode == null || !uidNode.isTextual()) {
+      return Parsed.reject(uidNode == null ? "missing uid" : "uid must be a string");
+    }
+    String uid = uidNode.asText();
+    String uidProblem = textProblem(uid, MAX_UID_CHARS);
+    if (uidProblem != null) {
+      return Parsed.reject("uid " + uidProblem);
+    }
+    JsonNode typeNode = node.get("type");
+    if (typeNode == null || !typeNode.isTextual()) {
+      return Parsed.reject(typeNode == null ? "missing type" : "type must be a string");
+    }
+    Optional<Behaviour> type = Behaviour.byLabel(typeNode.asText());
+    if (type.isEmpty()) {
+      return Parsed.reject("unknown type '" + abbreviate(typeNode.asText()) + "'");
+    }
+    JsonNode tsNode = node.get("ts");
+    long ts;
+    if (tsNode == null) {
+      return Parsed.reject("missing ts");
+    } else if (tsNode.isIntegralNumber() && tsNode.canConvertToLong()) {
+      ts = tsNode.asLong();
+    } else if (tsNode.isTextual()) {
+      try {
+        ts = Instant.parse(tsNode.asText()).toEpochMilli();
+      } catch (DateTimeParseException | ArithmeticException e) {
+        return Parsed.reject("bad ts '" + abbreviate(tsNode.asText()) + "': expected ISO-8601 like 2026-09-01T20:15:03Z");
+      }
+    } else {
+      return Parsed.reject("ts must be an ISO-8601 string or epoch milliseconds");
+    }
+    if (ts < 0 || ts >= MAX_TS) {
+      return Parsed.reject("ts out of range");
+    }
+    Map<String, String> fields = new LinkedHashMap<>();
+    for (Behaviour.Field f : type.get().fields()) {
+      JsonNode v = node.get(f.name());
+      if (v == null || v.isNull()) {
+        return Parsed.reject("missing field '" + f.name() + "' for " + type.get().label());
+      }
+      String normalised = normalise(f, v);
+      if (normalised == null) {
+        return Parsed.reject("field '" + f.name() + "' must be " + switch (f.kind()) {
+          case TEXT -> "a string of 1.." + MAX_TEXT_CHARS + " characters without control characters";
+          case COUNT -> "a non-negative integer";
+          case MONEY -> "a non-negative amount with at most 2 decimals";
+        });
+      }
+      fields.put(f.name(), normalised);
+    }
+    return Parsed.ok(new Event(uid, type.get(), ts, fields));
+  }
+
+  /** The value in canonical text, or null if it does not fit the field's kind. */
+  static String normalise(Behaviour.Field f, JsonNode v) {
+    switch (f.kind()) {
+      case TEXT -> {
+        if (!v.isTextual() || textProblem(v.asText(), MAX_TEXT_CHARS) != null) {
+          return null;
+        }
+        return v.asText();
+      }
+      case COUNT -> {
+        if (!v.isIntegralNumber() || !v.canConvertToLong() || v.asLong() < 0) {
+          return null;
+        }
+        return Long.toString(v.asLong());
+      }
+      default -> {
+        BigDecimal d;
+        try {
+          d = v.isNumber() ? v.decimalValue() : v.isTextual() ? new BigDecimal(v.asText().trim()) : null;
+        } catch (NumberFormatException e) {
+          return null;
+        }
+        if (d == null || d.signum() < 0 || d.stripTrailingZeros().scale() > 2 || d.compareTo(BigDecimal.valueOf(1_000_000_000L)) > 0) {
+          return null;
+        }
+        return d.setScale(2, RoundingMode.UNNECESSARY).toPlainString();
+      }
+    }
+  }
+
+  /** Null if fine, else what is wrong with a free-text value. */
+  static String textProblem(String s, int maxChars) {
+    if (s.isEmpty()) {
+      return "is empty";
+    }
+    int count = 0;
+    for (int i = 0; i < s.length(); ) {
+      int cp = s.codePointAt(i);
+      if (Character.isSurrogate((char) cp)) {
+        return "has a broken surrogate pair";
+      }
+      if (Character.getType(cp) == Character.CONTROL) {
+        return "has a control character";
+      }
+      count++;
+      i += Character.charCount(cp);
+    }
+    return count > maxChars ? "is longer than " + maxChars + " characters" : null;
+  }
+
+  private static String abbreviate(String s) {
+    return s.length() <= 40 ? s : s.substring(0, 40) + "…";
+  }
+}

@@ -1,0 +1,44 @@
+package org.casebook.trails;
+
+import java.util.List;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.casebook.core.schema.FamilySpec;
+import org.casebook.core.schema.SplitPoints;
+import org.casebook.core.schema.TableSpec;
+
+/** The {@code trails} namespace: one family, one version per table (seed 000 §2.1). */
+record TrailsSchema(TableName events, TableName tall, TableName wide) {
+  static final String DEFAULT_NAMESPACE = "trails";
+  static final byte[] D = Bytes.toBytes("d");
+  static final byte[] H = Bytes.toBytes("h");
+  /** history_tall:h:e — the record as JSON. */
+  static final byte[] E = Bytes.toBytes("e");
+
+  static TrailsSchema in(String namespace) {
+    return new TrailsSchema(TableName.valueOf(namespace, "events"), TableName.valueOf(namespace, "history_tall"),
+        TableName.valueOf(namespace, "history_wide"));
+  }
+
+  /**
+   * Events are pre-split on the reversed uid's first byte (16 regions over printable ASCII):
+   * reversing puts the fastest-changing character of sequential ids first.
+   */
+  List<TableSpec> tables() {
+    return List.of(
+        new TableSpec(events, List.of(FamilySpec.of("d")), firstCharSplits(), TrailsKeys.EVENT_ROW.shape()
+            + "; columns field:string | msOfDay:int | hash:int"),
+        new TableSpec(tall, List.of(FamilySpec.of("h")), SplitPoints.none(), TrailsKeys.TALL_ROW.shape()),
+        new TableSpec(wide, List.of(FamilySpec.of("h")), SplitPoints.none(),
+            "uid:string; columns ts:reverse_timestamp | hash:int"));
+  }
+
+  private static SplitPoints firstCharSplits() {
+    String points = "02468acegikmoqsu";
+    List<byte[]> p = new java.util.ArrayList<>();
+    for (int i = 1; i < points.length(); i++) {
+      p.add(new byte[] {(byte) points.charAt(i)});
+    }
+    return SplitPoints.of(p, "16 regions on the reversed uid's last character");
+  }
+}

@@ -1,0 +1,87 @@
+package org.casebook.trails;
+
+import java.io.IOException;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.InputSplit;
+import org.apache.hadoop.mapreduce.RecordReader;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
+
+/**
+ * Seed 000's PrefixRecordReader: for each user of the split, builds the Gets for every day of
+ * the range and every behaviour, issues them in one batch, and hands the results to the mapper.
+ */
+final class UserTrailRecordReader extends RecordReader<Text, Result[]> {
+  private List<String> users;
+  private int next;
+  private int firstDay;
+  private int lastDay;
+  private Connection connection;
+  private Table table;
+  private final Text key = new Text();
+  private Result[] value;
+
+  @Override
+  public void initialize(InputSplit split, TaskAttemptContext context) throws IOException {
+    Configuration conf = context.getConfiguration();
+    users = ((UserRegionSplit) split).users();
+    firstDay = TrailsKeys.epochDay(LocalDate.parse(conf.get(UserRegionInputFormat.FROM)));
+    lastDay = TrailsKeys.epochDay(LocalDate.parse(conf.get(UserRegionInputFormat.TO)));
+    connection = ConnectionFactory.createConnection(conf);
+    table = connection.getTable(TrailsSchema.in(conf.get(UserRegionInputFormat.NAMESPACE,
+        TrailsSchema.DEFAULT_NAMESPACE)).events());
+  }
+
+  @Override
+  public boolean nextKeyValue() throws IOException {
+    if (next >= users.size()) {
+      return false;
+    }
+    String uid = users.get(next++);
+    List<Get> gets = new ArrayList<>();
+    for (int day = firstDay; day <= lastDay; day++) {
+      for (Behaviour b : Behaviour.values()) {
+        gets.add(TrailsStore.toGet(new TrailsStore.EventGet(uid, day, b, List.of())));
+      }
+    }
+    key.set(uid);
+    value = table.get(gets);
+    return true;
+  }
+
+  @Override
+  public Text getCurrentKey() {
+    return key;
+  }
+
+  @Override
+  public Result[] getCurrentValue() {
+    return value;
+  }
+
+  @Override
+  public float getProgress() {
+    return users.isEmpty() ? 1f : (float) next / users.size();
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      if (table != null) {
+        table.close();
+      }
+    } finally {
+      if (connection != null) {
+        connection.close();
+      }
+    }
+  }
+}

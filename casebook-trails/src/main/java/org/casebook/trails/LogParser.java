@@ -21,14 +21,14 @@ public final class LogParser {
   private static final long MAX_TS = Instant.parse("9999-01-01T00:00:00Z").toEpochMilli();
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
-  /** A parsed line: either an event or the reason it was rejected. */
-  public record Parsed(Optional<Event> event, String reason) {
+  /** A parsed line: either an event, or the category and full reason of its rejection. */
+  public record Parsed(Optional<Event> event, String category, String reason) {
     static Parsed ok(Event e) {
-      return new Parsed(Optional.of(e), null);
+      return new Parsed(Optional.of(e), null, null);
     }
 
-    static Parsed reject(String reason) {
-      return new Parsed(Optional.empty(), reason);
+    static Parsed reject(String category, String reason) {
+      return new Parsed(Optional.empty(), category, reason);
     }
   }
 
@@ -36,61 +36,61 @@ public final class LogParser {
 
   public static Parsed parse(String line) {
     if (line == null || line.isBlank()) {
-      return Parsed.reject("empty line");
+      return Parsed.reject("empty line", "empty line");
     }
     JsonNode node;
     try {
       node = MAPPER.readTree(line);
     } catch (JsonProcessingException e) {
-      return Parsed.reject("not JSON: " + e.getOriginalMessage());
+      return Parsed.reject("not JSON", "not JSON: " + e.getOriginalMessage());
     }
     if (node == null || !node.isObject()) {
-      return Parsed.reject("not a JSON object");
+      return Parsed.reject("not a JSON object", "not a JSON object");
     }
     JsonNode uidNode = node.get("uid");
     if (uidNode == null || !uidNode.isTextual()) {
-      return Parsed.reject(uidNode == null ? "missing uid" : "uid must be a string");
+      return Parsed.reject("bad uid", uidNode == null ? "missing uid" : "uid must be a string");
     }
     String uid = uidNode.asText();
     String uidProblem = textProblem(uid, MAX_UID_CHARS);
     if (uidProblem != null) {
-      return Parsed.reject("uid " + uidProblem);
+      return Parsed.reject("bad uid", "uid " + uidProblem);
     }
     JsonNode typeNode = node.get("type");
     if (typeNode == null || !typeNode.isTextual()) {
-      return Parsed.reject(typeNode == null ? "missing type" : "type must be a string");
+      return Parsed.reject("bad type", typeNode == null ? "missing type" : "type must be a string");
     }
     Optional<Behaviour> type = Behaviour.byLabel(typeNode.asText());
     if (type.isEmpty()) {
-      return Parsed.reject("unknown type '" + abbreviate(typeNode.asText()) + "'");
+      return Parsed.reject("unknown type", "unknown type '" + abbreviate(typeNode.asText()) + "'");
     }
     JsonNode tsNode = node.get("ts");
     long ts;
     if (tsNode == null) {
-      return Parsed.reject("missing ts");
+      return Parsed.reject("bad ts", "missing ts");
     } else if (tsNode.isIntegralNumber() && tsNode.canConvertToLong()) {
       ts = tsNode.asLong();
     } else if (tsNode.isTextual()) {
       try {
         ts = Instant.parse(tsNode.asText()).toEpochMilli();
       } catch (DateTimeParseException | ArithmeticException e) {
-        return Parsed.reject("bad ts '" + abbreviate(tsNode.asText()) + "': expected ISO-8601 like 2026-09-01T20:15:03Z");
+        return Parsed.reject("bad ts", "bad ts '" + abbreviate(tsNode.asText()) + "': expected ISO-8601 like 2026-09-01T20:15:03Z");
       }
     } else {
-      return Parsed.reject("ts must be an ISO-8601 string or epoch milliseconds");
+      return Parsed.reject("bad ts", "ts must be an ISO-8601 string or epoch milliseconds");
     }
     if (ts < 0 || ts >= MAX_TS) {
-      return Parsed.reject("ts out of range");
+      return Parsed.reject("bad ts", "ts out of range");
     }
     Map<String, String> fields = new LinkedHashMap<>();
     for (Behaviour.Field f : type.get().fields()) {
       JsonNode v = node.get(f.name());
       if (v == null || v.isNull()) {
-        return Parsed.reject("missing field '" + f.name() + "' for " + type.get().label());
+        return Parsed.reject("missing field", "missing field '" + f.name() + "' for " + type.get().label());
       }
       String normalised = normalise(f, v);
       if (normalised == null) {
-        return Parsed.reject("field '" + f.name() + "' must be " + switch (f.kind()) {
+        return Parsed.reject("bad field value", "field '" + f.name() + "' must be " + switch (f.kind()) {
           case TEXT -> "a string of 1.." + MAX_TEXT_CHARS + " characters without control characters";
           case COUNT -> "a non-negative integer";
           case MONEY -> "a non-negative amount with at most 2 decimals";

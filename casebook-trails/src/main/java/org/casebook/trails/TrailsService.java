@@ -162,8 +162,10 @@ public final class TrailsService {
         for (byte[] raw : lines) {
           long lineNo = n++;
           String reason;
+          String category;
           String text = null;
           if (raw.length > MAX_LINE_BYTES) {
+            category = "line too long";
             reason = "line longer than " + MAX_LINE_BYTES + " bytes";
           } else {
             try {
@@ -176,15 +178,16 @@ public final class TrailsService {
                 progress.advance(raw.length + 1);
                 continue;
               }
+              category = parsed.category();
               reason = parsed.reason();
             } catch (CharacterCodingException e) {
+              category = "invalid UTF-8";
               reason = "invalid UTF-8";
             }
           }
           String shown = text != null ? text : new String(raw, 0, Math.min(raw.length, 2000), StandardCharsets.UTF_8);
           rejects.add(new String[] {Long.toString(lineNo), reason, shown});
-          String kind = reason.contains(":") ? reason.substring(0, reason.indexOf(':')) : reason;
-          reasons.computeIfAbsent(kind, k -> new AtomicLong()).incrementAndGet();
+          reasons.computeIfAbsent(category, k -> new AtomicLong()).incrementAndGet();
           progress.advance(raw.length + 1);
         }
       } catch (IOException e) {

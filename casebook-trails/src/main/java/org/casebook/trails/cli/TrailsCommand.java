@@ -55,7 +55,8 @@ public final class TrailsCommand {
     try (Progress p = Progress.start("generate", records, "lines")) {
       w = LogGenerator.write(spec, out, p);
     }
-    System.out.println(Json.writePretty(w));
+    System.out.println(Json.writePretty(Map.of("file", w.file().toString(), "lines", w.lines(), "malformed", w.malformed(),
+        "bytes", w.bytes())));
     return 0;
   }
 
@@ -78,10 +79,7 @@ public final class TrailsCommand {
     try (Progress p = Progress.start("ingest " + file.getFileName(), sizeOf(file), "bytes")) {
       report = s.ingest(file, new TrailsService.IngestOptions(rejectsFile, h, threads), p);
     }
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("report", report);
-    out.put("cellsPerSecond", Math.round(report.cellsPerSecond()));
-    System.out.println(Json.writePretty(out));
+    System.out.println(Json.writePretty(report.toJson()));
     return 0;
   }
 
@@ -125,8 +123,8 @@ public final class TrailsCommand {
     } catch (IOException e) {
       throw new InvalidInputException("users-file", "cannot read " + usersFile + ": " + e.getMessage());
     }
-    long t0 = System.nanoTime();
     SystemContext ctx = context.get();
+    long t0 = System.nanoTime();
     TrailsService s = new TrailsService(ctx.connection());
     Map<String, TrailsService.Trail> active = mapreduce
         ? s.activeMapReduce(users, from, to, ctx.runtime().configuration(),

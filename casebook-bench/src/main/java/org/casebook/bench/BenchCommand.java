@@ -39,6 +39,15 @@ public final class BenchCommand {
     return 0;
   }
 
+  @Command(name = "trails", mixinStandardHelpOptions = true,
+      description = "Behaviour trails: generate, ingest, seed queries, tall vs wide history, and PostgreSQL on the same data.")
+  int trails(@picocli.CommandLine.Mixin TrailsBenchmark.Options options) throws Exception {
+    java.util.Map<String, Object> json = new TrailsBenchmark(context.get(), options).run();
+    System.out.println();
+    System.out.println("JSON: " + BenchResults.write("trails", json));
+    return 0;
+  }
+
   @Command(name = "weibo-inbox", mixinStandardHelpOptions = true,
       description = "Inbox layouts compared: 1000 cell versions (seed) vs wide row vs tall rows.")
   int weiboInbox(@picocli.CommandLine.Mixin InboxLayoutBenchmark.Options options) {

@@ -242,26 +242,47 @@ public final class TrailsService {
     }
   }
 
+  /**
+   * How a trail query reads HBase. GETS is seed 000's plan: enumerate every (user, day,
+   * behaviour) row and fetch them in batched Gets, only the requested fields' columns. SCAN reads
+   * each user's contiguous day range with one bounded Scan. AUTO scans when every behaviour is
+   * wanted (nothing to skip) and uses Gets otherwise.
+   */
+  public enum Plan { AUTO, GETS, SCAN }
+
   /** Trails of every user in the query, each in time order (users without events included, empty). */
   public Map<String, Trail> trails(TrailQuery q) {
-    return trails(q, Long.MIN_VALUE, Long.MAX_VALUE);
+    return trails(q, Long.MIN_VALUE, Long.MAX_VALUE, Plan.AUTO);
+  }
+
+  public Map<String, Trail> trails(TrailQuery q, Plan plan) {
+    return trails(q, Long.MIN_VALUE, Long.MAX_VALUE, plan);
   }
 
   /** As {@link #trails(TrailQuery)}, keeping only events with {@code fromTs <= ts < toTs}. */
-  public Map<String, Trail> trails(TrailQuery q, long fromTs, long toTs) {
-    List<TrailsStore.EventGet> gets = new ArrayList<>();
+  public Map<String, Trail> trails(TrailQuery q, long fromTs, long toTs, Plan plan) {
     int first = TrailsKeys.epochDay(q.from());
     int last = TrailsKeys.epochDay(q.to());
-    for (String uid : q.users()) {
-      for (int day = first; day <= last; day++) {
-        for (Behaviour b : q.types()) {
-          gets.add(new TrailsStore.EventGet(uid, day, b, fieldsFor(b, q.fields())));
+    boolean scan = plan == Plan.SCAN || (plan == Plan.AUTO && q.types().size() == Behaviour.values().length);
+    List<Event> found = new ArrayList<>();
+    if (scan) {
+      for (String uid : q.users()) {
+        found.addAll(store.eventsByScan(uid, first, last, q.types(), q.fields()));
+      }
+    } else {
+      List<TrailsStore.EventGet> gets = new ArrayList<>();
+      for (String uid : q.users()) {
+        for (int day = first; day <= last; day++) {
+          for (Behaviour b : q.types()) {
+            gets.add(new TrailsStore.EventGet(uid, day, b, fieldsFor(b, q.fields())));
+          }
         }
       }
+      found = store.events(gets);
     }
     Map<String, List<Event>> byUser = new LinkedHashMap<>();
     q.users().forEach(u -> byUser.put(u, new ArrayList<>()));
-    for (Event e : store.events(gets)) {
+    for (Event e : found) {
       if (e.ts() >= fromTs && e.ts() < toTs) {
         byUser.get(e.uid()).add(e);
       }
@@ -296,7 +317,7 @@ public final class TrailsService {
     InvalidInputException.check(toTs > fromTs, "to", "'to' must be after 'from'");
     LocalDate from = TrailsKeys.date(TrailsKeys.epochDay(fromTs));
     LocalDate to = TrailsKeys.date(TrailsKeys.epochDay(toTs - 1));
-    return trails(new TrailQuery(List.of(uid), from, to, Set.of(type), Set.of()), fromTs, toTs).get(uid).events();
+    return trails(new TrailQuery(List.of(uid), from, to, Set.of(type), Set.of()), fromTs, toTs, Plan.AUTO).get(uid).events();
   }
 
   /** The seed-000 task: users who did all four behaviours in the range, with their trails. */

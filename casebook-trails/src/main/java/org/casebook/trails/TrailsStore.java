@@ -29,6 +29,8 @@ import org.apache.hadoop.hbase.filter.ColumnPaginationFilter;
 import org.apache.hadoop.hbase.filter.ColumnPrefixFilter;
 import org.apache.hadoop.hbase.filter.MultipleColumnPrefixFilter;
 import org.apache.hadoop.hbase.util.Bytes;
+import java.util.Set;
+import org.casebook.core.key.KeyBuilder;
 import org.casebook.core.key.KeyRange;
 import org.casebook.core.key.KeyReader;
 
@@ -169,6 +171,37 @@ final class TrailsStore {
       return out;
     } catch (IOException e) {
       throw new UncheckedIOException("could not read events: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The range plan: a user's rows for consecutive days are contiguous (reversed uid | day |
+   * behaviour), so one bounded Scan reads every behaviour of the range.
+   */
+  List<Event> eventsByScan(String uid, int firstDay, int lastDay, Set<Behaviour> types, Set<String> fields) {
+    byte[] start = KeyBuilder.create().addReversedString(uid).addInt(firstDay).build();
+    byte[] stop = KeyBuilder.create().addReversedString(uid).addInt(lastDay + 1).build();
+    Scan scan = new Scan().withStartRow(start, true).withStopRow(stop, false).addFamily(D).setCaching(1000);
+    if (!fields.isEmpty()) {
+      List<byte[]> prefixes = new ArrayList<>();
+      for (Behaviour b : types) {
+        for (String f : TrailsService.fieldsFor(b, fields)) {
+          prefixes.add(TrailsKeys.fieldPrefix(f));
+        }
+      }
+      scan.setFilter(new MultipleColumnPrefixFilter(prefixes.toArray(new byte[0][])));
+    }
+    List<Event> out = new ArrayList<>();
+    try (Table t = connection.getTable(schema.events()); ResultScanner s = t.getScanner(scan)) {
+      for (Result r : s) {
+        TrailsKeys.EventRow row = TrailsKeys.eventRowOf(r.getRow());
+        if (types.contains(row.behaviour())) {
+          decodeRow(uid, row.day(), row.behaviour(), r, out);
+        }
+      }
+      return out;
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not scan events: " + e.getMessage(), e);
     }
   }
 

@@ -155,6 +155,14 @@ class TrailsServiceIT {
     assertThat(events.get(1).fields()).containsOnlyKeys("price").containsEntry("price", "2.00");
     assertThat(events).isSortedAccordingTo(java.util.Comparator.comparingLong(Event::ts));
 
+    for (TrailsService.Plan plan : TrailsService.Plan.values()) {
+      assertThat(trails.trails(q, plan).get(a).events()).as(plan.name()).isEqualTo(events);
+      TrailQuery allTypes = new TrailQuery(List.of(a, u("none")), DAY1, DAY1.plusDays(4), Set.of(), Set.of("price", "page"));
+      assertThat(trails.trails(allTypes, plan)).as(plan.name()).isEqualTo(trails.trails(allTypes, TrailsService.Plan.GETS));
+    }
+    assertThat(trails.trails(new TrailQuery(List.of(a), DAY1, DAY1.plusDays(4), Set.of(), Set.of()), TrailsService.Plan.SCAN)
+        .get(a).events()).hasSize(15);
+
     long from = Instant.parse("2026-09-02T20:30:00Z").toEpochMilli();
     long to = Instant.parse("2026-09-04T20:30:00Z").toEpochMilli();
     assertThat(trails.range(a, Behaviour.PLAY, from, to)).extracting(e -> e.fields().get("contentId")).containsExactly("c2", "c3");

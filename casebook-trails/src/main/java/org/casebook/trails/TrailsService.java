@@ -70,6 +70,12 @@ public final class TrailsService {
   private static final int CHUNK_LINES = 2000;
   private static final int MAX_LINE_BYTES = 1 << 20;
   private final TrailsStore store;
+  /** Per-user scans of a multi-user query run side by side on the shared connection. */
+  private static final ExecutorService SCANS = Executors.newFixedThreadPool(8, r -> {
+    Thread t = new Thread(r, "trails-scan");
+    t.setDaemon(true);
+    return t;
+  });
 
   public TrailsService(Connection connection) {
     this(connection, TrailsSchema.DEFAULT_NAMESPACE);
@@ -265,9 +271,25 @@ public final class TrailsService {
     int last = TrailsKeys.epochDay(q.to());
     boolean scan = plan == Plan.SCAN || (plan == Plan.AUTO && q.types().size() == Behaviour.values().length);
     List<Event> found = new ArrayList<>();
-    if (scan) {
+    if (scan && q.users().size() == 1) {
+      found.addAll(store.eventsByScan(q.users().get(0), first, last, q.types(), q.fields()));
+    } else if (scan) {
+      List<Future<List<Event>>> parts = new ArrayList<>(q.users().size());
       for (String uid : q.users()) {
-        found.addAll(store.eventsByScan(uid, first, last, q.types(), q.fields()));
+        parts.add(SCANS.submit(() -> store.eventsByScan(uid, first, last, q.types(), q.fields())));
+      }
+      for (Future<List<Event>> part : parts) {
+        try {
+          found.addAll(part.get());
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new UncheckedIOException(new java.io.InterruptedIOException("query interrupted"));
+        } catch (java.util.concurrent.ExecutionException e) {
+          if (e.getCause() instanceof RuntimeException re) {
+            throw re;
+          }
+          throw new IllegalStateException(e.getCause());
+        }
       }
     } else {
       List<TrailsStore.EventGet> gets = new ArrayList<>();

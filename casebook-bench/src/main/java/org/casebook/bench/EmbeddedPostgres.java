@@ -50,7 +50,7 @@ final class EmbeddedPostgres implements AutoCloseable {
     try {
       Path home = extract(workDir.resolve("postgres-16.4"));
       Path data = workDir.resolve("pgdata");
-      deleteRecursively(data);
+      org.casebook.core.LocalFiles.deleteRecursively(data);
       Files.createDirectories(data);
       boolean root = isRoot();
       if (root) {
@@ -105,7 +105,7 @@ final class EmbeddedPostgres implements AutoCloseable {
       if (!server.waitFor(30, TimeUnit.SECONDS)) {
         server.destroyForcibly();
       }
-      deleteRecursively(dataDir);
+      org.casebook.core.LocalFiles.deleteRecursively(dataDir);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       server.destroyForcibly();
@@ -120,7 +120,7 @@ final class EmbeddedPostgres implements AutoCloseable {
     if (Files.exists(marker)) {
       return home;
     }
-    deleteRecursively(home);
+    org.casebook.core.LocalFiles.deleteRecursively(home);
     Files.createDirectories(home);
     try (InputStream raw = EmbeddedPostgres.class.getClassLoader().getResourceAsStream(ARCHIVE)) {
       if (raw == null) {
@@ -216,14 +216,4 @@ final class EmbeddedPostgres implements AutoCloseable {
     }
   }
 
-  private static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (java.util.stream.Stream<Path> walk = Files.walk(dir)) {
-      for (Path p : (Iterable<Path>) walk.sorted(java.util.Comparator.reverseOrder())::iterator) {
-        Files.delete(p);
-      }
-    }
-  }
 }

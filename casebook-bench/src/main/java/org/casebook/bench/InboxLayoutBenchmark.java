@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
-import org.apache.hadoop.hbase.NamespaceDescriptor;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.BufferedMutator;
@@ -152,7 +151,7 @@ final class InboxLayoutBenchmark {
       throw new UncheckedIOException("inbox benchmark failed: " + e.getMessage(), e);
     } finally {
       layouts.forEach(l -> schemas.drop(l.table()));
-      dropNamespace();
+      schemas.dropNamespace(NAMESPACE);
     }
     List<Long> reference = firstPages.get("tall");
     firstPages.forEach((name, page) -> {
@@ -331,15 +330,4 @@ final class InboxLayoutBenchmark {
     }
   }
 
-  private void dropNamespace() {
-    try (Admin admin = connection.getAdmin()) {
-      for (NamespaceDescriptor d : admin.listNamespaceDescriptors()) {
-        if (d.getName().equals(NAMESPACE)) {
-          admin.deleteNamespace(NAMESPACE);
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("could not drop namespace " + NAMESPACE, e);
-    }
-  }
 }

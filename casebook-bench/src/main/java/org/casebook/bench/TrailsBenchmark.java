@@ -22,7 +22,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
-import org.apache.hadoop.hbase.NamespaceDescriptor;
 import org.apache.hadoop.hbase.client.Admin;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.Json;
@@ -207,14 +206,7 @@ final class TrailsBenchmark {
         postgres(log, table, activeUsers, activeDirect);
       }
     } finally {
-      specs.forEach(sp -> schemas.drop(sp.name()));
-      try (Admin admin = context.connection().getAdmin()) {
-        for (NamespaceDescriptor d : admin.listNamespaceDescriptors()) {
-          if (d.getName().equals(NAMESPACE)) {
-            admin.deleteNamespace(NAMESPACE);
-          }
-        }
-      }
+      schemas.dropNamespace(NAMESPACE);
     }
     json.put("results", table.toJson());
     System.out.println();

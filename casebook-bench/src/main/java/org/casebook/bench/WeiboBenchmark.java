@@ -8,8 +8,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
-import org.apache.hadoop.hbase.NamespaceDescriptor;
-import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.cli.Progress;
@@ -201,7 +199,7 @@ final class WeiboBenchmark {
     } finally {
       if (!o.keep) {
         specs.forEach(s -> schemas.drop(s.name()));
-        dropNamespace();
+        schemas.dropNamespace(NAMESPACE);
       }
     }
     json.put("results", table.toJson());
@@ -248,17 +246,6 @@ final class WeiboBenchmark {
     return sb.toString();
   }
 
-  private void dropNamespace() {
-    try (Admin admin = connection.getAdmin()) {
-      for (NamespaceDescriptor d : admin.listNamespaceDescriptors()) {
-        if (d.getName().equals(NAMESPACE)) {
-          admin.deleteNamespace(NAMESPACE);
-        }
-      }
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException("could not drop namespace " + NAMESPACE, e);
-    }
-  }
 
   /** The generated graph and the user groups the measurements draw from. */
   private static final class Graph {

@@ -373,7 +373,7 @@ public final class TrailsService {
       Path usersFile = workDir.resolve("users.txt");
       Files.write(usersFile, users, StandardCharsets.UTF_8);
       Path output = workDir.resolve("output");
-      deleteRecursively(output);
+      org.casebook.core.LocalFiles.deleteRecursively(output);
       ActiveUsersJob.Outcome outcome = ActiveUsersJob.run(jobConf, new org.apache.hadoop.fs.Path(usersFile.toUri()), from,
           to, new org.apache.hadoop.fs.Path(output.toUri()), store.schema().events().getNamespaceAsString());
       if (!outcome.succeeded()) {
@@ -411,16 +411,6 @@ public final class TrailsService {
     return events;
   }
 
-  private static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (java.util.stream.Stream<Path> walk = Files.walk(dir)) {
-      for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
-        Files.delete(p);
-      }
-    }
-  }
 
   public List<Event> latest(String uid, int n, HistoryLayout layout) {
     checkUid(uid);

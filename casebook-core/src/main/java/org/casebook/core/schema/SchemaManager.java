@@ -96,6 +96,25 @@ public final class SchemaManager {
     }
   }
 
+  /** Drops every table of the namespace, then the namespace (benchmarks clean up with this). */
+  public void dropNamespace(String namespace) {
+    try (Admin admin = connection.getAdmin()) {
+      boolean exists = false;
+      for (NamespaceDescriptor d : admin.listNamespaceDescriptors()) {
+        exists |= d.getName().equals(namespace);
+      }
+      if (!exists) {
+        return;
+      }
+      for (org.apache.hadoop.hbase.TableName t : admin.listTableNamesByNamespace(namespace)) {
+        drop(t);
+      }
+      admin.deleteNamespace(namespace);
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not drop namespace " + namespace + ": " + e.getMessage(), e);
+    }
+  }
+
   private void verifyIfExists(TableSpec spec) {
     try (Admin admin = connection.getAdmin()) {
       if (admin.tableExists(spec.name())) {

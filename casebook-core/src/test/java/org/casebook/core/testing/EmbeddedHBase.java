@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
 import org.casebook.core.HBaseRuntime;
 import org.casebook.core.RuntimeSettings;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -88,13 +86,8 @@ public final class EmbeddedHBase implements BeforeAllCallback, ParameterResolver
   }
 
   public static void deleteRecursively(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(dir)) {
-      for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
-        Files.delete(p);
-      }
+    try {
+      org.casebook.core.LocalFiles.deleteRecursively(dir);
     } catch (IOException e) {
       throw new UncheckedIOException("could not delete " + dir, e);
     }

@@ -103,7 +103,11 @@ final class ServeCommand implements Callable<Integer> {
     body.put("hbase", hbase);
     List<Map<String, Object>> list = new ArrayList<>();
     for (CasebookSystem s : systems) {
-      list.add(Map.of("name", s.name(), "summary", s.summary(), "tables", s.schemas().size()));
+      Map<String, Object> entry = new LinkedHashMap<>();
+      entry.put("name", s.name());
+      entry.put("summary", s.summary());
+      entry.put("tables", s.schemas().size());
+      list.add(entry);
     }
     body.put("systems", list);
     return HttpResponse.json(status, body);

@@ -1,0 +1,245 @@
+package org.casebook.archive;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.CharConversionException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Streams a file of Weibo-API-style user objects — one after another (JSON lines or
+ * concatenated) — without loading it whole: the profile is read as a tree, followers/friends id
+ * arrays and the statuses array element by element. A file far larger than memory is read in
+ * constant space. Any structural or type error makes the whole file bad.
+ *
+ * <pre>
+ * {"user":{"id":…,"screen_name":…,…},"followers":[ids],"friends":[ids],"statuses":[{"id":…,"created_at":…,"text":…,…}]}
+ * </pre>
+ */
+public final class ArchiveReader {
+  /** Receives the records of a file in order. */
+  public interface Sink {
+    void user(UserRecord user) throws IOException;
+
+    void status(StatusRecord status) throws IOException;
+  }
+
+  /** Profile fields kept, with their JSON kinds. */
+  static final Map<String, Kind> PROFILE = profileFields();
+  private static final DateTimeFormatter WEIBO_TIME = DateTimeFormatter.ofPattern("EEE MMM dd HH:mm:ss Z yyyy", Locale.ROOT);
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final JsonFactory FACTORY = MAPPER.getFactory();
+  static final int MAX_TEXT = 10_000;
+
+  enum Kind { TEXT, COUNT, FLAG, TIME }
+
+  private ArchiveReader() {}
+
+  private static Map<String, Kind> profileFields() {
+    Map<String, Kind> m = new LinkedHashMap<>();
+    m.put("screen_name", Kind.TEXT);
+    m.put("name", Kind.TEXT);
+    m.put("province", Kind.TEXT);
+    m.put("city", Kind.TEXT);
+    m.put("location", Kind.TEXT);
+    m.put("description", Kind.TEXT);
+    m.put("url", Kind.TEXT);
+    m.put("profile_image_url", Kind.TEXT);
+    m.put("gender", Kind.TEXT);
+    m.put("followers_count", Kind.COUNT);
+    m.put("friends_count", Kind.COUNT);
+    m.put("statuses_count", Kind.COUNT);
+    m.put("favourites_count", Kind.COUNT);
+    m.put("created_at", Kind.TIME);
+    m.put("verified", Kind.FLAG);
+    return m;
+  }
+
+  /** Reads every user of the stream into {@code sink}; returns the number of users. */
+  public static long read(InputStream in, Sink sink) throws IOException, BadInputException {
+    long users = 0;
+    try (JsonParser p = FACTORY.createParser(in)) {
+      JsonToken t;
+      while ((t = p.nextToken()) != null) {
+        if (t != JsonToken.START_OBJECT) {
+          throw new BadInputException("expected a user object at " + where(p) + ", found " + t);
+        }
+        readUser(p, sink);
+        users++;
+      }
+      return users;
+    } catch (com.fasterxml.jackson.core.io.JsonEOFException e) {
+      throw new BadInputException("truncated file: " + e.getOriginalMessage(), e);
+    } catch (JsonParseException e) {
+      String msg = e.getOriginalMessage();
+      throw new BadInputException((msg.contains("UTF-8") || msg.contains("UTF8") ? "invalid UTF-8: " : "invalid JSON: ")
+          + msg + " at " + where(e), e);
+    } catch (CharConversionException e) {
+      throw new BadInputException("invalid UTF-8: " + e.getMessage(), e);
+    }
+  }
+
+  private static void readUser(JsonParser p, Sink sink) throws IOException, BadInputException {
+    String uid = null;
+    List<String> followers = new ArrayList<>();
+    List<String> friends = new ArrayList<>();
+    boolean userWritten = false;
+    UserRecord pending = null;
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String field = p.getCurrentName();
+      JsonToken v = p.nextToken();
+      switch (field) {
+        case "user" -> {
+          if (v != JsonToken.START_OBJECT) {
+            throw new BadInputException("'user' must be an object at " + where(p));
+          }
+          JsonNode user = MAPPER.readTree(p);
+          uid = id(user.get("id"), "user.id");
+          pending = new UserRecord(uid, profile(user), List.of(), List.of());
+        }
+        case "followers", "friends" -> {
+          List<String> target = field.equals("followers") ? followers : friends;
+          if (v != JsonToken.START_ARRAY) {
+            throw new BadInputException("'" + field + "' must be an array of ids at " + where(p));
+          }
+          while (p.nextToken() != JsonToken.END_ARRAY) {
+            target.add(id(MAPPER.readTree(p), field));
+          }
+        }
+        case "statuses" -> {
+          if (uid == null) {
+            throw new BadInputException("'statuses' before 'user' at " + where(p));
+          }
+          if (v != JsonToken.START_ARRAY) {
+            throw new BadInputException("'statuses' must be an array at " + where(p));
+          }
+          // The user row goes first so that a reader of the sink sees users before their statuses.
+          if (!userWritten) {
+            sink.user(new UserRecord(uid, pending.profile(), followers, friends));
+            userWritten = true;
+          }
+          while (p.nextToken() == JsonToken.START_OBJECT) {
+            sink.status(status(MAPPER.readTree(p), uid));
+          }
+          if (p.currentToken() != JsonToken.END_ARRAY) {
+            throw new BadInputException("'statuses' must hold objects at " + where(p));
+          }
+        }
+        default -> p.skipChildren();
+      }
+    }
+    if (uid == null) {
+      throw new BadInputException("user object without 'user' at " + where(p));
+    }
+    if (!userWritten) {
+      sink.user(new UserRecord(uid, pending.profile(), followers, friends));
+    }
+  }
+
+  static Map<String, String> profile(JsonNode user) throws BadInputException {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (Map.Entry<String, Kind> f : PROFILE.entrySet()) {
+      JsonNode v = user.get(f.getKey());
+      if (v == null || v.isNull()) {
+        continue;
+      }
+      out.put(f.getKey(), value(v, f.getValue(), "user." + f.getKey()));
+    }
+    return out;
+  }
+
+  static StatusRecord status(JsonNode s, String uid) throws BadInputException {
+    long id = Long.parseLong(id(s.get("id"), "status.id"));
+    JsonNode text = s.get("text");
+    if (text == null || !text.isTextual() || text.asText().length() > MAX_TEXT) {
+      throw new BadInputException("status " + id + ": 'text' must be a string of at most " + MAX_TEXT + " characters");
+    }
+    JsonNode created = s.get("created_at");
+    if (created == null || !created.isTextual()) {
+      throw new BadInputException("status " + id + ": 'created_at' is required");
+    }
+    String geo = null;
+    JsonNode g = s.get("geo");
+    if (g != null && !g.isNull()) {
+      JsonNode c = g.get("coordinates");
+      if (c == null || !c.isArray() || c.size() != 2 || !c.get(0).isNumber() || !c.get(1).isNumber()) {
+        throw new BadInputException("status " + id + ": 'geo.coordinates' must be [lat, lon]");
+      }
+      geo = c.get(0).asText() + "," + c.get(1).asText();
+    }
+    String retweetedId = null;
+    String retweetedUid = null;
+    JsonNode rt = s.get("retweeted_status");
+    if (rt != null && !rt.isNull()) {
+      retweetedId = id(rt.get("id"), "retweeted_status.id");
+      JsonNode ru = rt.get("user");
+      retweetedUid = ru == null || ru.isNull() ? null : id(ru.get("id"), "retweeted_status.user.id");
+    }
+    JsonNode source = s.get("source");
+    return new StatusRecord(id, uid, Long.parseLong(value(created, Kind.TIME, "status.created_at")), text.asText(),
+        source == null || source.isNull() ? "" : value(source, Kind.TEXT, "status.source"),
+        count(s, "reposts_count"), count(s, "comments_count"), count(s, "attitudes_count"), geo, retweetedId, retweetedUid);
+  }
+
+  private static long count(JsonNode s, String field) throws BadInputException {
+    JsonNode v = s.get(field);
+    return v == null || v.isNull() ? 0 : Long.parseLong(value(v, Kind.COUNT, "status." + field));
+  }
+
+  /** A positive integer id, given as a number or a numeric string ("idstr" style). */
+  static String id(JsonNode v, String what) throws BadInputException {
+    if (v != null && v.isIntegralNumber() && v.canConvertToLong() && v.asLong() > 0) {
+      return Long.toString(v.asLong());
+    }
+    if (v != null && v.isTextual() && v.asText().matches("[1-9][0-9]{0,18}")) {
+      return v.asText();
+    }
+    throw new BadInputException("'" + what + "' must be a positive integer id, got " + (v == null ? "nothing" : v.toString()));
+  }
+
+  static String value(JsonNode v, Kind kind, String what) throws BadInputException {
+    switch (kind) {
+      case TEXT:
+        if (!v.isTextual() || v.asText().length() > MAX_TEXT) {
+          throw new BadInputException("'" + what + "' must be a string");
+        }
+        return v.asText();
+      case COUNT:
+        if (!v.isIntegralNumber() || !v.canConvertToLong() || v.asLong() < 0) {
+          throw new BadInputException("'" + what + "' must be a non-negative integer, got " + v);
+        }
+        return Long.toString(v.asLong());
+      case FLAG:
+        if (!v.isBoolean()) {
+          throw new BadInputException("'" + what + "' must be true or false");
+        }
+        return Boolean.toString(v.asBoolean());
+      default:
+        try {
+          return Long.toString(ZonedDateTime.parse(v.asText(), WEIBO_TIME).toInstant().toEpochMilli());
+        } catch (DateTimeParseException e) {
+          throw new BadInputException("'" + what + "' must look like 'Tue May 31 17:46:55 +0800 2011', got " + v);
+        }
+    }
+  }
+
+  private static String where(JsonParser p) {
+    return "line " + p.getCurrentLocation().getLineNr() + ", column " + p.getCurrentLocation().getColumnNr();
+  }
+
+  private static String where(JsonParseException e) {
+    return e.getLocation() == null ? "?" : "line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
+  }
+}

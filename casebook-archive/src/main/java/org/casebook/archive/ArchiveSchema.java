@@ -1,0 +1,47 @@
+package org.casebook.archive;
+
+import java.util.List;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.casebook.core.schema.FamilySpec;
+import org.casebook.core.schema.SplitPoints;
+import org.casebook.core.schema.TableSpec;
+
+/**
+ * Seed 001 §2.1's tables. The data tables are pre-split into R regions when the first import
+ * creates them (R from the data size, see {@link SplitPlan}); R is recorded in {@code meta}
+ * because every row key depends on it.
+ */
+record ArchiveSchema(String namespace, TableName user, TableName status, TableName statusIndex, TableName meta) {
+  static final String DEFAULT_NAMESPACE = "archive";
+  static final byte[] BASIC = Bytes.toBytes("basic_info");
+  static final byte[] STATUSES = Bytes.toBytes("statuses_id");
+  static final byte[] RELATIONSHIP = Bytes.toBytes("relationship");
+  static final byte[] OTHER = Bytes.toBytes("other_info");
+  static final byte[] TEXT = Bytes.toBytes("text_info");
+  static final byte[] U = Bytes.toBytes("u");
+  static final byte[] M = Bytes.toBytes("m");
+  static final byte[] LAYOUT_ROW = Bytes.toBytes("layout");
+  static final byte[] REGIONS = Bytes.toBytes("regions");
+  static final byte[] KEY_RULE = Bytes.toBytes("key_rule");
+
+  static ArchiveSchema in(String namespace) {
+    return new ArchiveSchema(namespace, TableName.valueOf(namespace, "user"), TableName.valueOf(namespace, "status"),
+        TableName.valueOf(namespace, "status_index"), TableName.valueOf(namespace, "meta"));
+  }
+
+  TableSpec metaSpec() {
+    return new TableSpec(meta, List.of(FamilySpec.of("m")), SplitPoints.none(), "'layout' → regions, key rule");
+  }
+
+  /** The data tables, split in {@code regions} region-id regions (or not at all). */
+  List<TableSpec> dataSpecs(int regions, boolean preSplit) {
+    SplitPoints splits = preSplit && regions > 1 ? SplitPoints.regionPrefixes(regions) : SplitPoints.none();
+    return List.of(
+        new TableSpec(user, List.of(FamilySpec.of("basic_info"), FamilySpec.of("statuses_id"), FamilySpec.of("relationship")),
+            splits, "region id | uid"),
+        new TableSpec(status, List.of(FamilySpec.of("basic_info"), FamilySpec.of("other_info"), FamilySpec.of("text_info")),
+            splits, "region id | uid | MAX - status id"),
+        new TableSpec(statusIndex, List.of(FamilySpec.of("u")), splits, "region id(status id) | status id → uid"));
+  }
+}

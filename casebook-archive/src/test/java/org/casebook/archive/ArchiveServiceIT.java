@@ -1,0 +1,102 @@
+package org.casebook.archive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.hadoop.hbase.client.Admin;
+import org.casebook.archive.gen.ArchiveGenerator;
+import org.casebook.core.HBaseRuntime;
+import org.casebook.core.InvalidInputException;
+import org.casebook.core.cli.Progress;
+import org.casebook.core.testing.EmbeddedHBase;
+import org.casebook.core.testing.TestIds;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(EmbeddedHBase.class)
+class ArchiveServiceIT {
+  @Test
+  void putImportLoadsGoodFilesQuarantinesBadOnesAndIsIdempotent(HBaseRuntime runtime) throws Exception {
+    String ns = "archive_" + TestIds.unique("t").replace('-', '_');
+    Path dir = EmbeddedHBase.scratchDir(ns);
+    ArchiveGenerator.Written w = ArchiveGenerator.write(new ArchiveGenerator.Spec(10, 20, 5, true, 5, 3), dir.resolve("in"));
+    assertThat(w.badFiles()).hasSize(4);
+    ArchiveService archive = new ArchiveService(runtime.connection(), ns);
+    Layout layout = archive.prepare(new Layout(4, true), true);
+    try (Admin admin = runtime.connection().getAdmin()) {
+      assertThat(admin.getRegions(org.apache.hadoop.hbase.TableName.valueOf(ns, "status"))).hasSize(4);
+    }
+
+    ImportReport first = archive.importWithPuts(ArchiveService.inputFiles(dir.resolve("in")), dir.resolve("quarantine"), 2,
+        "test", Progress.logging("import", w.bytes(), "bytes"));
+    assertThat(first.filesLoaded()).isEqualTo(6);
+    assertThat(first.skipped()).hasSize(4);
+    assertThat(first.skipped()).extracting(ImportReport.Skipped::attempts).containsOnly(2);
+    assertThat(first.skipped()).extracting(ImportReport.Skipped::reason).anySatisfy(r -> assertThat(r).startsWith("truncated"))
+        .anySatisfy(r -> assertThat(r).startsWith("invalid JSON"))
+        .anySatisfy(r -> assertThat(r).contains("followers_count").contains("non-negative integer"))
+        .anySatisfy(r -> assertThat(r).startsWith("invalid UTF-8"));
+    for (Path bad : w.badFiles()) {
+      assertThat(bad).doesNotExist();
+      assertThat(dir.resolve("quarantine").resolve(bad.getFileName())).exists();
+      assertThat(Files.readString(dir.resolve("quarantine").resolve(bad.getFileName() + ".reason"))).contains("reason: ");
+    }
+    assertThat(first.users()).isEqualTo(w.users());
+    assertThat(first.statuses()).isEqualTo(w.statuses());
+
+    // Every good user and status is there; the big file (5x the users) was streamed.
+    int goodFile = 2;
+    String uid = ArchiveGenerator.userId(goodFile, 3, 20);
+    UserRecord user = archive.user(uid).orElseThrow();
+    assertThat(user.profile()).containsKey("screen_name").containsKey("followers_count");
+    List<StatusRecord> statuses = archive.statuses(uid, 0, 1000);
+    assertThat(statuses).isNotEmpty().isSortedAccordingTo((a, b) -> Long.compare(b.id(), a.id()));
+    StatusRecord newest = statuses.get(0);
+    assertThat(archive.status(newest.id())).contains(newest);
+    String bigUser = ArchiveGenerator.userId(9, 99, 20);
+    assertThat(archive.user(bigUser)).isPresent();
+    long total = 0;
+    for (int f = 0; f < 10; f++) {
+      Path file = dir.resolve("in").resolve(String.format("weibo-%05d.json", f));
+      if (Files.exists(file)) {
+        int users = f == 9 ? 100 : 20;
+        for (int u = 0; u < users; u++) {
+          total += archive.statuses(ArchiveGenerator.userId(f, u, 20), 0, 1000).size();
+        }
+      }
+    }
+    assertThat(total).isEqualTo(w.statuses());
+
+    // Paging and the rerun: same counts, nothing doubled.
+    List<StatusRecord> page2 = archive.statuses(uid, statuses.get(0).id(), 1000);
+    assertThat(page2).hasSize(statuses.size() - 1);
+    ImportReport second = archive.importWithPuts(ArchiveService.inputFiles(dir.resolve("in")), dir.resolve("quarantine"), 2,
+        "test", Progress.logging("import", w.bytes(), "bytes"));
+    assertThat(second.skipped()).isEmpty();
+    assertThat(second.filesLoaded()).isEqualTo(6);
+    assertThat(archive.statuses(uid, 0, 1000)).isEqualTo(statuses);
+  }
+
+  @Test
+  void anExistingArchiveKeepsItsLayout(HBaseRuntime runtime) {
+    String ns = "archive_" + TestIds.unique("l").replace('-', '_');
+    ArchiveService archive = new ArchiveService(runtime.connection(), ns);
+    assertThat(archive.layout()).isEmpty();
+    assertThat(archive.prepare(new Layout(3, true), true)).isEqualTo(new Layout(3, true));
+    assertThat(archive.prepare(new Layout(8, true), true)).isEqualTo(new Layout(3, true));
+    assertThat(archive.user("123")).isEmpty();
+    assertThatThrownBy(() -> archive.user("abc")).isInstanceOf(InvalidInputException.class);
+    assertThatThrownBy(() -> archive.status(0)).isInstanceOf(InvalidInputException.class);
+  }
+
+  @Test
+  void splitPlanFollowsTheSeedsRule() {
+    SplitPlan p = SplitPlan.compute(8_900L << 30, 1.5, 200L << 30, 20);
+    assertThat(p.regions()).isEqualTo(80);   // ceil(13.35 TB / 200 GB) = 67 → next multiple of 20
+    assertThat(SplitPlan.compute(1000, 1.5, 64L << 20, 1).regions()).isEqualTo(1);
+    assertThat(p.explain()).contains("= 80");
+  }
+}

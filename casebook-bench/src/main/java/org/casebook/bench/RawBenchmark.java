@@ -141,6 +141,15 @@ public final class RawBenchmark {
     }
   }
 
+  /** The raw ceiling that system benchmarks measure in the same run, at a smaller size. */
+  static Figures ceiling(Connection connection, int rows) {
+    Options o = Options.defaults();
+    o.rows = rows;
+    o.gets = 5000;
+    o.batches = 100;
+    return new RawBenchmark(connection, o).run();
+  }
+
   static byte[] row(long i) {
     byte[] id = Bytes.toBytes(i);
     return KeyBuilder.create(20).addHashPrefix(4, id).addLong(i).addFixed(new byte[8]).build();

@@ -103,11 +103,7 @@ final class TrailsBenchmark {
         o.records, o.users, o.days));
     RawBenchmark.Figures raw = null;
     if (o.rawRows > 0) {
-      RawBenchmark.Options ro = RawBenchmark.Options.defaults();
-      ro.rows = o.rawRows;
-      ro.gets = 4000;
-      ro.batches = 100;
-      raw = new RawBenchmark(context.connection(), ro).run();
+      raw = RawBenchmark.ceiling(context.connection(), o.rawRows);
       json.put("raw", raw.table().toJson());
     }
     Files.createDirectories(o.work);

@@ -97,11 +97,7 @@ final class WeiboBenchmark {
     BenchTable table = new BenchTable("bench weibo: " + o.users + " users, threshold " + o.threshold);
     RawBenchmark.Figures raw = null;
     if (o.rawRows > 0) {
-      RawBenchmark.Options ro = RawBenchmark.Options.defaults();
-      ro.rows = o.rawRows;
-      ro.gets = 5000;
-      ro.batches = 100;
-      raw = new RawBenchmark(connection, ro).run();
+      raw = RawBenchmark.ceiling(connection, o.rawRows);
       json.put("raw", raw.table().toJson());
     }
     SchemaManager schemas = new SchemaManager(connection);

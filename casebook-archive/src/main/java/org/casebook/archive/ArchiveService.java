@@ -160,6 +160,46 @@ public final class ArchiveService {
         (System.nanoTime() - t0) / 1e9);
   }
 
+  /**
+   * The bulk-load path ({@link ArchiveBulkLoad}): MapReduce jobs write HFiles for the pre-split
+   * tables and bulk-load them; the LocalJobRunner unless {@code conf} names a cluster framework.
+   * Bad files are quarantined by the first job with a reason file; the report lists them.
+   */
+  public ImportReport importWithBulkLoad(List<Path> files, Path quarantine, int attempts, String splitComputation,
+                                         org.apache.hadoop.conf.Configuration conf, Path work) {
+    InvalidInputException.check(attempts >= 1 && attempts <= 10, "attempts", "attempts must be 1..10");
+    Layout layout = store.layout().orElseThrow(() -> new NotFoundException(
+        "archive " + store.schema().namespace() + " has no tables yet; prepare it first"));
+    try {
+      ArchiveBulkLoad.Outcome o = ArchiveBulkLoad.run(conf, store.schema(), layout, files,
+          new org.apache.hadoop.fs.Path(work.toUri()), new org.apache.hadoop.fs.Path(quarantine.toUri()), attempts);
+      List<ImportReport.Skipped> skipped = new ArrayList<>();
+      long bytes = 0;
+      for (Path f : files) {
+        Path reason = quarantine.resolve(f.getFileName() + ".reason");
+        if (!Files.exists(f) && Files.exists(reason)) {
+          String text = Files.readString(reason, StandardCharsets.UTF_8);
+          String why = text.substring(text.indexOf("reason: ") + 8).strip();
+          int tries = Integer.parseInt(text.replaceAll("(?s).*attempts: (\\d+).*", "$1"));
+          skipped.add(new ImportReport.Skipped(f.toString(), why, tries, quarantine.resolve(f.getFileName()).toString()));
+        } else if (Files.exists(f)) {
+          bytes += size(f);
+        }
+      }
+      return new ImportReport("bulkload", layout, splitComputation, (int) o.filesLoaded(), skipped, o.users(), o.statuses(),
+          bytes, o.seconds());
+    } catch (IOException e) {
+      throw new UncheckedIOException("bulk load failed: " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new UncheckedIOException(new java.io.InterruptedIOException("bulk load interrupted"));
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException("bulk load failed: " + e.getMessage(), e);
+    }
+  }
+
   static void read(Path file, ArchiveReader.Sink sink) throws IOException, BadInputException {
     try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
       ArchiveReader.read(in, sink);

@@ -81,6 +81,46 @@ class ArchiveServiceIT {
   }
 
   @Test
+  void bulkLoadWritesHFilesForThePreSplitTablesAndQuarantinesBadFiles(HBaseRuntime runtime) throws Exception {
+    String ns = "archive_" + TestIds.unique("b").replace('-', '_');
+    Path dir = EmbeddedHBase.scratchDir(ns);
+    ArchiveGenerator.Written w = ArchiveGenerator.write(new ArchiveGenerator.Spec(10, 20, 5, true, 5, 4), dir.resolve("in"));
+    ArchiveService archive = new ArchiveService(runtime.connection(), ns);
+    archive.prepare(new Layout(4, true), true);
+    ImportReport r = archive.importWithBulkLoad(ArchiveService.inputFiles(dir.resolve("in")), dir.resolve("quarantine"), 2,
+        "test", runtime.configuration(), dir.resolve("work"));
+    assertThat(r.mode()).isEqualTo("bulkload");
+    assertThat(r.filesLoaded()).isEqualTo(6);
+    assertThat(r.skipped()).hasSize(4);
+    assertThat(r.skipped()).extracting(ImportReport.Skipped::reason).anySatisfy(x -> assertThat(x).startsWith("truncated"))
+        .anySatisfy(x -> assertThat(x).startsWith("invalid UTF-8"));
+    assertThat(r.users()).isEqualTo(w.users());
+    assertThat(r.statuses()).isEqualTo(w.statuses());
+    long total = 0;
+    for (int f = 0; f < 10; f++) {
+      if (Files.exists(dir.resolve("in").resolve(String.format("weibo-%05d.json", f)))) {
+        for (int u = 0; u < (f == 9 ? 100 : 20); u++) {
+          String uid = ArchiveGenerator.userId(f, u, 20);
+          assertThat(archive.user(uid)).as(uid).isPresent();
+          List<StatusRecord> statuses = archive.statuses(uid, 0, 1000);
+          total += statuses.size();
+          for (StatusRecord s : statuses.subList(0, Math.min(1, statuses.size()))) {
+            assertThat(archive.status(s.id())).contains(s);
+          }
+        }
+      }
+    }
+    assertThat(total).isEqualTo(w.statuses());
+    // A rerun loads the same cells again: still one status per id.
+    archive.importWithBulkLoad(ArchiveService.inputFiles(dir.resolve("in")), dir.resolve("quarantine"), 2, "test",
+        runtime.configuration(), dir.resolve("work"));
+    String uid = ArchiveGenerator.userId(2, 0, 20);
+    List<StatusRecord> again = archive.statuses(uid, 0, 1000);
+    assertThat(again).extracting(StatusRecord::id).doesNotHaveDuplicates();
+    assertThat(again.size()).isEqualTo(archive.statuses(uid, 0, 1000).size());
+  }
+
+  @Test
   void anExistingArchiveKeepsItsLayout(HBaseRuntime runtime) {
     String ns = "archive_" + TestIds.unique("l").replace('-', '_');
     ArchiveService archive = new ArchiveService(runtime.connection(), ns);

@@ -47,6 +47,7 @@ public final class ArchiveCommand {
   @Command(name = "import", mixinStandardHelpOptions = true,
       description = "Import a directory (or file) of JSON; bad files go to the quarantine. Prints a JSON report.")
   int importFiles(@Parameters(paramLabel = "DIR") Path input,
+                  @Option(names = "--mode", defaultValue = "bulkload", description = "bulkload (MapReduce → HFiles → bulk load) or put (default ${DEFAULT-VALUE}).") String mode,
                   @Option(names = "--regions", description = "Pre-split regions (default: computed from the data size).") Integer regions,
                   @Option(names = "--region-size-mb", defaultValue = "10240", description = "Region size for the computation (default ${DEFAULT-VALUE}).") long regionSizeMb,
                   @Option(names = "--quarantine", description = "Where bad files go (default DIR/../quarantine).") Path quarantine,
@@ -61,9 +62,17 @@ public final class ArchiveCommand {
     ArchiveService archive = new ArchiveService(ctx.connection());
     Layout layout = archive.prepare(new Layout(r, true), true);
     Path q = quarantine != null ? quarantine : input.toAbsolutePath().getParent().resolve("quarantine");
+    String computation = regions != null ? "--regions " + r + " given" : plan.explain();
     ImportReport report;
-    try (Progress p = Progress.start("import", bytes, "bytes")) {
-      report = archive.importWithPuts(files, q, attempts, regions != null ? "--regions " + r + " given" : plan.explain(), p);
+    if (mode.equals("bulkload")) {
+      report = archive.importWithBulkLoad(files, q, attempts, computation, ctx.runtime().configuration(),
+          ctx.dataDir().resolve("tmp").resolve("archive-bulkload-" + System.currentTimeMillis()));
+    } else if (mode.equals("put")) {
+      try (Progress p = Progress.start("import", bytes, "bytes")) {
+        report = archive.importWithPuts(files, q, attempts, computation, p);
+      }
+    } else {
+      throw new InvalidInputException("mode", "--mode must be bulkload or put");
     }
     System.out.println(Json.writePretty(report.toJson()));
     if (!layout.equals(new Layout(r, true))) {

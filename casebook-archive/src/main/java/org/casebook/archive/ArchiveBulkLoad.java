@@ -153,8 +153,8 @@ public final class ArchiveBulkLoad {
         throw new IOException("could not move " + file + " to " + target);
       }
     }
-    try (OutputStream out = fs.create(new Path(dir, file.getName() + ".reason"), true)) {
-      out.write(("file: " + file + "\nattempts: " + attempts + "\nreason: " + reason + "\n").getBytes(StandardCharsets.UTF_8));
+    try (OutputStream out = fs.create(new Path(dir, Quarantine.reasonFileName(file.getName())), true)) {
+      out.write(Quarantine.text(file.toString(), attempts, reason).getBytes(StandardCharsets.UTF_8));
     }
   }
 
@@ -169,24 +169,7 @@ public final class ArchiveBulkLoad {
       Layout layout = new Layout(conf.getInt(REGIONS, 1), conf.getBoolean(KEY_RULE, true));
       if (target == Target.USER) {
         int attempts = conf.getInt(ATTEMPTS, 2);
-        String failure = null;
-        for (int i = 0; i < attempts; i++) {
-          try (InputStream in = fs.open(path)) {
-            ArchiveReader.read(in, new ArchiveReader.Sink() {
-              @Override
-              public void user(UserRecord user) {
-              }
-
-              @Override
-              public void status(StatusRecord status) {
-              }
-            });
-            failure = null;
-            break;
-          } catch (BadInputException e) {
-            failure = e.getMessage();
-          }
-        }
+        String failure = ArchiveReader.validate(() -> fs.open(path), attempts).orElse(null);
         if (failure != null) {
           quarantine(conf, path, failure, attempts);
           context.getCounter(Counters.FILES_QUARANTINED).increment(1);

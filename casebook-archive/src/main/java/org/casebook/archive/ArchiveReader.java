@@ -67,6 +67,38 @@ public final class ArchiveReader {
     return m;
   }
 
+  /** Opens the file to read, once per attempt. */
+  public interface Source {
+    InputStream open() throws IOException;
+  }
+
+  /**
+   * SK-bad's check: reads the whole file without keeping anything, up to {@code attempts} times.
+   * Returns empty when a read succeeds, else the last read's reason.
+   */
+  public static java.util.Optional<String> validate(Source source, int attempts) {
+    String failure = null;
+    for (int i = 0; i < attempts; i++) {
+      try (InputStream in = source.open()) {
+        read(in, new Sink() {
+          @Override
+          public void user(UserRecord user) {
+          }
+
+          @Override
+          public void status(StatusRecord status) {
+          }
+        });
+        return java.util.Optional.empty();
+      } catch (BadInputException e) {
+        failure = e.getMessage();
+      } catch (IOException e) {
+        failure = "read failed: " + e;
+      }
+    }
+    return java.util.Optional.ofNullable(failure);
+  }
+
   /** Reads every user of the stream into {@code sink}; returns the number of users. */
   public static long read(InputStream in, Sink sink) throws IOException, BadInputException {
     long users = 0;
@@ -204,7 +236,11 @@ public final class ArchiveReader {
       return Long.toString(v.asLong());
     }
     if (v != null && v.isTextual() && v.asText().matches("[1-9][0-9]{0,18}")) {
-      return v.asText();
+      try {
+        return Long.toString(Long.parseLong(v.asText()));
+      } catch (NumberFormatException tooLarge) {
+        throw new BadInputException("'" + what + "' is out of range: " + v.asText());
+      }
     }
     throw new BadInputException("'" + what + "' must be a positive integer id, got " + (v == null ? "nothing" : v.toString()));
   }

@@ -104,30 +104,9 @@ public final class ArchiveService {
     try (ArchiveStore.Writers writers = store.writers()) {
       for (Path file : files) {
         progress.detail(file.getFileName().toString());
-        String failure = null;
-        int attempt = 0;
-        while (attempt < attempts) {
-          attempt++;
-          try {
-            read(file, new ArchiveReader.Sink() {
-              @Override
-              public void user(UserRecord user) {
-              }
-
-              @Override
-              public void status(StatusRecord status) {
-              }
-            });
-            failure = null;
-            break;
-          } catch (BadInputException e) {
-            failure = e.getMessage();
-          } catch (IOException | RuntimeException e) {
-            failure = "read failed: " + e;
-          }
-        }
+        String failure = ArchiveReader.validate(() -> Files.newInputStream(file), attempts).orElse(null);
         if (failure != null) {
-          skipped.add(quarantine(file, quarantine, failure, attempt));
+          skipped.add(quarantine(file, quarantine, failure, attempts));
           continue;
         }
         try {
@@ -176,12 +155,11 @@ public final class ArchiveService {
       List<ImportReport.Skipped> skipped = new ArrayList<>();
       long bytes = 0;
       for (Path f : files) {
-        Path reason = quarantine.resolve(f.getFileName() + ".reason");
+        Path reason = quarantine.resolve(Quarantine.reasonFileName(f.getFileName().toString()));
         if (!Files.exists(f) && Files.exists(reason)) {
-          String text = Files.readString(reason, StandardCharsets.UTF_8);
-          String why = text.substring(text.indexOf("reason: ") + 8).strip();
-          int tries = Integer.parseInt(text.replaceAll("(?s).*attempts: (\\d+).*", "$1"));
-          skipped.add(new ImportReport.Skipped(f.toString(), why, tries, quarantine.resolve(f.getFileName()).toString()));
+          Quarantine.Reason why = Quarantine.parse(Files.readString(reason, StandardCharsets.UTF_8));
+          skipped.add(new ImportReport.Skipped(f.toString(), why.reason(), why.attempts(),
+              quarantine.resolve(f.getFileName()).toString()));
         } else if (Files.exists(f)) {
           bytes += size(f);
         }
@@ -212,8 +190,8 @@ public final class ArchiveService {
       Files.createDirectories(quarantine);
       Path target = quarantine.resolve(file.getFileName());
       Files.move(file, target, StandardCopyOption.REPLACE_EXISTING);
-      Files.writeString(quarantine.resolve(file.getFileName() + ".reason"),
-          "file: " + file + "\nattempts: " + attempts + "\nreason: " + reason + "\n", StandardCharsets.UTF_8);
+      Files.writeString(quarantine.resolve(Quarantine.reasonFileName(file.getFileName().toString())),
+          Quarantine.text(file.toString(), attempts, reason), StandardCharsets.UTF_8);
       LOG.warn("quarantined {} after {} attempt(s): {}", file, attempts, reason);
       return new ImportReport.Skipped(file.toString(), reason, attempts, target.toString());
     } catch (IOException e) {

@@ -347,10 +347,6 @@ public final class HBaseRuntime implements Closeable {
     }
   }
 
-  public boolean isClosed() {
-    return closed;
-  }
-
   /** Closes the connection; in owned embedded mode also stops HBase and ZooKeeper (in that order). */
   @Override
   public synchronized void close() {

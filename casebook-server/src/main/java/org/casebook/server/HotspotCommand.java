@@ -1,7 +1,6 @@
 package org.casebook.server;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -122,8 +121,6 @@ final class HotspotCommand implements Callable<Integer> {
         r = HotspotReport.fromLiveTable(admin, name);
       }
       return r;
-    } catch (UncheckedIOException e) {
-      throw e;
     } finally {
       schemas.drop(name);
     }

@@ -35,7 +35,8 @@ final class WeiboKeys {
 
   private WeiboKeys() {}
 
-  static byte[] userPrefix(String uid) {
+  /** A user's key part: the users row, the inbox row, and the prefix of its posts and relations. */
+  static byte[] user(String uid) {
     return KeyBuilder.create().addString(uid).build();
   }
 
@@ -92,10 +93,6 @@ final class WeiboKeys {
     r.skipBytes();
     r.readByte();
     return r.readString();
-  }
-
-  static byte[] user(String uid) {
-    return userPrefix(uid);
   }
 
   /** An inbox row's content: which post of which author. */

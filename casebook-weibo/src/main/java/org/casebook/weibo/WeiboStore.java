@@ -143,7 +143,7 @@ final class WeiboStore {
 
   /** Up to {@code limit} posts of {@code uid} with ids below {@code beforeId} (or from the newest), newest first. */
   List<Post> posts(String uid, long beforeId, boolean inclusive, int limit) {
-    KeyRange range = KeyRange.prefix(WeiboKeys.userPrefix(uid));
+    KeyRange range = KeyRange.prefix(WeiboKeys.user(uid));
     Scan scan = range.toScan().addColumn(P, CONTENT).setLimit(limit).setCaching(Math.min(limit, 1000));
     if (beforeId >= 0) {
       scan.withStartRow(WeiboKeys.post(uid, beforeId), inclusive);
@@ -162,7 +162,7 @@ final class WeiboStore {
 
   /** {@code uid}'s posts with id at least {@code sinceId}, newest first, at most {@code limit}. */
   List<Post> postsSince(String uid, long sinceId, int limit) {
-    Scan scan = new Scan().withStartRow(WeiboKeys.userPrefix(uid)).withStopRow(WeiboKeys.post(uid, sinceId), true)
+    Scan scan = new Scan().withStartRow(WeiboKeys.user(uid)).withStopRow(WeiboKeys.post(uid, sinceId), true)
         .addColumn(P, CONTENT).setCaching(Math.min(Math.max(limit, 1), 1000)).setLimit(limit);
     List<Post> out = new ArrayList<>();
     try (Table t = connection.getTable(schema.posts()); ResultScanner s = t.getScanner(scan)) {
@@ -178,7 +178,7 @@ final class WeiboStore {
 
   /** Ids of {@code uid}'s posts with id at least {@code sinceId}, newest first, at most {@code limit}. */
   void forEachPostIdSince(String uid, long sinceId, int limit, Consumer<Long> action) {
-    byte[] prefix = WeiboKeys.userPrefix(uid);
+    byte[] prefix = WeiboKeys.user(uid);
     // Newest first: the range ends at the row of the oldest id we still want.
     Scan scan = new Scan().withStartRow(prefix).withStopRow(WeiboKeys.post(uid, sinceId), true)
         .setFilter(new KeyOnlyFilter()).setCaching(Math.min(Math.max(limit, 1), 1000)).setLimit(limit);

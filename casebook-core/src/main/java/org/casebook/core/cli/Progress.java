@@ -57,10 +57,6 @@ public final class Progress implements AutoCloseable {
     detail = text == null ? "" : text;
   }
 
-  public long done() {
-    return done.get();
-  }
-
   private void maybeRender() {
     long now = System.nanoTime();
     if (now - lastRender < (terminal ? TERMINAL_EVERY_NANOS : LOG_EVERY_NANOS) || !renderLock.tryLock()) {

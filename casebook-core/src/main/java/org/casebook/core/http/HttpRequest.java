@@ -28,12 +28,6 @@ public final class HttpRequest {
     this.body = body;
   }
 
-  /** For tests of handlers. */
-  public static HttpRequest of(String method, String path, Map<String, String> pathParams, String rawQuery, String body) {
-    return new HttpRequest(method, path, pathParams, parseQuery(rawQuery),
-        body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8));
-  }
-
   public String method() {
     return method;
   }
@@ -53,10 +47,6 @@ public final class HttpRequest {
   public Optional<String> query(String name) {
     List<String> values = query.get(name);
     return values == null || values.isEmpty() ? Optional.empty() : Optional.of(values.get(values.size() - 1));
-  }
-
-  public List<String> queryAll(String name) {
-    return query.getOrDefault(name, List.of());
   }
 
   /** An integer query parameter in {@code [min, max]}, or the default when absent. */

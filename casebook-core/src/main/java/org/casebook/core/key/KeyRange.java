@@ -70,14 +70,6 @@ public final class KeyRange {
     return Bytes.compareTo(row, start) >= 0 && (stop.length == 0 || Bytes.compareTo(row, stop) < 0);
   }
 
-  /** A new range starting at {@code newStart} if that lies inside this one (for cursors). */
-  public KeyRange resumeAt(byte[] newStart) {
-    if (!contains(newStart) && !(stop.length > 0 && Bytes.equals(newStart, stop))) {
-      throw new IllegalArgumentException("resume point lies outside the range");
-    }
-    return new KeyRange(newStart.clone(), stop);
-  }
-
   public Scan toScan() {
     return new Scan().withStartRow(start, true).withStopRow(stop, false);
   }

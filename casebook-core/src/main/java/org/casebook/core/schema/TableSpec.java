@@ -36,11 +36,4 @@ public record TableSpec(TableName name, List<FamilySpec> families, SplitPoints s
     return name.getNamespaceAsString();
   }
 
-  public TableSpec withSplits(SplitPoints newSplits) {
-    return new TableSpec(name, families, newSplits, keyDoc);
-  }
-
-  public TableSpec withName(TableName newName) {
-    return new TableSpec(newName, families, splits, keyDoc);
-  }
 }

@@ -6,132 +6,209 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.KeyValue;
+import org.apache.hadoop.hbase.KeyValueUtil;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
-import org.apache.hadoop.hbase.mapreduce.HFileOutputFormat2;
+import org.apache.hadoop.hbase.mapreduce.MultiTableHFileOutputFormat;
+import org.apache.hadoop.hbase.mapreduce.MultiTableIncrementalLoad;
 import org.apache.hadoop.hbase.mapreduce.TableMapReduceUtil;
-import org.apache.hadoop.hbase.tool.BulkLoadHFiles;
+import org.apache.hadoop.hbase.tool.BulkLoadHFilesTool;
+import org.apache.hadoop.hbase.tool.LoadIncrementalHFiles;
+import org.apache.hadoop.hbase.util.Pair;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.Partitioner;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hbase.thirdparty.com.google.common.collect.Multimap;
+import org.casebook.core.cli.Progress;
 
 /**
- * The bulk-load path: for each data table a MapReduce job streams the JSON files, writes HFiles
- * for that pre-split table (HFileOutputFormat2: one reducer per region, so every HFile belongs to
- * exactly one region), and {@link BulkLoadHFiles} moves them in. The first job (user table) does
- * SK-bad: a file that fails its validating reads is quarantined with a reason file, so the later
- * jobs never see it. One job per table because HBase 2.6 keeps the multi-table variant's
- * configuration type package-private.
+ * The bulk-load path, one MapReduce job for all three data tables: the mapper streams each JSON
+ * file once and emits the cells of every table; HBase's multi-table HFile output partitions them
+ * by region (one reducer per region of every table, so each HFile belongs to exactly one region)
+ * and writes {@code out/namespace/table/family/}; then {@link BulkLoadHFilesTool} moves each
+ * table's files in. SK-bad (seed 001 §2.2.3) lives in the mapper (bounded validating reads) and
+ * in {@link WholeFileInputFormat} (task attempts counted per file); a bad file is quarantined with
+ * a reason file and contributes no cells.
  */
 public final class ArchiveBulkLoad {
   static final String ATTEMPTS = "casebook.archive.attempts";
   static final String QUARANTINE = "casebook.archive.quarantine";
-  static final String NAMESPACE = "casebook.archive.namespace";
-  static final String TARGET = "casebook.archive.target";
   static final String REGIONS = "casebook.archive.regions";
   static final String KEY_RULE = "casebook.archive.keyrule";
+  static final String TABLES = "casebook.archive.tables";
+  /** Files up to this size are parsed once and held as records; larger ones are read twice. */
+  static final String BUFFER_BYTES = "casebook.archive.buffer.bytes";
+  static final long DEFAULT_BUFFER_BYTES = 64L << 20;
+  /** HBase's switch for asking the region server's location per HFile writer (one connection each). */
+  static final String LOCALITY_SENSITIVE = "hbase.bulkload.locality.sensitive.enabled";
 
   /** Job counters. */
-  public enum Counters { FILES_LOADED, FILES_QUARANTINED, USERS, STATUSES, PUTS }
+  public enum Counters { FILES_LOADED, FILES_QUARANTINED, USERS, STATUSES, CELLS, BYTES, BAD_FILE_READS, BAD_FILE_MILLIS }
 
-  /** Which table a job writes. */
-  enum Target { USER, STATUS, INDEX }
+  /**
+   * How rows are sent to reducers. {@link #REGIONS} is HBase's total-order partitioning on the
+   * tables' regions; {@link #HASH} ignores the regions, as a job does that does not know them
+   * (seed 001's case 2): every HFile then spans regions and the loader must split it. Only the
+   * experiment uses it.
+   */
+  public enum Partitioning { REGIONS, HASH }
 
-  /** What the three jobs did. */
-  public record Outcome(long filesLoaded, long filesQuarantined, long users, long statuses, long hfiles, double seconds) {}
+  /** What the job and the loads did. */
+  record Outcome(long filesLoaded, long filesQuarantined, long users, long statuses, long cells, long hfiles,
+                 long hfileSplits, long badFileReads, long badFileMillis, double jobSeconds, double loadSeconds) {
+    public double seconds() {
+      return jobSeconds + loadSeconds;
+    }
+  }
 
   private ArchiveBulkLoad() {}
 
-  /** Runs the three jobs and the bulk loads; {@code work} is a scratch directory on the job's file system. */
-  public static Outcome run(Configuration base, ArchiveSchema schema, Layout layout, List<java.nio.file.Path> files,
-                            Path work, Path quarantine, int attempts) throws Exception {
-    long t0 = System.nanoTime();
+  /** Runs the job and the bulk loads; {@code work} is a scratch directory on the job's file system. */
+  static Outcome run(Configuration base, ArchiveSchema schema, Layout layout, List<Path> files,
+                     Path work, Path quarantine, int attempts, Partitioning partitioning, Progress progress) throws Exception {
     Configuration conf = new Configuration(base);
-    if (conf.get("mapreduce.framework.name") == null) {
+    boolean local = conf.get("mapreduce.framework.name") == null || conf.get("mapreduce.framework.name").equals("local");
+    if (local) {
       conf.set("mapreduce.framework.name", "local");
+      // On one machine "locality" buys nothing, and HBase would open a connection per HFile writer to find it.
+      conf.setBooleanIfUnset(LOCALITY_SENSITIVE, false);
+      String cores = Integer.toString(Runtime.getRuntime().availableProcessors());
+      conf.setIfUnset("mapreduce.local.map.tasks.maximum", cores);
+      conf.setIfUnset("mapreduce.local.reduce.tasks.maximum", cores);
+      // One small file per map task: a 32 MB sort buffer holds its output (the 100 MB default is
+      // a humongous allocation per task that kept G1 busy), and reducers merge in memory.
+      conf.setIfUnset("mapreduce.task.io.sort.mb", "32");
+      conf.setIfUnset("mapreduce.reduce.input.buffer.percent", "0.7");
     }
     conf.setInt(ATTEMPTS, attempts);
     conf.setInt("mapreduce.map.maxattempts", attempts + 1);
     conf.set(QUARANTINE, quarantine.toString());
-    conf.set(NAMESPACE, schema.namespace());
     conf.setInt(REGIONS, layout.regions());
     conf.setBoolean(KEY_RULE, layout.keyRule());
-    long loaded = 0;
-    long quarantined = 0;
-    long users = 0;
-    long statuses = 0;
-    long hfiles = 0;
-    try (Connection connection = ConnectionFactory.createConnection(conf)) {
-      for (Target target : Target.values()) {
-        TableName table = switch (target) {
-          case USER -> schema.user();
-          case STATUS -> schema.status();
-          case INDEX -> schema.statusIndex();
-        };
-        List<Path> inputs = new ArrayList<>();
-        for (java.nio.file.Path f : files) {
-          if (java.nio.file.Files.exists(f)) {
-            inputs.add(new Path(f.toUri()));
-          }
-        }
-        if (inputs.isEmpty()) {
-          break;
-        }
-        Path out = new Path(work, target.name().toLowerCase(java.util.Locale.ROOT));
-        out.getFileSystem(conf).delete(out, true);
-        Job job = Job.getInstance(conf, "casebook-archive bulk load " + table);
-        job.getConfiguration().set(TARGET, target.name());
-        job.setJarByClass(ArchiveBulkLoad.class);
-        job.setInputFormatClass(WholeFileInputFormat.class);
-        FileInputFormat.setInputPaths(job, inputs.toArray(new Path[0]));
-        job.setMapperClass(ArchiveHFileMapper.class);
-        job.setMapOutputKeyClass(ImmutableBytesWritable.class);
-        job.setMapOutputValueClass(Put.class);
-        FileOutputFormat.setOutputPath(job, out);
-        try (Table t = connection.getTable(table); RegionLocator locator = connection.getRegionLocator(table)) {
-          HFileOutputFormat2.configureIncrementalLoad(job, t.getDescriptor(), locator);
-        }
-        TableMapReduceUtil.addDependencyJarsForClasses(job.getConfiguration(), ArchiveBulkLoad.class,
-            com.fasterxml.jackson.databind.ObjectMapper.class);
-        if (!job.waitForCompletion(false)) {
-          throw new IOException("bulk-load job for " + table + " failed; see the job log");
-        }
-        org.apache.hadoop.mapreduce.Counters c = job.getCounters();
-        if (target == Target.USER) {
-          loaded = c.findCounter(Counters.FILES_LOADED).getValue();
-          quarantined = c.findCounter(Counters.FILES_QUARANTINED).getValue();
-          users = c.findCounter(Counters.USERS).getValue();
-          statuses = c.findCounter(Counters.STATUSES).getValue();
-        }
-        hfiles += countHFiles(out.getFileSystem(conf), out);
-        BulkLoadHFiles.create(conf).bulkLoad(table, out);
-        // On a local file system the load copies the HFiles; the job output is scratch either way.
-        out.getFileSystem(conf).delete(out, true);
+    List<TableName> tables = List.of(schema.user(), schema.status(), schema.statusIndex());
+    conf.setStrings(TABLES, tables.stream().map(TableName::getNameAsString).toArray(String[]::new));
+    List<Path> inputs = new ArrayList<>();
+    for (Path f : files) {
+      // A file quarantined by an earlier run has moved away; skip it rather than fail the job.
+      if (f.getFileSystem(conf).exists(f)) {
+        inputs.add(f);
       }
     }
-    return new Outcome(loaded, quarantined, users, statuses, hfiles, (System.nanoTime() - t0) / 1e9);
+    if (inputs.isEmpty()) {
+      return new Outcome(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    }
+    Path out = new Path(work, "hfiles");
+    FileSystem fs = out.getFileSystem(conf);
+    fs.delete(out, true);
+    long t0 = System.nanoTime();
+    Job job = Job.getInstance(conf, "casebook-archive bulk load " + schema.namespace());
+    job.setJarByClass(ArchiveBulkLoad.class);
+    job.setInputFormatClass(WholeFileInputFormat.class);
+    FileInputFormat.setInputPaths(job, inputs.toArray(new Path[0]));
+    job.setMapperClass(ArchiveCellMapper.class);
+    job.setMapOutputKeyClass(ImmutableBytesWritable.class);
+    job.setMapOutputValueClass(KeyValue.class);
+    FileOutputFormat.setOutputPath(job, out);
+    try (Connection connection = ConnectionFactory.createConnection(conf)) {
+      List<TableDescriptor> descriptors = new ArrayList<>();
+      List<RegionLocator> locators = new ArrayList<>();
+      try {
+        for (TableName t : tables) {
+          try (Table table = connection.getTable(t)) {
+            descriptors.add(table.getDescriptor());
+          }
+          locators.add(connection.getRegionLocator(t));
+        }
+        MultiTableIncrementalLoad.configure(job, descriptors, locators);
+      } finally {
+        for (RegionLocator l : locators) {
+          l.close();
+        }
+      }
+      job.setOutputFormatClass(UntrackedHFileOutputFormat.class);
+      if (partitioning == Partitioning.HASH) {
+        // A job that does not know the regions cannot have a reducer per region: it hashes rows
+        // into as many reducers as the machine runs at once.
+        job.setPartitionerClass(RowHashPartitioner.class);
+        job.setNumReduceTasks(conf.getInt("mapreduce.local.reduce.tasks.maximum", 2));
+      }
+      if (local) {
+        // The LocalJobRunner runs tasks on this JVM's classpath: shipping jars to it is wasted copying.
+        job.getConfiguration().unset("tmpjars");
+      } else {
+        // Tasks on a cluster need our classes and Jackson next to HBase's (which configure added).
+        TableMapReduceUtil.addDependencyJarsForClasses(job.getConfiguration(), ArchiveBulkLoad.class,
+            org.casebook.core.key.KeyBuilder.class, com.fasterxml.jackson.databind.ObjectMapper.class,
+            com.fasterxml.jackson.core.JsonFactory.class, com.fasterxml.jackson.annotation.JsonInclude.class);
+      }
+      job.submit();
+      long shown = 0;
+      while (!job.isComplete()) {
+        Thread.sleep(500);
+        org.apache.hadoop.mapreduce.Counters running = job.getCounters();
+        if (running != null) {
+          long bytes = running.findCounter(Counters.BYTES).getValue();
+          progress.advance(bytes - shown);
+          shown = bytes;
+          progress.detail(String.format(java.util.Locale.ROOT, "%,d records, map %.0f%%, reduce %.0f%%",
+              running.findCounter(Counters.USERS).getValue() + running.findCounter(Counters.STATUSES).getValue(),
+              job.mapProgress() * 100, job.reduceProgress() * 100));
+        }
+      }
+      if (!job.isSuccessful()) {
+        throw new IOException("bulk-load job " + job.getJobID() + " failed (" + job.getStatus().getFailureInfo()
+            + "); see the job log");
+      }
+      progress.advance(job.getCounters().findCounter(Counters.BYTES).getValue() - shown);
+      progress.detail("loading HFiles");
+      double jobSeconds = (System.nanoTime() - t0) / 1e9;
+      org.apache.hadoop.mapreduce.Counters c = job.getCounters();
+      long t1 = System.nanoTime();
+      long hfiles = 0;
+      CountingLoader loader = new CountingLoader(conf);
+      for (TableName t : tables) {
+        Path dir = new Path(new Path(out, t.getNamespaceAsString()), t.getQualifierAsString());
+        long n = countHFiles(fs, dir);
+        if (n > 0) {
+          hfiles += n;
+          loader.bulkLoad(t, dir);
+        }
+      }
+      // On a local file system the load copies the HFiles; the job output is scratch either way.
+      fs.delete(out, true);
+      return new Outcome(c.findCounter(Counters.FILES_LOADED).getValue(), c.findCounter(Counters.FILES_QUARANTINED).getValue(),
+          c.findCounter(Counters.USERS).getValue(), c.findCounter(Counters.STATUSES).getValue(),
+          c.findCounter(Counters.CELLS).getValue(), hfiles, loader.splits.get(), c.findCounter(Counters.BAD_FILE_READS).getValue(),
+          c.findCounter(Counters.BAD_FILE_MILLIS).getValue(), jobSeconds, (System.nanoTime() - t1) / 1e9);
+    }
   }
 
-  private static long countHFiles(FileSystem fs, Path dir) throws IOException {
+  private static long countHFiles(FileSystem fs, Path tableDir) throws IOException {
     long n = 0;
-    if (!fs.exists(dir)) {
+    if (!fs.exists(tableDir)) {
       return 0;
     }
-    for (FileStatus s : fs.listStatus(dir)) {
-      if (s.isDirectory() && !s.getPath().getName().startsWith("_")) {
-        for (FileStatus f : fs.listStatus(s.getPath())) {
+    for (FileStatus family : fs.listStatus(tableDir)) {
+      if (family.isDirectory() && !family.getPath().getName().startsWith("_")) {
+        for (FileStatus f : fs.listStatus(family.getPath())) {
           if (f.isFile() && !f.getPath().getName().startsWith(".")) {
             n++;
           }
@@ -158,59 +235,109 @@ public final class ArchiveBulkLoad {
     }
   }
 
-  /** Streams one file; emits the target table's Puts, keyed by row. */
-  public static final class ArchiveHFileMapper extends Mapper<Text, NullWritable, ImmutableBytesWritable, Put> {
+  /**
+   * HBase's loader, counting the HFile splits it performs: a file whose rows cross a region
+   * boundary is split in two at that boundary (and the halves again, as needed).
+   */
+  static final class CountingLoader extends BulkLoadHFilesTool {
+    final AtomicLong splits = new AtomicLong();
+
+    CountingLoader(Configuration conf) {
+      super(conf);
+    }
+
+    @Override
+    @SuppressWarnings("deprecation")
+    protected Pair<List<LoadIncrementalHFiles.LoadQueueItem>, String> groupOrSplit(
+        Multimap<java.nio.ByteBuffer, LoadIncrementalHFiles.LoadQueueItem> regionGroups, LoadIncrementalHFiles.LoadQueueItem item,
+        Table table, Pair<byte[][], byte[][]> startEndKeys) throws IOException {
+      Pair<List<LoadIncrementalHFiles.LoadQueueItem>, String> result = super.groupOrSplit(regionGroups, item, table, startEndKeys);
+      if (result != null && result.getFirst() != null) {
+        splits.incrementAndGet();
+      }
+      return result;
+    }
+  }
+
+  /** Seed 001's case 2: rows go to reducers by hash, with no regard for the regions. */
+  public static final class RowHashPartitioner extends Partitioner<ImmutableBytesWritable, Cell> {
+    @Override
+    public int getPartition(ImmutableBytesWritable key, Cell value, int partitions) {
+      return (org.apache.hadoop.hbase.util.Bytes.hashCode(key.get(), key.getOffset(), key.getLength()) & Integer.MAX_VALUE)
+          % partitions;
+    }
+  }
+
+  /** Streams one file once; emits the cells of all three tables, keyed by table and row. */
+  public static final class ArchiveCellMapper extends Mapper<Text, NullWritable, ImmutableBytesWritable, KeyValue> {
+    private byte[][] tableNames;
+    private Layout layout;
+
+    @Override
+    protected void setup(Context context) {
+      Configuration conf = context.getConfiguration();
+      String[] names = conf.getStrings(TABLES);
+      tableNames = new byte[names.length][];
+      for (int i = 0; i < names.length; i++) {
+        tableNames[i] = TableName.valueOf(names[i]).getName();
+      }
+      layout = new Layout(conf.getInt(REGIONS, 1), conf.getBoolean(KEY_RULE, true));
+    }
+
     @Override
     protected void map(Text file, NullWritable none, Context context) throws IOException, InterruptedException {
       Configuration conf = context.getConfiguration();
       Path path = new Path(file.toString());
       FileSystem fs = path.getFileSystem(conf);
-      Target target = Target.valueOf(conf.get(TARGET));
-      Layout layout = new Layout(conf.getInt(REGIONS, 1), conf.getBoolean(KEY_RULE, true));
-      if (target == Target.USER) {
-        int attempts = conf.getInt(ATTEMPTS, 2);
-        String failure = ArchiveReader.validate(() -> fs.open(path), attempts).orElse(null);
-        if (failure != null) {
-          quarantine(conf, path, failure, attempts);
-          context.getCounter(Counters.FILES_QUARANTINED).increment(1);
-          return;
-        }
-        context.getCounter(Counters.FILES_LOADED).increment(1);
-      }
-      try (InputStream in = fs.open(path)) {
-        ArchiveReader.read(in, new ArchiveReader.Sink() {
-          @Override
-          public void user(UserRecord user) throws IOException {
-            context.getCounter(Counters.USERS).increment(1);
-            if (target == Target.USER) {
-              emit(ArchiveStore.userPut(layout, user));
+      int attempts = conf.getInt(ATTEMPTS, 2);
+      long size = fs.getFileStatus(path).getLen();
+      long started = System.nanoTime();
+      int[] reads = {0};
+      String failure = ArchiveReader.readAllOrNothing(() -> {
+        reads[0]++;
+        return fs.open(path, 1 << 16);
+      }, size, attempts,
+          conf.getLong(BUFFER_BYTES, DEFAULT_BUFFER_BYTES), new ArchiveReader.Sink() {
+            @Override
+            public void user(UserRecord user) throws IOException {
+              context.getCounter(Counters.USERS).increment(1);
+              emit(0, ArchiveStore.userPut(layout, user));
             }
-          }
 
-          @Override
-          public void status(StatusRecord status) throws IOException {
-            context.getCounter(Counters.STATUSES).increment(1);
-            List<Put> puts = ArchiveStore.statusPuts(layout, status);
-            emit(switch (target) {
-              case STATUS -> puts.get(0);
-              case USER -> puts.get(1);
-              case INDEX -> puts.get(2);
-            });
-          }
-
-          private void emit(Put put) throws IOException {
-            try {
-              context.write(new ImmutableBytesWritable(put.getRow()), put);
-              context.getCounter(Counters.PUTS).increment(1);
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-              throw new java.io.InterruptedIOException("interrupted");
+            @Override
+            public void status(StatusRecord status) throws IOException {
+              context.getCounter(Counters.STATUSES).increment(1);
+              List<Put> puts = ArchiveStore.statusPuts(layout, status);
+              emit(1, puts.get(0));
+              emit(0, puts.get(1));
+              emit(2, puts.get(2));
             }
-          }
-        });
-      } catch (BadInputException e) {
-        throw new IOException(path + " validated but failed on the second read: " + e.getMessage(), e);
+
+            private void emit(int table, Put put) throws IOException {
+              ImmutableBytesWritable key = new ImmutableBytesWritable(
+                  MultiTableHFileOutputFormat.createCompositeKey(tableNames[table], put.getRow()));
+              try {
+                for (Map.Entry<byte[], List<Cell>> family : put.getFamilyCellMap().entrySet()) {
+                  for (Cell cell : family.getValue()) {
+                    context.write(key, KeyValueUtil.ensureKeyValue(cell));
+                  }
+                  context.getCounter(Counters.CELLS).increment(family.getValue().size());
+                }
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("interrupted");
+              }
+            }
+          }).orElse(null);
+      if (failure != null) {
+        quarantine(conf, path, failure, attempts);
+        context.getCounter(Counters.FILES_QUARANTINED).increment(1);
+        context.getCounter(Counters.BAD_FILE_READS).increment(reads[0]);
+        context.getCounter(Counters.BAD_FILE_MILLIS).increment((System.nanoTime() - started) / 1_000_000);
+        return;
       }
+      context.getCounter(Counters.FILES_LOADED).increment(1);
+      context.getCounter(Counters.BYTES).increment(size);
     }
   }
 }

@@ -73,28 +73,58 @@ public final class ArchiveReader {
   }
 
   /**
-   * SK-bad's check: reads the whole file without keeping anything, up to {@code attempts} times.
-   * Returns empty when a read succeeds, else the last read's reason.
+   * SK-bad for an import: reads a file up to {@code attempts} times until one read succeeds, and
+   * delivers its records to {@code sink} only then — a bad file delivers nothing. A file of at
+   * most {@code bufferBytes} is parsed once and held as records; a larger one (the "far larger
+   * than the rest" file) is checked by a first streaming pass and delivered by a second, so memory
+   * stays bounded. Returns the last failure's reason if no read succeeded.
+   *
+   * @throws IOException if the sink fails, or a file that read cleanly fails on its second pass
    */
-  public static java.util.Optional<String> validate(Source source, int attempts) {
+  public static java.util.Optional<String> readAllOrNothing(Source source, long size, int attempts, long bufferBytes,
+                                                             Sink sink) throws IOException {
     String failure = null;
     for (int i = 0; i < attempts; i++) {
+      List<Object> held = size <= bufferBytes ? new ArrayList<>() : null;
       try (InputStream in = source.open()) {
         read(in, new Sink() {
           @Override
           public void user(UserRecord user) {
+            if (held != null) {
+              held.add(user);
+            }
           }
 
           @Override
           public void status(StatusRecord status) {
+            if (held != null) {
+              held.add(status);
+            }
           }
         });
-        return java.util.Optional.empty();
       } catch (BadInputException e) {
         failure = e.getMessage();
+        continue;
       } catch (IOException e) {
         failure = "read failed: " + e;
+        continue;
       }
+      if (held != null) {
+        for (Object r : held) {
+          if (r instanceof UserRecord u) {
+            sink.user(u);
+          } else {
+            sink.status((StatusRecord) r);
+          }
+        }
+      } else {
+        try (InputStream in = source.open()) {
+          read(in, sink);
+        } catch (BadInputException e) {
+          throw new IOException("the file read cleanly, then failed on its second pass: " + e.getMessage(), e);
+        }
+      }
+      return java.util.Optional.empty();
     }
     return java.util.Optional.ofNullable(failure);
   }
@@ -116,6 +146,9 @@ public final class ArchiveReader {
       throw new BadInputException("truncated file: " + e.getOriginalMessage(), e);
     } catch (JsonParseException e) {
       String msg = e.getOriginalMessage();
+      if (msg.startsWith("Unexpected end-of-input")) {
+        throw new BadInputException("truncated file: " + msg + " at " + where(e), e);
+      }
       throw new BadInputException((msg.contains("UTF-8") || msg.contains("UTF8") ? "invalid UTF-8: " : "invalid JSON: ")
           + msg + " at " + where(e), e);
     } catch (CharConversionException e) {
@@ -264,11 +297,69 @@ public final class ArchiveReader {
         return Boolean.toString(v.asBoolean());
       default:
         try {
-          return Long.toString(ZonedDateTime.parse(v.asText(), WEIBO_TIME).toInstant().toEpochMilli());
+          return Long.toString(weiboTime(v.asText()));
         } catch (DateTimeParseException e) {
           throw new BadInputException("'" + what + "' must look like 'Tue May 31 17:46:55 +0800 2011', got " + v);
         }
     }
+  }
+
+  private static final String[] DAYS = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
+  private static final String[] MONTHS = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+
+  /**
+   * Epoch millis of a Weibo time such as {@code Tue May 31 17:46:55 +0800 2011}. The exact shape
+   * is decoded by position (the formatter's text lookups dominated import profiles); anything
+   * else goes to the formatter, which accepts or rejects it with the same rules.
+   */
+  static long weiboTime(String t) {
+    if (t.length() == 30 && t.charAt(3) == ' ' && t.charAt(7) == ' ' && t.charAt(10) == ' ' && t.charAt(13) == ':'
+        && t.charAt(16) == ':' && t.charAt(19) == ' ' && t.charAt(25) == ' ' && (t.charAt(20) == '+' || t.charAt(20) == '-')) {
+      int day = indexOf(DAYS, t.substring(0, 3));
+      int month = indexOf(MONTHS, t.substring(4, 7));
+      int dom = digits(t, 8, 2);
+      int hour = digits(t, 11, 2);
+      int minute = digits(t, 14, 2);
+      int second = digits(t, 17, 2);
+      int offH = digits(t, 21, 2);
+      int offM = digits(t, 23, 2);
+      int year = digits(t, 26, 4);
+      if (day >= 0 && month >= 0 && dom > 0 && hour >= 0 && hour < 24 && minute >= 0 && minute < 60 && second >= 0
+          && second < 60 && offH >= 0 && offH < 18 && offM >= 0 && offM < 60 && year > 0) {
+        try {
+          java.time.LocalDate date = java.time.LocalDate.of(year, month + 1, dom);
+          if (date.getDayOfWeek().getValue() == day + 1) {
+            int sign = t.charAt(20) == '-' ? -1 : 1;
+            java.time.ZoneOffset offset = java.time.ZoneOffset.ofHoursMinutes(sign * offH, sign * offM);
+            return date.atTime(hour, minute, second).toEpochSecond(offset) * 1000L;
+          }
+        } catch (java.time.DateTimeException e) {
+          // Not a real date: the formatter below reports it.
+        }
+      }
+    }
+    return ZonedDateTime.parse(t, WEIBO_TIME).toInstant().toEpochMilli();
+  }
+
+  private static int indexOf(String[] names, String s) {
+    for (int i = 0; i < names.length; i++) {
+      if (names[i].equals(s)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static int digits(String s, int from, int n) {
+    int v = 0;
+    for (int i = from; i < from + n; i++) {
+      char c = s.charAt(i);
+      if (c < '0' || c > '9') {
+        return -1;
+      }
+      v = v * 10 + (c - '0');
+    }
+    return v;
   }
 
   private static String where(JsonParser p) {

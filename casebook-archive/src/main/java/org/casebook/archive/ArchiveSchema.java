@@ -37,11 +37,20 @@ record ArchiveSchema(String namespace, TableName user, TableName status, TableNa
   /** The data tables, split in {@code regions} region-id regions (or not at all). */
   List<TableSpec> dataSpecs(int regions, boolean preSplit) {
     SplitPoints splits = preSplit && regions > 1 ? SplitPoints.regionPrefixes(regions) : SplitPoints.none();
+    return dataSpecs(splits, splits, splits);
+  }
+
+  /** The data tables with their own split points (the experiment's case 2 splits each at its keys' quantiles). */
+  List<TableSpec> dataSpecs(SplitPoints userSplits, SplitPoints statusSplits, SplitPoints indexSplits) {
     return List.of(
         new TableSpec(user, List.of(FamilySpec.of("basic_info"), FamilySpec.of("statuses_id"), FamilySpec.of("relationship")),
-            splits, "region id | uid"),
+            userSplits, "region id | uid"),
         new TableSpec(status, List.of(FamilySpec.of("basic_info"), FamilySpec.of("other_info"), FamilySpec.of("text_info")),
-            splits, "region id | uid | MAX - status id"),
-        new TableSpec(statusIndex, List.of(FamilySpec.of("u")), splits, "region id(status id) | status id → uid"));
+            statusSplits, "region id | uid | MAX - status id"),
+        new TableSpec(statusIndex, List.of(FamilySpec.of("u")), indexSplits, "region id(status id) | status id → uid"));
+  }
+
+  List<TableName> dataTables() {
+    return List.of(user, status, statusIndex);
   }
 }

@@ -2,7 +2,6 @@ package org.casebook.archive;
 
 import java.io.BufferedInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -10,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.apache.hadoop.hbase.client.Connection;
@@ -85,46 +85,42 @@ public final class ArchiveService {
   }
 
   /**
-   * The put path: each file is read twice — a validating pass, then a writing pass through
-   * BufferedMutators — so a bad file writes nothing. A file whose reading fails {@code attempts}
+   * The put path: each file is read completely before any of it is written through
+   * BufferedMutators ({@link ArchiveReader#readAllOrNothing}), so a bad file writes nothing. A file whose reading fails {@code attempts}
    * times is moved to {@code quarantine} with a {@code .reason} file; the others load completely.
-   * Reimporting writes the same cells again (no duplicates).
+   * The time includes flushing the tables' memstores, so the data ends where a bulk load puts it:
+   * in HFiles. Reimporting writes the same cells again (no duplicates).
    */
   public ImportReport importWithPuts(List<Path> files, Path quarantine, int attempts, String splitComputation,
                                      Progress progress) {
     InvalidInputException.check(attempts >= 1 && attempts <= 10, "attempts", "attempts must be 1..10");
-    Layout layout = store.layout().orElseThrow(() -> new NotFoundException(
-        "archive " + store.schema().namespace() + " has no tables yet; prepare it first"));
+    Layout layout = requireLayout();
     long t0 = System.nanoTime();
-    long[] users = {0};
-    long[] statuses = {0};
+    long[] counts = new long[3];
     long bytes = 0;
     int loaded = 0;
     List<ImportReport.Skipped> skipped = new ArrayList<>();
+    double writeSeconds;
     try (ArchiveStore.Writers writers = store.writers()) {
       for (Path file : files) {
         progress.detail(file.getFileName().toString());
-        String failure = ArchiveReader.validate(() -> Files.newInputStream(file), attempts).orElse(null);
+        String failure = ArchiveReader.readAllOrNothing(() -> new BufferedInputStream(Files.newInputStream(file), 1 << 16),
+            size(file), attempts, ArchiveBulkLoad.DEFAULT_BUFFER_BYTES, new ArchiveReader.Sink() {
+              @Override
+              public void user(UserRecord user) throws IOException {
+                counts[2] += writers.user(layout, user);
+                counts[0]++;
+              }
+
+              @Override
+              public void status(StatusRecord status) throws IOException {
+                counts[2] += writers.status(layout, status);
+                counts[1]++;
+              }
+            }).orElse(null);
         if (failure != null) {
           skipped.add(quarantine(file, quarantine, failure, attempts));
           continue;
-        }
-        try {
-          read(file, new ArchiveReader.Sink() {
-            @Override
-            public void user(UserRecord user) throws IOException {
-              writers.user(layout, user);
-              users[0]++;
-            }
-
-            @Override
-            public void status(StatusRecord status) throws IOException {
-              writers.status(layout, status);
-              statuses[0]++;
-            }
-          });
-        } catch (BadInputException e) {
-          throw new IllegalStateException(file + " validated but failed on the second read: " + e.getMessage(), e);
         }
         loaded++;
         long size = size(file);
@@ -132,26 +128,37 @@ public final class ArchiveService {
         progress.advance(size);
       }
       writers.flush();
+      writeSeconds = (System.nanoTime() - t0) / 1e9;
+      progress.detail("flushing memstores");
+      store.flushDataTables();
     } catch (IOException e) {
       throw new UncheckedIOException("import failed: " + e.getMessage(), e);
     }
-    return new ImportReport("put", layout, splitComputation, loaded, skipped, users[0], statuses[0], bytes,
-        (System.nanoTime() - t0) / 1e9);
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    return new ImportReport("put", layout, splitComputation, loaded, skipped, counts[0], counts[1], counts[2], bytes, 0, 0,
+        Map.of("write", writeSeconds, "memstoreFlush", seconds - writeSeconds), seconds);
   }
 
   /**
-   * The bulk-load path ({@link ArchiveBulkLoad}): MapReduce jobs write HFiles for the pre-split
-   * tables and bulk-load them; the LocalJobRunner unless {@code conf} names a cluster framework.
-   * Bad files are quarantined by the first job with a reason file; the report lists them.
+   * The bulk-load path ({@link ArchiveBulkLoad}): one MapReduce job writes HFiles for the three
+   * pre-split tables and they are bulk-loaded; the LocalJobRunner unless {@code conf} names a
+   * cluster framework. Bad files are quarantined by the job with a reason file; the report lists them.
    */
   public ImportReport importWithBulkLoad(List<Path> files, Path quarantine, int attempts, String splitComputation,
-                                         org.apache.hadoop.conf.Configuration conf, Path work) {
+                                         org.apache.hadoop.conf.Configuration conf, Path work, Progress progress) {
+    return importWithBulkLoad(files, quarantine, attempts, splitComputation, conf, work, ArchiveBulkLoad.Partitioning.REGIONS,
+        progress);
+  }
+
+  ImportReport importWithBulkLoad(List<Path> files, Path quarantine, int attempts, String splitComputation,
+                                  org.apache.hadoop.conf.Configuration conf, Path work,
+                                  ArchiveBulkLoad.Partitioning partitioning, Progress progress) {
     InvalidInputException.check(attempts >= 1 && attempts <= 10, "attempts", "attempts must be 1..10");
-    Layout layout = store.layout().orElseThrow(() -> new NotFoundException(
-        "archive " + store.schema().namespace() + " has no tables yet; prepare it first"));
+    Layout layout = requireLayout();
     try {
-      ArchiveBulkLoad.Outcome o = ArchiveBulkLoad.run(conf, store.schema(), layout, files,
-          new org.apache.hadoop.fs.Path(work.toUri()), new org.apache.hadoop.fs.Path(quarantine.toUri()), attempts);
+      ArchiveBulkLoad.Outcome o = ArchiveBulkLoad.run(conf, store.schema(), layout, hadoopPaths(files),
+          new org.apache.hadoop.fs.Path(work.toUri()), new org.apache.hadoop.fs.Path(quarantine.toUri()), attempts,
+          partitioning, progress);
       List<ImportReport.Skipped> skipped = new ArrayList<>();
       long bytes = 0;
       for (Path f : files) {
@@ -165,7 +172,7 @@ public final class ArchiveService {
         }
       }
       return new ImportReport("bulkload", layout, splitComputation, (int) o.filesLoaded(), skipped, o.users(), o.statuses(),
-          bytes, o.seconds());
+          o.cells(), bytes, o.hfiles(), o.hfileSplits(), Map.of("job", o.jobSeconds(), "load", o.loadSeconds()), o.seconds());
     } catch (IOException e) {
       throw new UncheckedIOException("bulk load failed: " + e.getMessage(), e);
     } catch (InterruptedException e) {
@@ -178,10 +185,13 @@ public final class ArchiveService {
     }
   }
 
-  static void read(Path file, ArchiveReader.Sink sink) throws IOException, BadInputException {
-    try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
-      ArchiveReader.read(in, sink);
-    }
+  static List<org.apache.hadoop.fs.Path> hadoopPaths(List<Path> files) {
+    return files.stream().map(f -> new org.apache.hadoop.fs.Path(f.toAbsolutePath().toUri())).toList();
+  }
+
+  private Layout requireLayout() {
+    return store.layout().orElseThrow(() -> new NotFoundException(
+        "archive " + store.schema().namespace() + " has no tables yet; prepare it first"));
   }
 
   /** Moves a bad file aside with a reason file next to it. */

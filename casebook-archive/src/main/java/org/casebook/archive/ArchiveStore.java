@@ -67,6 +67,15 @@ final class ArchiveStore {
     }
   }
 
+  /** Flushes the data tables' memstores to HFiles and waits for it. */
+  void flushDataTables() throws IOException {
+    try (org.apache.hadoop.hbase.client.Admin admin = connection.getAdmin()) {
+      for (org.apache.hadoop.hbase.TableName t : List.of(schema.user(), schema.status(), schema.statusIndex())) {
+        admin.flush(t);
+      }
+    }
+  }
+
   /** The cells of one user row, as the bulk load writes them too. */
   static Put userPut(Layout layout, UserRecord u) {
     Put p = new Put(layout.userRow(u.uid()));
@@ -129,15 +138,20 @@ final class ArchiveStore {
           .listener((e, m) -> failures.add(e)));
     }
 
-    void user(Layout layout, UserRecord u) throws IOException {
-      users.mutate(userPut(layout, u));
+    /** Returns the number of cells sent. */
+    int user(Layout layout, UserRecord u) throws IOException {
+      Put p = userPut(layout, u);
+      users.mutate(p);
+      return p.size();
     }
 
-    void status(Layout layout, StatusRecord s) throws IOException {
+    /** Returns the number of cells sent. */
+    int status(Layout layout, StatusRecord s) throws IOException {
       List<Put> puts = statusPuts(layout, s);
       statuses.mutate(puts.get(0));
       users.mutate(puts.get(1));
       index.mutate(puts.get(2));
+      return puts.get(0).size() + puts.get(1).size() + puts.get(2).size();
     }
 
     /** Sends everything buffered and waits for it: the put path's "flushed" point. */

@@ -6,12 +6,14 @@ import java.util.Map;
 
 /** What an import did: the files loaded, the files skipped (with why), counts and time. */
 public record ImportReport(String mode, Layout layout, String splitComputation, int filesLoaded, List<Skipped> skipped,
-                           long users, long statuses, long bytes, double seconds) {
+                           long users, long statuses, long cells, long bytes, long hfiles, long hfileSplits,
+                           Map<String, Double> phaseSeconds, double seconds) {
   /** A quarantined file. */
   public record Skipped(String file, String reason, int attempts, String quarantinedTo) {}
 
   public ImportReport {
     skipped = List.copyOf(skipped);
+    phaseSeconds = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(phaseSeconds));
   }
 
   public double recordsPerSecond() {
@@ -29,7 +31,13 @@ public record ImportReport(String mode, Layout layout, String splitComputation, 
     m.put("skipped", skipped);
     m.put("users", users);
     m.put("statuses", statuses);
+    m.put("cells", cells);
     m.put("bytes", bytes);
+    if (mode.equals("bulkload")) {
+      m.put("hfiles", hfiles);
+      m.put("hfileSplits", hfileSplits);
+    }
+    m.put("phaseSeconds", phaseSeconds);
     m.put("seconds", seconds);
     m.put("recordsPerSecond", Math.round(recordsPerSecond()));
     return m;

@@ -1,52 +1,107 @@
 package org.casebook.archive;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class ArchiveReaderTest {
+  private static final String ONE_USER = "{\"user\":{\"id\":\"1000000001\",\"screen_name\":\"a\"},\"statuses\":[{\"id\":5,"
+      + "\"text\":\"hi\",\"created_at\":\"Sat Jan 05 12:00:01 +0800 2013\"},{\"id\":4,\"text\":\"yo\","
+      + "\"created_at\":\"Fri Jan 04 12:00:01 +0800 2013\"}]}\n";
+
   private static ArchiveReader.Source of(String json) {
     return () -> new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8));
   }
 
-  @Test
-  void validFileValidatesAndStreamsUserThenStatuses() throws Exception {
-    String json = "{\"user\":{\"id\":\"1000000001\",\"screen_name\":\"a\"},\"statuses\":[{\"id\":5,\"text\":\"hi\","
-        + "\"created_at\":\"Sat Jan 05 12:00:01 +0800 2013\"}]}\n";
-    assertThat(ArchiveReader.validate(of(json), 2)).isEmpty();
-    List<Object> seen = new ArrayList<>();
-    ArchiveReader.read(of(json).open(), new ArchiveReader.Sink() {
-      @Override
-      public void user(UserRecord user) {
-        seen.add(user.uid());
-      }
+  /** Collects uids and status ids in delivery order. */
+  private static final class Seen implements ArchiveReader.Sink {
+    final List<Object> items = new ArrayList<>();
 
-      @Override
-      public void status(StatusRecord status) {
-        seen.add(status.id());
-      }
-    });
-    assertThat(seen).containsExactly("1000000001", 5L);
+    @Override
+    public void user(UserRecord user) {
+      items.add(user.uid());
+    }
+
+    @Override
+    public void status(StatusRecord status) {
+      items.add(status.id());
+    }
   }
 
   @Test
-  void idsBeyondTheLongRangeMakeTheFileBadInsteadOfCrashing() {
+  void aGoodFileIsDeliveredUserThenStatusesWhetherHeldInMemoryOrReadTwice() throws Exception {
+    for (long buffer : new long[] {1 << 20, 0}) {
+      Seen seen = new Seen();
+      int[] opened = {0};
+      ArchiveReader.Source counting = () -> {
+        opened[0]++;
+        return of(ONE_USER).open();
+      };
+      assertThat(ArchiveReader.readAllOrNothing(counting, ONE_USER.length(), 2, buffer, seen)).isEmpty();
+      assertThat(seen.items).as("buffer %d", buffer).containsExactly("1000000001", 5L, 4L);
+      assertThat(opened[0]).as("reads with buffer %d", buffer).isEqualTo(buffer == 0 ? 2 : 1);
+    }
+  }
+
+  @Test
+  void aFileThatBreaksHalfWayDeliversNothing() throws Exception {
+    String broken = ONE_USER + "{\"user\":{\"id\":\"1000000002\"},\"statuses\":[{\"id\":7,";
+    for (long buffer : new long[] {1 << 20, 0}) {
+      Seen seen = new Seen();
+      Optional<String> failure = ArchiveReader.readAllOrNothing(of(broken), broken.length(), 2, buffer, seen);
+      assertThat(failure).hasValueSatisfying(r -> assertThat(r).startsWith("truncated"));
+      assertThat(seen.items).isEmpty();
+    }
+  }
+
+  @Test
+  void idsBeyondTheLongRangeMakeTheFileBadInsteadOfCrashing() throws Exception {
     String json = "{\"user\":{\"id\":\"9999999999999999999\"}}";
-    assertThat(ArchiveReader.validate(of(json), 1)).hasValueSatisfying(r -> assertThat(r).contains("out of range"));
+    assertThat(ArchiveReader.readAllOrNothing(of(json), json.length(), 1, 1 << 20, new Seen()))
+        .hasValueSatisfying(r -> assertThat(r).contains("out of range"));
   }
 
   @Test
-  void everyAttemptIsMadeAndTheLastReasonKept() {
+  void everyAttemptIsMadeAndTheLastReasonKept() throws Exception {
     int[] opened = {0};
     ArchiveReader.Source broken = () -> {
       opened[0]++;
       return new ByteArrayInputStream("{\"user\":".getBytes(StandardCharsets.UTF_8));
     };
-    assertThat(ArchiveReader.validate(broken, 3)).hasValueSatisfying(r -> assertThat(r).startsWith("truncated"));
+    assertThat(ArchiveReader.readAllOrNothing(broken, 8, 3, 1 << 20, new Seen()))
+        .hasValueSatisfying(r -> assertThat(r).startsWith("truncated"));
     assertThat(opened[0]).isEqualTo(3);
+  }
+
+  @Test
+  void weiboTimesDecodeLikeTheFormatter() {
+    DateTimeFormatter f = DateTimeFormatter.ofPattern("EEE MMM dd HH:mm:ss Z yyyy", Locale.ROOT);
+    Random random = new Random(7);
+    for (int i = 0; i < 20_000; i++) {
+      Instant t = Instant.ofEpochSecond(random.nextLong(-2_000_000_000L, 4_000_000_000L));
+      ZoneOffset offset = ZoneOffset.ofTotalSeconds((random.nextInt(-18 * 4, 18 * 4 + 1) * 15 * 60));
+      String text = f.format(t.atOffset(offset));
+      assertThat(ArchiveReader.weiboTime(text)).as(text).isEqualTo(t.toEpochMilli());
+    }
+  }
+
+  @Test
+  void impossibleWeiboTimesAreRejected() {
+    for (String bad : List.of("Mon May 31 17:46:55 +0800 2011", "Tue Feb 30 17:46:55 +0800 2011",
+        "Tue May 31 24:46:55 +0800 2011", "Tue Mai 31 17:46:55 +0800 2011", "2011-05-31T17:46:55+08:00")) {
+      assertThatThrownBy(() -> ArchiveReader.weiboTime(bad)).as(bad).isInstanceOf(DateTimeParseException.class);
+    }
   }
 }

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.casebook.archive.ArchiveExperiment;
 import org.casebook.archive.ArchiveService;
 import org.casebook.archive.ImportReport;
 import org.casebook.archive.Layout;
@@ -65,8 +66,10 @@ public final class ArchiveCommand {
     String computation = regions != null ? "--regions " + r + " given" : plan.explain();
     ImportReport report;
     if (mode.equals("bulkload")) {
-      report = archive.importWithBulkLoad(files, q, attempts, computation, ctx.runtime().configuration(),
-          ctx.dataDir().resolve("tmp").resolve("archive-bulkload-" + System.currentTimeMillis()));
+      try (Progress p = Progress.start("bulk load", bytes, "bytes")) {
+        report = archive.importWithBulkLoad(files, q, attempts, computation, ctx.runtime().configuration(),
+            ctx.dataDir().resolve("tmp").resolve("archive-bulkload-" + System.currentTimeMillis()), p);
+      }
     } else if (mode.equals("put")) {
       try (Progress p = Progress.start("import", bytes, "bytes")) {
         report = archive.importWithPuts(files, q, attempts, computation, p);
@@ -78,6 +81,30 @@ public final class ArchiveCommand {
     if (!layout.equals(new Layout(r, true))) {
       System.err.println("note: the archive already existed with " + layout.regions() + " regions; kept them");
     }
+    return 0;
+  }
+
+  @Command(name = "experiment", mixinStandardHelpOptions = true,
+      description = {"Seed 001 §3.2: import time vs users for (1) no pre-split, no key rule, (2) pre-split, no key rule, "
+          + "(3) pre-split with the key rule; HFile and region splits; bulk load vs put; planted bad files.",
+          "Prints a table and writes JSON and a PNG chart to --out."})
+  int experiment(@Option(names = "--users", split = ",", defaultValue = "1000,2000,3000,4000",
+                     description = "Sizes in users (default ${DEFAULT-VALUE}).") List<Integer> users,
+                 @Option(names = "--users-per-file", defaultValue = "250") int usersPerFile,
+                 @Option(names = "--statuses", defaultValue = "20", description = "Mean statuses per user (default ${DEFAULT-VALUE}).") int statuses,
+                 @Option(names = "--round-users", defaultValue = "1000",
+                     description = "Users per bulk-load job; larger sizes take several rounds (default ${DEFAULT-VALUE}).") int roundUsers,
+                 @Option(names = "--regions", defaultValue = "0", description = "Pre-split regions (default: computed).") int regions,
+                 @Option(names = "--region-size-mb", defaultValue = "0",
+                     description = "Region size limit (default: largest input × 1.5 / 8).") long regionSizeMb,
+                 @Option(names = "--attempts", defaultValue = "2") int attempts,
+                 @Option(names = "--seed", defaultValue = "1") long seed,
+                 @Option(names = "--out", defaultValue = "bench-results") Path out) throws Exception {
+    SystemContext ctx = context.get();
+    ArchiveExperiment.Settings settings = new ArchiveExperiment.Settings(users, usersPerFile, statuses, roundUsers, regions,
+        regionSizeMb << 20, attempts, seed);
+    new ArchiveExperiment(ctx.connection(), ctx.runtime().configuration(), ctx.dataDir().resolve("tmp").resolve("archive-experiment"),
+        settings).run(out);
     return 0;
   }
 

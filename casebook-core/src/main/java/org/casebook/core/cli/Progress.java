@@ -20,6 +20,7 @@ public final class Progress implements AutoCloseable {
   private final String unit;
   private final long total;
   private final boolean terminal;
+  private final boolean silent;
   private final PrintStream out;
   private final AtomicLong done = new AtomicLong();
   private final ReentrantLock renderLock = new ReentrantLock();
@@ -28,7 +29,8 @@ public final class Progress implements AutoCloseable {
   private volatile String detail = "";
   private volatile boolean closed;
 
-  private Progress(String label, long total, String unit, boolean terminal, PrintStream out) {
+  private Progress(String label, long total, String unit, boolean terminal, boolean silent, PrintStream out) {
+    this.silent = silent;
     this.label = label;
     this.total = total;
     this.unit = unit;
@@ -39,12 +41,17 @@ public final class Progress implements AutoCloseable {
   /** {@code total <= 0} means unknown. Draws on stderr when it is a terminal. */
   public static Progress start(String label, long total, String unit) {
     boolean terminal = System.console() != null && System.getenv("CI") == null;
-    return new Progress(label, total, unit, terminal, System.err);
+    return new Progress(label, total, unit, terminal, false, System.err);
   }
 
   /** A progress that only logs (for servers and tests). */
   public static Progress logging(String label, long total, String unit) {
-    return new Progress(label, total, unit, false, System.err);
+    return new Progress(label, total, unit, false, false, System.err);
+  }
+
+  /** A progress that shows nothing: for work inside a larger job that reports its own progress. */
+  public static Progress silent() {
+    return new Progress("", 0, "", false, true, System.err);
   }
 
   public void advance(long n) {
@@ -71,6 +78,9 @@ public final class Progress implements AutoCloseable {
   }
 
   private void render(boolean last) {
+    if (silent) {
+      return;
+    }
     long d = done.get();
     double secs = Math.max(1e-9, (System.nanoTime() - startNanos) / 1e9);
     String rate = String.format(Locale.ROOT, "%,.0f %s/s", d / secs, unit);

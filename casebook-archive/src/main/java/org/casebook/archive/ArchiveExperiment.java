@@ -1,0 +1,495 @@
+package org.casebook.archive;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.ClusterMetrics;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.CompactionState;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.regionserver.ConstantSizeRegionSplitPolicy;
+import org.casebook.archive.gen.ArchiveGenerator;
+import org.casebook.core.Json;
+import org.casebook.core.LocalFiles;
+import org.casebook.core.cli.Progress;
+import org.casebook.core.schema.SchemaManager;
+import org.casebook.core.schema.SplitPoints;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Seed 001 §3.2 at small scale: time to store N users' data for (1) no pre-split and no key
+ * rule, (2) pre-split without the key rule, (3) pre-split with the key rule. As in the seed, the
+ * data arrives in rounds (one bulk-load job per batch of files) into tables with a region size
+ * limit, so case 1's single region grows and HBase splits it, and each case is timed until HBase
+ * has finished the splits and compactions the load caused. Case 2's tables are pre-split at their
+ * keys' quantiles, but its job sends rows to reducers by hash, as a job that does not know the
+ * regions does: every HFile spans regions and the loader splits it. Case 3 partitions by region
+ * id. Also measured: one bulk-load job vs the put path on the largest input, and what the
+ * quarantined files of a set with planted bad files cost.
+ */
+public final class ArchiveExperiment {
+  private static final Logger LOG = LoggerFactory.getLogger(ArchiveExperiment.class);
+  /** Table setting honoured per region: compact a store after a bulk load when it has enough files. */
+  private static final String COMPACT_AFTER_BULKLOAD = "hbase.compaction.after.bulkload.enable";
+
+  /** The experiment's knobs; the defaults finish in a few minutes on two cores. */
+  public record Settings(List<Integer> users, int usersPerFile, int statusesPerUser, int roundUsers, int regions,
+                         long regionBytes, int attempts, long seed) {
+    public Settings {
+      users = List.copyOf(users);
+      if (users.isEmpty() || users.stream().anyMatch(u -> u < usersPerFile || u % usersPerFile != 0)) {
+        throw new org.casebook.core.InvalidInputException("users", "each size must be a positive multiple of --users-per-file ("
+            + usersPerFile + ")");
+      }
+      if (roundUsers < usersPerFile || roundUsers % usersPerFile != 0) {
+        throw new org.casebook.core.InvalidInputException("round-users", "--round-users must be a multiple of --users-per-file");
+      }
+      if (regions < 0 || regions > 1024) {
+        throw new org.casebook.core.InvalidInputException("regions", "--regions must be 0 (computed) .. 1024");
+      }
+      if (statusesPerUser < 1 || attempts < 1 || attempts > 10) {
+        throw new org.casebook.core.InvalidInputException("statuses", "--statuses must be >= 1 and --attempts 1..10");
+      }
+    }
+
+    int maxUsers() {
+      return users.stream().mapToInt(Integer::intValue).max().orElseThrow();
+    }
+  }
+
+  /** The seed's three cases. */
+  public enum Case {
+    NO_PRESPLIT_NO_RULE(1, "no pre-split, no key rule"),
+    PRESPLIT_NO_RULE(2, "pre-split, no key rule"),
+    PRESPLIT_KEY_RULE(3, "pre-split + key rule");
+
+    final int number;
+    final String label;
+
+    Case(int number, String label) {
+      this.number = number;
+      this.label = label;
+    }
+  }
+
+  /** One import of N users in one case. */
+  public record Run(Case kase, int users, long records, long cells, long bytes, int rounds, double seconds,
+                    double jobSeconds, double loadSeconds, double settleSeconds, long hfiles, long hfileSplits,
+                    int regionsBefore, int regionsAfter) {
+    public double recordsPerSecond() {
+      return records / seconds;
+    }
+
+    public int regionSplits() {
+      return regionsAfter - regionsBefore;
+    }
+
+    Map<String, Object> toJson() {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("case", kase.number);
+      m.put("caseName", kase.label);
+      m.put("users", users);
+      m.put("records", records);
+      m.put("cells", cells);
+      m.put("inputBytes", bytes);
+      m.put("rounds", rounds);
+      m.put("seconds", seconds);
+      m.put("jobSeconds", jobSeconds);
+      m.put("loadSeconds", loadSeconds);
+      m.put("settleSeconds", settleSeconds);
+      m.put("recordsPerSecond", recordsPerSecond());
+      m.put("hfiles", hfiles);
+      m.put("hfileSplits", hfileSplits);
+      m.put("regionSplits", regionSplits());
+      m.put("regionsBefore", regionsBefore);
+      m.put("regionsAfter", regionsAfter);
+      return m;
+    }
+  }
+
+  private final Connection connection;
+  private final Configuration conf;
+  private final Path scratch;
+  private final Settings settings;
+
+  public ArchiveExperiment(Connection connection, Configuration conf, Path scratch, Settings settings) {
+    this.connection = Objects.requireNonNull(connection, "connection is null");
+    this.conf = Objects.requireNonNull(conf, "conf is null");
+    this.scratch = Objects.requireNonNull(scratch, "scratch is null");
+    this.settings = Objects.requireNonNull(settings, "settings is null");
+  }
+
+  /** Runs everything, prints the table, writes JSON and PNG into {@code outDir}; returns the JSON document. */
+  public Map<String, Object> run(Path outDir) throws Exception {
+    Files.createDirectories(scratch);
+    int maxUsers = settings.maxUsers();
+    Path input = scratch.resolve("input");
+    LocalFiles.deleteRecursively(input);
+    LOG.info("generating {} users in files of {}", maxUsers, settings.usersPerFile());
+    ArchiveGenerator.Written written = ArchiveGenerator.write(new ArchiveGenerator.Spec(maxUsers / settings.usersPerFile(),
+        settings.usersPerFile(), settings.statusesPerUser(), false, 0, settings.seed()), input);
+    long maxBytes = sizeOf(written.files());
+    long regionBytes = settings.regionBytes() > 0 ? settings.regionBytes()
+        : Math.max(4L << 20, (long) Math.ceil(maxBytes * 1.5 / Math.max(1, settings.regions() == 0 ? 8 : settings.regions())));
+    SplitPlan plan = SplitPlan.compute(maxBytes, 1.5, regionBytes, 1);
+    int regions = settings.regions() > 0 ? settings.regions() : plan.regions();
+    LOG.info("regions: {}; region size limit {} bytes", plan.explain(), regionBytes);
+
+    List<Run> runs = new ArrayList<>();
+    int total = settings.users().size() * Case.values().length + 3;
+    try (Progress progress = Progress.start("experiment", total, "runs")) {
+      for (Case kase : Case.values()) {
+        for (int n : settings.users()) {
+          progress.detail("case " + kase.number + ", " + n + " users");
+          Run r = runCase(kase, n, written.files().subList(0, n / settings.usersPerFile()), regions, regionBytes);
+          LOG.info("case {} ({}), {} users: {} s, {} HFiles, {} HFile splits, {} region splits", kase.number, kase.label,
+              n, String.format(Locale.ROOT, "%.1f", r.seconds()), r.hfiles(), r.hfileSplits(), r.regionSplits());
+          runs.add(r);
+          progress.advance(1);
+        }
+      }
+      progress.detail("bulk load vs put, " + maxUsers + " users");
+      Map<String, Object> comparison = compare(written.files(), regions, regionBytes, progress);
+      progress.detail("planted bad files");
+      Map<String, Object> badFiles = badFileCost(regions, regionBytes);
+      progress.advance(1);
+
+      Map<String, Object> doc = new LinkedHashMap<>();
+      Map<String, Object> s = new LinkedHashMap<>();
+      s.put("users", settings.users());
+      s.put("usersPerFile", settings.usersPerFile());
+      s.put("meanStatusesPerUser", settings.statusesPerUser());
+      s.put("roundUsers", settings.roundUsers());
+      s.put("attempts", settings.attempts());
+      s.put("seed", settings.seed());
+      doc.put("settings", s);
+      doc.put("regions", regions);
+      doc.put("regionSizeLimitBytes", regionBytes);
+      doc.put("splitComputation", settings.regions() > 0 ? "--regions " + regions + " given" : plan.explain());
+      doc.put("runs", runs.stream().map(Run::toJson).toList());
+      doc.put("case3Linearity", linearity(runs));
+      doc.put("bulkloadVsPut", comparison);
+      doc.put("plantedBadFiles", badFiles);
+      print(runs, doc);
+      Path json = write(outDir, doc, runs);
+      doc.put("json", json.toString());
+      return doc;
+    } finally {
+      LocalFiles.deleteRecursively(input);
+    }
+  }
+
+  private Run runCase(Case kase, int users, List<Path> files, int regions, long regionBytes) throws Exception {
+    String ns = "archive_exp" + kase.number + "_" + users;
+    SchemaManager schemas = new SchemaManager(connection);
+    schemas.dropNamespace(ns);
+    ArchiveSchema schema = ArchiveSchema.in(ns);
+    Layout layout;
+    switch (kase) {
+      case NO_PRESPLIT_NO_RULE -> {
+        layout = new Layout(1, false);
+        create(schema, layout, schema.dataSpecs(1, false), regionBytes);
+      }
+      case PRESPLIT_NO_RULE -> {
+        layout = new Layout(regions, false);
+        List<List<byte[]>> samples = plainKeySample(files);
+        create(schema, layout, schema.dataSpecs(SplitPoints.quantiles(samples.get(0), regions),
+            SplitPoints.quantiles(samples.get(1), regions), SplitPoints.quantiles(samples.get(2), regions)), regionBytes);
+      }
+      default -> {
+        layout = new Layout(regions, true);
+        create(schema, layout, schema.dataSpecs(regions, true), regionBytes);
+      }
+    }
+    int before = regionCount(schema);
+    ArchiveBulkLoad.Partitioning partitioning = kase == Case.PRESPLIT_NO_RULE ? ArchiveBulkLoad.Partitioning.HASH
+        : ArchiveBulkLoad.Partitioning.REGIONS;
+    int perRound = settings.roundUsers() / settings.usersPerFile();
+    long records = 0;
+    long cells = 0;
+    long hfiles = 0;
+    long hfileSplits = 0;
+    double job = 0;
+    double load = 0;
+    int rounds = 0;
+    long t0 = System.nanoTime();
+    for (int from = 0; from < files.size(); from += perRound) {
+      ArchiveBulkLoad.Outcome o = ArchiveBulkLoad.run(conf, schema, layout,
+          ArchiveService.hadoopPaths(files.subList(from, Math.min(files.size(), from + perRound))),
+          new org.apache.hadoop.fs.Path(scratch.resolve("work-" + ns).toUri()),
+          new org.apache.hadoop.fs.Path(scratch.resolve("quarantine-" + ns).toUri()), settings.attempts(), partitioning,
+          Progress.silent());
+      if (o.filesQuarantined() > 0) {
+        throw new IllegalStateException("the experiment's generated input had " + o.filesQuarantined() + " bad file(s)");
+      }
+      records += o.users() + o.statuses();
+      cells += o.cells();
+      hfiles += o.hfiles();
+      hfileSplits += o.hfileSplits();
+      job += o.jobSeconds();
+      load += o.loadSeconds();
+      rounds++;
+    }
+    long settleStart = System.nanoTime();
+    awaitQuiet(schema);
+    long end = System.nanoTime();
+    int after = regionCount(schema);
+    schemas.dropNamespace(ns);
+    LocalFiles.deleteRecursively(scratch.resolve("work-" + ns));
+    return new Run(kase, users, records, cells, sizeOf(files), rounds, (end - t0) / 1e9, job, load, (end - settleStart) / 1e9,
+        hfiles, hfileSplits, before, after);
+  }
+
+  /** Bulk load (one job, case 3's layout) vs the put path on the largest input, each into fresh tables. */
+  private Map<String, Object> compare(List<Path> files, int regions, long regionBytes, Progress progress) throws Exception {
+    Layout layout = new Layout(regions, true);
+    SchemaManager schemas = new SchemaManager(connection);
+    String ns = "archive_exp_cmp";
+    schemas.dropNamespace(ns);
+    ArchiveSchema schema = ArchiveSchema.in(ns);
+    create(schema, layout, schema.dataSpecs(regions, true), regionBytes);
+    long t0 = System.nanoTime();
+    ArchiveBulkLoad.Outcome bulk = ArchiveBulkLoad.run(conf, schema, layout, ArchiveService.hadoopPaths(files),
+        new org.apache.hadoop.fs.Path(scratch.resolve("work-" + ns).toUri()),
+        new org.apache.hadoop.fs.Path(scratch.resolve("quarantine-" + ns).toUri()), settings.attempts(),
+        ArchiveBulkLoad.Partitioning.REGIONS, Progress.silent());
+    double bulkSeconds = (System.nanoTime() - t0) / 1e9;
+    schemas.dropNamespace(ns);
+    progress.advance(1);
+
+    create(schema, layout, schema.dataSpecs(regions, true), regionBytes);
+    ImportReport put = new ArchiveService(connection, ns).importWithPuts(files, scratch.resolve("quarantine-" + ns),
+        settings.attempts(), "experiment", Progress.silent());
+    schemas.dropNamespace(ns);
+    LocalFiles.deleteRecursively(scratch.resolve("work-" + ns));
+    progress.advance(1);
+
+    long records = bulk.users() + bulk.statuses();
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("users", bulk.users());
+    m.put("records", records);
+    m.put("cells", bulk.cells());
+    m.put("bulkloadSeconds", bulkSeconds);
+    m.put("bulkloadJobSeconds", bulk.jobSeconds());
+    m.put("bulkloadLoadSeconds", bulk.loadSeconds());
+    m.put("bulkloadRecordsPerSecond", records / bulkSeconds);
+    m.put("putSeconds", put.seconds());
+    m.put("putWriteSeconds", put.phaseSeconds().get("write"));
+    m.put("putMemstoreFlushSeconds", put.phaseSeconds().get("memstoreFlush"));
+    m.put("putRecordsPerSecond", put.recordsPerSecond());
+    m.put("speedup", put.seconds() / bulkSeconds);
+    return m;
+  }
+
+  /** A small set with the generator's four planted bad files, bulk-loaded in case 3's layout. */
+  private Map<String, Object> badFileCost(int regions, long regionBytes) throws Exception {
+    Path dir = scratch.resolve("bad-input");
+    LocalFiles.deleteRecursively(dir);
+    int files = Math.max(10, settings.users().get(0) / settings.usersPerFile());
+    ArchiveGenerator.Written w = ArchiveGenerator.write(new ArchiveGenerator.Spec(files, settings.usersPerFile(),
+        settings.statusesPerUser(), true, 0, settings.seed() + 1), dir);
+    Layout layout = new Layout(regions, true);
+    String ns = "archive_exp_bad";
+    SchemaManager schemas = new SchemaManager(connection);
+    schemas.dropNamespace(ns);
+    ArchiveSchema schema = ArchiveSchema.in(ns);
+    create(schema, layout, schema.dataSpecs(regions, true), regionBytes);
+    Path quarantine = scratch.resolve("quarantine-" + ns);
+    LocalFiles.deleteRecursively(quarantine);
+    ArchiveBulkLoad.Outcome o = ArchiveBulkLoad.run(conf, schema, layout, ArchiveService.hadoopPaths(w.files()),
+        new org.apache.hadoop.fs.Path(scratch.resolve("work-" + ns).toUri()), new org.apache.hadoop.fs.Path(quarantine.toUri()),
+        settings.attempts(), ArchiveBulkLoad.Partitioning.REGIONS, Progress.silent());
+    schemas.dropNamespace(ns);
+    long goodBytes = 0;
+    for (Path f : w.files()) {
+      if (!w.badFiles().contains(f)) {
+        goodBytes += Files.size(f);
+      }
+    }
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("files", w.files().size());
+    m.put("planted", w.badFiles().size());
+    m.put("quarantined", o.filesQuarantined());
+    m.put("loaded", o.filesLoaded());
+    m.put("usersLoaded", o.users());
+    m.put("usersExpected", w.users());
+    m.put("attemptsPerFile", settings.attempts());
+    m.put("badFileReads", o.badFileReads());
+    m.put("badFileReadsAllowed", o.filesQuarantined() * settings.attempts());
+    m.put("badFileMillis", o.badFileMillis());
+    m.put("jobSeconds", o.jobSeconds());
+    m.put("goodBytes", goodBytes);
+    LocalFiles.deleteRecursively(dir);
+    LocalFiles.deleteRecursively(quarantine);
+    LocalFiles.deleteRecursively(scratch.resolve("work-" + ns));
+    return m;
+  }
+
+  /** Case 3's seconds per user at each size, and the largest departure from their mean. */
+  static Map<String, Object> linearity(List<Run> runs) {
+    List<Run> c3 = runs.stream().filter(r -> r.kase() == Case.PRESPLIT_KEY_RULE).toList();
+    double mean = c3.stream().mapToDouble(r -> r.seconds() / r.users()).average().orElse(0);
+    double worst = c3.stream().mapToDouble(r -> Math.abs(r.seconds() / r.users() / mean - 1)).max().orElse(0);
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("msPerUser", c3.stream().map(r -> 1000 * r.seconds() / r.users()).toList());
+    m.put("meanMsPerUser", 1000 * mean);
+    m.put("maxDeviation", worst);
+    m.put("withinTwentyPercent", worst <= 0.20);
+    m.put("hfileSplits", c3.stream().mapToLong(Run::hfileSplits).sum());
+    return m;
+  }
+
+  private void create(ArchiveSchema schema, Layout layout, List<org.casebook.core.schema.TableSpec> specs, long regionBytes)
+      throws IOException {
+    SchemaManager schemas = new SchemaManager(connection);
+    schemas.ensure(schema.metaSpec());
+    schemas.ensureAll(specs);
+    try (Admin admin = connection.getAdmin()) {
+      for (TableName t : schema.dataTables()) {
+        // The seed's region size limit, scaled down; a constant-size policy as in HBase 0.94.
+        admin.modifyTable(TableDescriptorBuilder.newBuilder(admin.getDescriptor(t)).setMaxFileSize(regionBytes)
+            .setRegionSplitPolicyClassName(ConstantSizeRegionSplitPolicy.class.getName())
+            .setValue(COMPACT_AFTER_BULKLOAD, "true").build());
+      }
+    }
+    new ArchiveStore(connection, schema).saveLayout(layout);
+  }
+
+  private int regionCount(ArchiveSchema schema) throws IOException {
+    int n = 0;
+    try (Admin admin = connection.getAdmin()) {
+      for (TableName t : schema.dataTables()) {
+        n += admin.getRegions(t).size();
+      }
+    }
+    return n;
+  }
+
+  /** Waits until the tables have no compaction running, no region in transition and a stable region count. */
+  private void awaitQuiet(ArchiveSchema schema) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + 600_000_000_000L;
+    int quietPolls = 0;
+    int lastRegions = -1;
+    try (Admin admin = connection.getAdmin()) {
+      while (quietPolls < 2) {
+        if (System.nanoTime() > deadline) {
+          throw new IOException("tables of " + schema.namespace() + " did not settle within 10 minutes");
+        }
+        boolean busy = !admin.getClusterMetrics(EnumSet.of(ClusterMetrics.Option.REGIONS_IN_TRANSITION))
+            .getRegionStatesInTransition().isEmpty();
+        int regions = 0;
+        for (TableName t : schema.dataTables()) {
+          busy |= admin.getCompactionState(t) != CompactionState.NONE;
+          regions += admin.getRegions(t).size();
+        }
+        busy |= regions != lastRegions;
+        lastRegions = regions;
+        quietPolls = busy ? 0 : quietPolls + 1;
+        if (quietPolls < 2) {
+          Thread.sleep(250);
+        }
+      }
+    }
+  }
+
+  /** Row-key samples of the three tables in the plain (no key rule) layout: every user, status and index row. */
+  private static List<List<byte[]>> plainKeySample(List<Path> files) throws IOException {
+    List<byte[]> users = new ArrayList<>();
+    List<byte[]> statuses = new ArrayList<>();
+    List<byte[]> index = new ArrayList<>();
+    Layout plain = new Layout(1, false);
+    for (Path f : files) {
+      try (InputStream in = new java.io.BufferedInputStream(Files.newInputStream(f), 1 << 16)) {
+        ArchiveReader.read(in, new ArchiveReader.Sink() {
+          @Override
+          public void user(UserRecord user) {
+            users.add(plain.userRow(user.uid()));
+          }
+
+          @Override
+          public void status(StatusRecord status) {
+            statuses.add(plain.statusRow(status.uid(), status.id()));
+            index.add(plain.indexRow(status.id()));
+          }
+        });
+      } catch (BadInputException e) {
+        throw new IllegalStateException("generated file " + f + " is bad: " + e.getMessage(), e);
+      }
+    }
+    return List.of(users, statuses, index);
+  }
+
+  private static void print(List<Run> runs, Map<String, Object> doc) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(String.format(Locale.ROOT, "%nSeed 001 §3.2 — import time vs users (%s regions, region limit %,d B)%n",
+        doc.get("regions"), (Long) doc.get("regionSizeLimitBytes")));
+    sb.append(String.format(Locale.ROOT, "%-28s %7s %9s %8s %9s %6s %7s %7s %8s %8s%n", "case", "users", "records", "seconds",
+        "rec/s", "rounds", "HFiles", "HFsplit", "Rsplits", "regions"));
+    for (Run r : runs) {
+      sb.append(String.format(Locale.ROOT, "%-28s %,7d %,9d %8.1f %,9.0f %6d %7d %7d %8d %4d→%-3d%n",
+          r.kase().number + " " + r.kase().label, r.users(), r.records(), r.seconds(), r.recordsPerSecond(), r.rounds(),
+          r.hfiles(), r.hfileSplits(), r.regionSplits(), r.regionsBefore(), r.regionsAfter()));
+    }
+    @SuppressWarnings("unchecked")
+    Map<String, Object> lin = (Map<String, Object>) doc.get("case3Linearity");
+    sb.append(String.format(Locale.ROOT, "case 3: %.2f ms per user on average, largest departure %.1f%% (target ±20%%), "
+        + "%d HFile splits%n", (Double) lin.get("meanMsPerUser"), 100 * (Double) lin.get("maxDeviation"), (Long) lin.get("hfileSplits")));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> cmp = (Map<String, Object>) doc.get("bulkloadVsPut");
+    sb.append(String.format(Locale.ROOT, "bulk load vs put, %,d records: bulk load %.1f s (%,.0f records/s), put %.1f s incl. "
+            + "memstore flush (%,.0f records/s): %.2f×%n", (Long) cmp.get("records"), (Double) cmp.get("bulkloadSeconds"),
+        (Double) cmp.get("bulkloadRecordsPerSecond"), (Double) cmp.get("putSeconds"), (Double) cmp.get("putRecordsPerSecond"),
+        (Double) cmp.get("speedup")));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> bad = (Map<String, Object>) doc.get("plantedBadFiles");
+    sb.append(String.format(Locale.ROOT, "planted bad files: %d of %d quarantined, %d reads (allowed %d), %d ms reading them; "
+            + "%,d of %,d users loaded%n", (Long) bad.get("quarantined"), (Integer) bad.get("files"), (Long) bad.get("badFileReads"),
+        (Long) bad.get("badFileReadsAllowed"), (Long) bad.get("badFileMillis"), (Long) bad.get("usersLoaded"),
+        (Long) bad.get("usersExpected")));
+    System.out.print(sb);
+  }
+
+  private static Path write(Path outDir, Map<String, Object> doc, List<Run> runs) throws IOException {
+    Files.createDirectories(outDir);
+    String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+    Path png = outDir.resolve("archive-experiment-" + stamp + ".png");
+    List<LineChart.Series> series = new ArrayList<>();
+    for (Case kase : Case.values()) {
+      series.add(new LineChart.Series("case " + kase.number + ": " + kase.label, runs.stream().filter(r -> r.kase() == kase)
+          .map(r -> new double[] {r.users(), r.seconds()}).toList()));
+    }
+    LineChart.write(png, "Seed 001 §3.2: import time vs users", "users", "seconds", series);
+    doc.put("chart", png.toString());
+    Path json = outDir.resolve("archive-experiment-" + stamp + ".json");
+    Files.writeString(json, Json.writePretty(doc) + System.lineSeparator());
+    System.out.println("wrote " + json + " and " + png);
+    return json;
+  }
+
+  private static long sizeOf(List<Path> files) {
+    long n = 0;
+    for (Path f : files) {
+      try {
+        n += Files.size(f);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return n;
+  }
+}

@@ -1,6 +1,5 @@
 package org.casebook.archive;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -10,7 +9,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.client.Admin;
@@ -95,7 +93,7 @@ public final class ArchiveImportTool extends Configured implements Tool {
       report.put("splitComputation", regions != null ? "--regions " + regions + " given" : plan.explain());
       report.put("filesLoaded", o.filesLoaded());
       report.put("filesSkipped", o.filesQuarantined());
-      report.put("skipped", skipped(quarantine.getFileSystem(conf), quarantine, files));
+      report.put("skipped", Quarantine.skipped(conf, quarantine, files));
       report.put("users", o.users());
       report.put("statuses", o.statuses());
       report.put("cells", o.cells());
@@ -106,20 +104,5 @@ public final class ArchiveImportTool extends Configured implements Tool {
       System.out.println(Json.writePretty(report));
     }
     return 0;
-  }
-
-  private static List<Map<String, Object>> skipped(FileSystem fs, Path quarantine, List<Path> files) throws java.io.IOException {
-    List<Map<String, Object>> out = new ArrayList<>();
-    for (Path f : files) {
-      Path reason = new Path(quarantine, Quarantine.reasonFileName(f.getName()));
-      if (!f.getFileSystem(fs.getConf()).exists(f) && fs.exists(reason)) {
-        try (FSDataInputStream in = fs.open(reason)) {
-          Quarantine.Reason why = Quarantine.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-          out.add(Map.of("file", f.toString(), "reason", why.reason(), "attempts", why.attempts(),
-              "quarantinedTo", new Path(quarantine, f.getName()).toString()));
-        }
-      }
-    }
-    return out;
   }
 }

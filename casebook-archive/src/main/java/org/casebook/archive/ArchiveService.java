@@ -159,15 +159,11 @@ public final class ArchiveService {
       ArchiveBulkLoad.Outcome o = ArchiveBulkLoad.run(conf, store.schema(), layout, hadoopPaths(files),
           new org.apache.hadoop.fs.Path(work.toUri()), new org.apache.hadoop.fs.Path(quarantine.toUri()), attempts,
           partitioning, progress);
-      List<ImportReport.Skipped> skipped = new ArrayList<>();
+      List<ImportReport.Skipped> skipped = Quarantine.skipped(conf, new org.apache.hadoop.fs.Path(quarantine.toAbsolutePath().toUri()),
+          hadoopPaths(files));
       long bytes = 0;
       for (Path f : files) {
-        Path reason = quarantine.resolve(Quarantine.reasonFileName(f.getFileName().toString()));
-        if (!Files.exists(f) && Files.exists(reason)) {
-          Quarantine.Reason why = Quarantine.parse(Files.readString(reason, StandardCharsets.UTF_8));
-          skipped.add(new ImportReport.Skipped(f.toString(), why.reason(), why.attempts(),
-              quarantine.resolve(f.getFileName()).toString()));
-        } else if (Files.exists(f)) {
+        if (Files.exists(f)) {
           bytes += size(f);
         }
       }

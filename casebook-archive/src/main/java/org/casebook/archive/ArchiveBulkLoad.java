@@ -1,7 +1,6 @@
 package org.casebook.archive;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -17,7 +16,6 @@ import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.KeyValueUtil;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.client.Table;
@@ -56,7 +54,6 @@ public final class ArchiveBulkLoad {
   static final String TABLES = "casebook.archive.tables";
   /** Files up to this size are parsed once and held as records; larger ones are read twice. */
   static final String BUFFER_BYTES = "casebook.archive.buffer.bytes";
-  static final long DEFAULT_BUFFER_BYTES = 64L << 20;
   /** HBase's switch for asking the region server's location per HFile writer (one connection each). */
   static final String LOCALITY_SENSITIVE = "hbase.bulkload.locality.sensitive.enabled";
 
@@ -72,7 +69,7 @@ public final class ArchiveBulkLoad {
   public enum Partitioning { REGIONS, HASH }
 
   /** What the job and the loads did. */
-  record Outcome(long filesLoaded, long filesQuarantined, long users, long statuses, long cells, long hfiles,
+  record Outcome(long filesLoaded, long filesQuarantined, long users, long statuses, long cells, long bytes, long hfiles,
                  long hfileSplits, long badFileReads, long badFileMillis, double jobSeconds, double loadSeconds) {
     public double seconds() {
       return jobSeconds + loadSeconds;
@@ -81,8 +78,11 @@ public final class ArchiveBulkLoad {
 
   private ArchiveBulkLoad() {}
 
-  /** Runs the job and the bulk loads; {@code work} is a scratch directory on the job's file system. */
-  static Outcome run(Configuration base, ArchiveSchema schema, Layout layout, List<Path> files,
+  /**
+   * Runs the job and the bulk loads; {@code work} is a scratch directory on the job's file system.
+   * {@code connection} (the caller's) reads the tables' descriptors and regions.
+   */
+  static Outcome run(Connection connection, Configuration base, ArchiveSchema schema, Layout layout, List<Path> files,
                      Path work, Path quarantine, int attempts, Partitioning partitioning, Progress progress) throws Exception {
     Configuration conf = new Configuration(base);
     boolean local = conf.get("mapreduce.framework.name") == null || conf.get("mapreduce.framework.name").equals("local");
@@ -103,7 +103,7 @@ public final class ArchiveBulkLoad {
     conf.set(QUARANTINE, quarantine.toString());
     conf.setInt(REGIONS, layout.regions());
     conf.setBoolean(KEY_RULE, layout.keyRule());
-    List<TableName> tables = List.of(schema.user(), schema.status(), schema.statusIndex());
+    List<TableName> tables = schema.dataTables();
     conf.setStrings(TABLES, tables.stream().map(TableName::getNameAsString).toArray(String[]::new));
     List<Path> inputs = new ArrayList<>();
     for (Path f : files) {
@@ -113,7 +113,7 @@ public final class ArchiveBulkLoad {
       }
     }
     if (inputs.isEmpty()) {
-      return new Outcome(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+      return new Outcome(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
     }
     Path out = new Path(work, "hfiles");
     FileSystem fs = out.getFileSystem(conf);
@@ -127,77 +127,83 @@ public final class ArchiveBulkLoad {
     job.setMapOutputKeyClass(ImmutableBytesWritable.class);
     job.setMapOutputValueClass(KeyValue.class);
     FileOutputFormat.setOutputPath(job, out);
-    try (Connection connection = ConnectionFactory.createConnection(conf)) {
-      List<TableDescriptor> descriptors = new ArrayList<>();
-      List<RegionLocator> locators = new ArrayList<>();
-      try {
-        for (TableName t : tables) {
-          try (Table table = connection.getTable(t)) {
-            descriptors.add(table.getDescriptor());
-          }
-          locators.add(connection.getRegionLocator(t));
-        }
-        MultiTableIncrementalLoad.configure(job, descriptors, locators);
-      } finally {
-        for (RegionLocator l : locators) {
-          l.close();
-        }
+    configureHFileOutput(job, connection, tables);
+    job.setOutputFormatClass(UntrackedHFileOutputFormat.class);
+    if (partitioning == Partitioning.HASH) {
+      // A job that does not know the regions cannot have a reducer per region: it hashes rows
+      // into as many reducers as the machine runs at once.
+      job.setPartitionerClass(RowHashPartitioner.class);
+      job.setNumReduceTasks(conf.getInt("mapreduce.local.reduce.tasks.maximum", 2));
+    }
+    if (local) {
+      // The LocalJobRunner runs tasks on this JVM's classpath: shipping jars to it is wasted copying.
+      job.getConfiguration().unset("tmpjars");
+    } else {
+      // Tasks on a cluster need our classes and Jackson next to HBase's (which configure added).
+      TableMapReduceUtil.addDependencyJarsForClasses(job.getConfiguration(), ArchiveBulkLoad.class,
+          org.casebook.core.key.KeyBuilder.class, com.fasterxml.jackson.databind.ObjectMapper.class,
+          com.fasterxml.jackson.core.JsonFactory.class, com.fasterxml.jackson.annotation.JsonInclude.class);
+    }
+    job.submit();
+    long shown = 0;
+    while (!job.isComplete()) {
+      Thread.sleep(500);
+      org.apache.hadoop.mapreduce.Counters running = job.getCounters();
+      if (running != null) {
+        long bytes = count(running, Counters.BYTES);
+        progress.advance(bytes - shown);
+        shown = bytes;
+        progress.detail(String.format(java.util.Locale.ROOT, "%,d records, map %.0f%%, reduce %.0f%%",
+            count(running, Counters.USERS) + count(running, Counters.STATUSES), job.mapProgress() * 100,
+            job.reduceProgress() * 100));
       }
-      job.setOutputFormatClass(UntrackedHFileOutputFormat.class);
-      if (partitioning == Partitioning.HASH) {
-        // A job that does not know the regions cannot have a reducer per region: it hashes rows
-        // into as many reducers as the machine runs at once.
-        job.setPartitionerClass(RowHashPartitioner.class);
-        job.setNumReduceTasks(conf.getInt("mapreduce.local.reduce.tasks.maximum", 2));
+    }
+    if (!job.isSuccessful()) {
+      throw new IOException("bulk-load job " + job.getJobID() + " failed (" + job.getStatus().getFailureInfo()
+          + "); see the job log");
+    }
+    double jobSeconds = (System.nanoTime() - t0) / 1e9;
+    org.apache.hadoop.mapreduce.Counters c = job.getCounters();
+    progress.advance(count(c, Counters.BYTES) - shown);
+    progress.detail("loading HFiles");
+    long t1 = System.nanoTime();
+    long hfiles = 0;
+    CountingLoader loader = new CountingLoader(conf);
+    for (TableName t : tables) {
+      Path dir = new Path(new Path(out, t.getNamespaceAsString()), t.getQualifierAsString());
+      long n = countHFiles(fs, dir);
+      if (n > 0) {
+        hfiles += n;
+        loader.bulkLoad(t, dir);
       }
-      if (local) {
-        // The LocalJobRunner runs tasks on this JVM's classpath: shipping jars to it is wasted copying.
-        job.getConfiguration().unset("tmpjars");
-      } else {
-        // Tasks on a cluster need our classes and Jackson next to HBase's (which configure added).
-        TableMapReduceUtil.addDependencyJarsForClasses(job.getConfiguration(), ArchiveBulkLoad.class,
-            org.casebook.core.key.KeyBuilder.class, com.fasterxml.jackson.databind.ObjectMapper.class,
-            com.fasterxml.jackson.core.JsonFactory.class, com.fasterxml.jackson.annotation.JsonInclude.class);
-      }
-      job.submit();
-      long shown = 0;
-      while (!job.isComplete()) {
-        Thread.sleep(500);
-        org.apache.hadoop.mapreduce.Counters running = job.getCounters();
-        if (running != null) {
-          long bytes = running.findCounter(Counters.BYTES).getValue();
-          progress.advance(bytes - shown);
-          shown = bytes;
-          progress.detail(String.format(java.util.Locale.ROOT, "%,d records, map %.0f%%, reduce %.0f%%",
-              running.findCounter(Counters.USERS).getValue() + running.findCounter(Counters.STATUSES).getValue(),
-              job.mapProgress() * 100, job.reduceProgress() * 100));
-        }
-      }
-      if (!job.isSuccessful()) {
-        throw new IOException("bulk-load job " + job.getJobID() + " failed (" + job.getStatus().getFailureInfo()
-            + "); see the job log");
-      }
-      progress.advance(job.getCounters().findCounter(Counters.BYTES).getValue() - shown);
-      progress.detail("loading HFiles");
-      double jobSeconds = (System.nanoTime() - t0) / 1e9;
-      org.apache.hadoop.mapreduce.Counters c = job.getCounters();
-      long t1 = System.nanoTime();
-      long hfiles = 0;
-      CountingLoader loader = new CountingLoader(conf);
+    }
+    // On a local file system the load copies the HFiles; the job output is scratch either way.
+    fs.delete(out, true);
+    return new Outcome(count(c, Counters.FILES_LOADED), count(c, Counters.FILES_QUARANTINED), count(c, Counters.USERS),
+        count(c, Counters.STATUSES), count(c, Counters.CELLS), count(c, Counters.BYTES), hfiles, loader.splits.get(),
+        count(c, Counters.BAD_FILE_READS), count(c, Counters.BAD_FILE_MILLIS), jobSeconds, (System.nanoTime() - t1) / 1e9);
+  }
+
+  private static long count(org.apache.hadoop.mapreduce.Counters counters, Counters counter) {
+    return counters.findCounter(counter).getValue();
+  }
+
+  /** HBase's multi-table HFile set-up for the tables' current regions. */
+  private static void configureHFileOutput(Job job, Connection connection, List<TableName> tables) throws IOException {
+    List<TableDescriptor> descriptors = new ArrayList<>();
+    List<RegionLocator> locators = new ArrayList<>();
+    try {
       for (TableName t : tables) {
-        Path dir = new Path(new Path(out, t.getNamespaceAsString()), t.getQualifierAsString());
-        long n = countHFiles(fs, dir);
-        if (n > 0) {
-          hfiles += n;
-          loader.bulkLoad(t, dir);
+        try (Table table = connection.getTable(t)) {
+          descriptors.add(table.getDescriptor());
         }
+        locators.add(connection.getRegionLocator(t));
       }
-      // On a local file system the load copies the HFiles; the job output is scratch either way.
-      fs.delete(out, true);
-      return new Outcome(c.findCounter(Counters.FILES_LOADED).getValue(), c.findCounter(Counters.FILES_QUARANTINED).getValue(),
-          c.findCounter(Counters.USERS).getValue(), c.findCounter(Counters.STATUSES).getValue(),
-          c.findCounter(Counters.CELLS).getValue(), hfiles, loader.splits.get(), c.findCounter(Counters.BAD_FILE_READS).getValue(),
-          c.findCounter(Counters.BAD_FILE_MILLIS).getValue(), jobSeconds, (System.nanoTime() - t1) / 1e9);
+      MultiTableIncrementalLoad.configure(job, descriptors, locators);
+    } finally {
+      for (RegionLocator l : locators) {
+        l.close();
+      }
     }
   }
 
@@ -297,7 +303,7 @@ public final class ArchiveBulkLoad {
         reads[0]++;
         return fs.open(path, 1 << 16);
       }, size, attempts,
-          conf.getLong(BUFFER_BYTES, DEFAULT_BUFFER_BYTES), new ArchiveReader.Sink() {
+          conf.getLong(BUFFER_BYTES, ArchiveReader.DEFAULT_HOLD_BYTES), new ArchiveReader.Sink() {
             @Override
             public void user(UserRecord user) throws IOException {
               context.getCounter(Counters.USERS).increment(1);

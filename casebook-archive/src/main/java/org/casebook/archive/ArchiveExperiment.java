@@ -126,6 +126,8 @@ public final class ArchiveExperiment {
   private final Configuration conf;
   private final Path scratch;
   private final Settings settings;
+  /** Case 2's key samples per input file, parsed on first use. */
+  private final Map<Path, List<List<byte[]>>> plainKeys = new java.util.HashMap<>();
 
   public ArchiveExperiment(Connection connection, Configuration conf, Path scratch, Settings settings) {
     this.connection = Objects.requireNonNull(connection, "connection is null");
@@ -190,30 +192,29 @@ public final class ArchiveExperiment {
       doc.put("json", json.toString());
       return doc;
     } finally {
+      plainKeys.clear();
       LocalFiles.deleteRecursively(input);
     }
   }
 
   private Run runCase(Case kase, int users, List<Path> files, int regions, long regionBytes) throws Exception {
     String ns = "archive_exp" + kase.number + "_" + users;
-    SchemaManager schemas = new SchemaManager(connection);
-    schemas.dropNamespace(ns);
-    ArchiveSchema schema = ArchiveSchema.in(ns);
     Layout layout;
+    ArchiveSchema schema;
     switch (kase) {
       case NO_PRESPLIT_NO_RULE -> {
         layout = new Layout(1, false);
-        create(schema, layout, schema.dataSpecs(1, false), regionBytes);
+        schema = recreate(ns, layout, sc -> sc.dataSpecs(1, false), regionBytes);
       }
       case PRESPLIT_NO_RULE -> {
         layout = new Layout(regions, false);
         List<List<byte[]>> samples = plainKeySample(files);
-        create(schema, layout, schema.dataSpecs(SplitPoints.quantiles(samples.get(0), regions),
+        schema = recreate(ns, layout, sc -> sc.dataSpecs(SplitPoints.quantiles(samples.get(0), regions),
             SplitPoints.quantiles(samples.get(1), regions), SplitPoints.quantiles(samples.get(2), regions)), regionBytes);
       }
       default -> {
         layout = new Layout(regions, true);
-        create(schema, layout, schema.dataSpecs(regions, true), regionBytes);
+        schema = recreate(ns, layout, sc -> sc.dataSpecs(regions, true), regionBytes);
       }
     }
     int before = regionCount(schema);
@@ -229,11 +230,8 @@ public final class ArchiveExperiment {
     int rounds = 0;
     long t0 = System.nanoTime();
     for (int from = 0; from < files.size(); from += perRound) {
-      ArchiveBulkLoad.Outcome o = ArchiveBulkLoad.run(conf, schema, layout,
-          ArchiveService.hadoopPaths(files.subList(from, Math.min(files.size(), from + perRound))),
-          new org.apache.hadoop.fs.Path(scratch.resolve("work-" + ns).toUri()),
-          new org.apache.hadoop.fs.Path(scratch.resolve("quarantine-" + ns).toUri()), settings.attempts(), partitioning,
-          Progress.silent());
+      ArchiveBulkLoad.Outcome o = bulkLoad(schema, layout, files.subList(from, Math.min(files.size(), from + perRound)),
+          partitioning);
       if (o.filesQuarantined() > 0) {
         throw new IllegalStateException("the experiment's generated input had " + o.filesQuarantined() + " bad file(s)");
       }
@@ -249,8 +247,7 @@ public final class ArchiveExperiment {
     awaitQuiet(schema);
     long end = System.nanoTime();
     int after = regionCount(schema);
-    schemas.dropNamespace(ns);
-    LocalFiles.deleteRecursively(scratch.resolve("work-" + ns));
+    new SchemaManager(connection).dropNamespace(ns);
     return new Run(kase, users, records, cells, sizeOf(files), rounds, (end - t0) / 1e9, job, load, (end - settleStart) / 1e9,
         hfiles, hfileSplits, before, after);
   }
@@ -258,25 +255,17 @@ public final class ArchiveExperiment {
   /** Bulk load (one job, case 3's layout) vs the put path on the largest input, each into fresh tables. */
   private Map<String, Object> compare(List<Path> files, int regions, long regionBytes, Progress progress) throws Exception {
     Layout layout = new Layout(regions, true);
-    SchemaManager schemas = new SchemaManager(connection);
     String ns = "archive_exp_cmp";
-    schemas.dropNamespace(ns);
-    ArchiveSchema schema = ArchiveSchema.in(ns);
-    create(schema, layout, schema.dataSpecs(regions, true), regionBytes);
+    ArchiveSchema schema = recreate(ns, layout, sc -> sc.dataSpecs(regions, true), regionBytes);
     long t0 = System.nanoTime();
-    ArchiveBulkLoad.Outcome bulk = ArchiveBulkLoad.run(conf, schema, layout, ArchiveService.hadoopPaths(files),
-        new org.apache.hadoop.fs.Path(scratch.resolve("work-" + ns).toUri()),
-        new org.apache.hadoop.fs.Path(scratch.resolve("quarantine-" + ns).toUri()), settings.attempts(),
-        ArchiveBulkLoad.Partitioning.REGIONS, Progress.silent());
+    ArchiveBulkLoad.Outcome bulk = bulkLoad(schema, layout, files, ArchiveBulkLoad.Partitioning.REGIONS);
     double bulkSeconds = (System.nanoTime() - t0) / 1e9;
-    schemas.dropNamespace(ns);
     progress.advance(1);
 
-    create(schema, layout, schema.dataSpecs(regions, true), regionBytes);
-    ImportReport put = new ArchiveService(connection, ns).importWithPuts(files, scratch.resolve("quarantine-" + ns),
+    recreate(ns, layout, sc -> sc.dataSpecs(regions, true), regionBytes);
+    ImportReport put = new ArchiveService(connection, ns).importWithPuts(files, quarantineOf(schema),
         settings.attempts(), "experiment", Progress.silent());
-    schemas.dropNamespace(ns);
-    LocalFiles.deleteRecursively(scratch.resolve("work-" + ns));
+    new SchemaManager(connection).dropNamespace(ns);
     progress.advance(1);
 
     long records = bulk.users() + bulk.statuses();
@@ -304,23 +293,10 @@ public final class ArchiveExperiment {
     ArchiveGenerator.Written w = ArchiveGenerator.write(new ArchiveGenerator.Spec(files, settings.usersPerFile(),
         settings.statusesPerUser(), true, 0, settings.seed() + 1), dir);
     Layout layout = new Layout(regions, true);
-    String ns = "archive_exp_bad";
-    SchemaManager schemas = new SchemaManager(connection);
-    schemas.dropNamespace(ns);
-    ArchiveSchema schema = ArchiveSchema.in(ns);
-    create(schema, layout, schema.dataSpecs(regions, true), regionBytes);
-    Path quarantine = scratch.resolve("quarantine-" + ns);
-    LocalFiles.deleteRecursively(quarantine);
-    ArchiveBulkLoad.Outcome o = ArchiveBulkLoad.run(conf, schema, layout, ArchiveService.hadoopPaths(w.files()),
-        new org.apache.hadoop.fs.Path(scratch.resolve("work-" + ns).toUri()), new org.apache.hadoop.fs.Path(quarantine.toUri()),
-        settings.attempts(), ArchiveBulkLoad.Partitioning.REGIONS, Progress.silent());
-    schemas.dropNamespace(ns);
-    long goodBytes = 0;
-    for (Path f : w.files()) {
-      if (!w.badFiles().contains(f)) {
-        goodBytes += Files.size(f);
-      }
-    }
+    ArchiveSchema schema = recreate("archive_exp_bad", layout, sc -> sc.dataSpecs(regions, true), regionBytes);
+    LocalFiles.deleteRecursively(quarantineOf(schema));
+    ArchiveBulkLoad.Outcome o = bulkLoad(schema, layout, w.files(), ArchiveBulkLoad.Partitioning.REGIONS);
+    new SchemaManager(connection).dropNamespace(schema.namespace());
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("files", w.files().size());
     m.put("planted", w.badFiles().size());
@@ -333,10 +309,9 @@ public final class ArchiveExperiment {
     m.put("badFileReadsAllowed", o.filesQuarantined() * settings.attempts());
     m.put("badFileMillis", o.badFileMillis());
     m.put("jobSeconds", o.jobSeconds());
-    m.put("goodBytes", goodBytes);
+    m.put("goodBytes", o.bytes());
     LocalFiles.deleteRecursively(dir);
-    LocalFiles.deleteRecursively(quarantine);
-    LocalFiles.deleteRecursively(scratch.resolve("work-" + ns));
+    LocalFiles.deleteRecursively(quarantineOf(schema));
     return m;
   }
 
@@ -354,11 +329,15 @@ public final class ArchiveExperiment {
     return m;
   }
 
-  private void create(ArchiveSchema schema, Layout layout, List<org.casebook.core.schema.TableSpec> specs, long regionBytes)
-      throws IOException {
+  /** Drops {@code namespace} if it exists and creates its tables with the experiment's region settings. */
+  private ArchiveSchema recreate(String namespace, Layout layout,
+                                 java.util.function.Function<ArchiveSchema, List<org.casebook.core.schema.TableSpec>> specs,
+                                 long regionBytes) throws IOException {
+    ArchiveSchema schema = ArchiveSchema.in(namespace);
     SchemaManager schemas = new SchemaManager(connection);
+    schemas.dropNamespace(namespace);
     schemas.ensure(schema.metaSpec());
-    schemas.ensureAll(specs);
+    schemas.ensureAll(specs.apply(schema));
     try (Admin admin = connection.getAdmin()) {
       for (TableName t : schema.dataTables()) {
         // The seed's region size limit, scaled down; a constant-size policy as in HBase 0.94.
@@ -368,6 +347,24 @@ public final class ArchiveExperiment {
       }
     }
     new ArchiveStore(connection, schema).saveLayout(layout);
+    return schema;
+  }
+
+  /** One bulk-load job of {@code files} into {@code schema}'s tables, with scratch space of its own. */
+  private ArchiveBulkLoad.Outcome bulkLoad(ArchiveSchema schema, Layout layout, List<Path> files,
+                                           ArchiveBulkLoad.Partitioning partitioning) throws Exception {
+    Path work = scratch.resolve("work-" + schema.namespace());
+    try {
+      return ArchiveBulkLoad.run(connection, conf, schema, layout, ArchiveService.hadoopPaths(files),
+          new org.apache.hadoop.fs.Path(work.toUri()), new org.apache.hadoop.fs.Path(quarantineOf(schema).toUri()),
+          settings.attempts(), partitioning, Progress.silent());
+    } finally {
+      LocalFiles.deleteRecursively(work);
+    }
+  }
+
+  private Path quarantineOf(ArchiveSchema schema) {
+    return scratch.resolve("quarantine-" + schema.namespace());
   }
 
   private int regionCount(ArchiveSchema schema) throws IOException {
@@ -407,29 +404,45 @@ public final class ArchiveExperiment {
     }
   }
 
-  /** Row-key samples of the three tables in the plain (no key rule) layout: every user, status and index row. */
-  private static List<List<byte[]>> plainKeySample(List<Path> files) throws IOException {
+  /**
+   * Row keys of the three tables in the plain (no key rule) layout: every user, status and index
+   * row of {@code files}. Each file is parsed once per experiment; the sizes share their first files.
+   */
+  private List<List<byte[]>> plainKeySample(List<Path> files) throws IOException {
+    List<List<byte[]>> sample = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+    for (Path f : files) {
+      List<List<byte[]>> keys = plainKeys.get(f);
+      if (keys == null) {
+        keys = plainKeysOf(f);
+        plainKeys.put(f, keys);
+      }
+      for (int t = 0; t < 3; t++) {
+        sample.get(t).addAll(keys.get(t));
+      }
+    }
+    return sample;
+  }
+
+  private static List<List<byte[]>> plainKeysOf(Path file) throws IOException {
     List<byte[]> users = new ArrayList<>();
     List<byte[]> statuses = new ArrayList<>();
     List<byte[]> index = new ArrayList<>();
     Layout plain = new Layout(1, false);
-    for (Path f : files) {
-      try (InputStream in = new java.io.BufferedInputStream(Files.newInputStream(f), 1 << 16)) {
-        ArchiveReader.read(in, new ArchiveReader.Sink() {
-          @Override
-          public void user(UserRecord user) {
-            users.add(plain.userRow(user.uid()));
-          }
+    try (InputStream in = new java.io.BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
+      ArchiveReader.read(in, new ArchiveReader.Sink() {
+        @Override
+        public void user(UserRecord user) {
+          users.add(plain.userRow(user.uid()));
+        }
 
-          @Override
-          public void status(StatusRecord status) {
-            statuses.add(plain.statusRow(status.uid(), status.id()));
-            index.add(plain.indexRow(status.id()));
-          }
-        });
-      } catch (BadInputException e) {
-        throw new IllegalStateException("generated file " + f + " is bad: " + e.getMessage(), e);
-      }
+        @Override
+        public void status(StatusRecord status) {
+          statuses.add(plain.statusRow(status.uid(), status.id()));
+          index.add(plain.indexRow(status.id()));
+        }
+      });
+    } catch (BadInputException e) {
+      throw new IllegalStateException("generated file " + file + " is bad: " + e.getMessage(), e);
     }
     return List.of(users, statuses, index);
   }

@@ -72,7 +72,8 @@ public final class ArchiveImportTool extends Configured implements Tool {
     long bytes = 0;
     for (FileStatus s : fs.listStatus(input)) {
       String name = s.getPath().getName();
-      if (s.isFile() && !name.startsWith(".") && !name.startsWith("_") && !name.endsWith(".reason")) {
+      // Hadoop's own bookkeeping files start with '_' (_SUCCESS, _logs).
+      if (s.isFile() && ArchiveService.isInputName(name) && !name.startsWith("_")) {
         files.add(s.getPath());
         bytes += s.getLen();
       }
@@ -85,8 +86,11 @@ public final class ArchiveImportTool extends Configured implements Tool {
       SplitPlan plan = SplitPlan.compute(bytes, 1.5, regionSizeMb << 20, admin.getRegionServers().size());
       ArchiveService archive = new ArchiveService(connection, namespace);
       Layout layout = archive.prepare(new Layout(regions != null ? regions : plan.regions(), true), true);
-      ArchiveBulkLoad.Outcome o = ArchiveBulkLoad.run(conf, ArchiveSchema.in(namespace), layout, files, work, quarantine,
-          attempts, ArchiveBulkLoad.Partitioning.REGIONS, Progress.logging("bulk load", bytes, "bytes"));
+      ArchiveBulkLoad.Outcome o;
+      try (Progress progress = Progress.logging("bulk load", bytes, "bytes")) {
+        o = ArchiveBulkLoad.run(connection, conf, ArchiveSchema.in(namespace), layout, files, work, quarantine, attempts,
+            ArchiveBulkLoad.Partitioning.REGIONS, progress);
+      }
       Map<String, Object> report = new LinkedHashMap<>();
       report.put("mode", "bulkload");
       report.put("regions", layout.regions());

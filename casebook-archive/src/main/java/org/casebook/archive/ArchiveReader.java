@@ -42,6 +42,8 @@ public final class ArchiveReader {
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final JsonFactory FACTORY = MAPPER.getFactory();
   static final int MAX_TEXT = 10_000;
+  /** Files up to this size are held as records after one parse; larger ones are read twice. */
+  static final long DEFAULT_HOLD_BYTES = 64L << 20;
 
   enum Kind { TEXT, COUNT, FLAG, TIME }
 

@@ -70,6 +70,11 @@ public final class ArchiveService {
     return wanted;
   }
 
+  /** Whether a file in an input directory is input: not hidden, not a quarantine reason file. */
+  static boolean isInputName(String name) {
+    return !name.startsWith(".") && !name.endsWith(".reason");
+  }
+
   /** The JSON files of a directory (or the file itself), in name order. */
   public static List<Path> inputFiles(Path input) {
     InvalidInputException.check(Files.exists(input), "input", "no such file or directory: " + input);
@@ -77,8 +82,7 @@ public final class ArchiveService {
       return List.of(input);
     }
     try (java.util.stream.Stream<Path> s = Files.list(input)) {
-      return s.filter(Files::isRegularFile).filter(p -> !p.getFileName().toString().startsWith("."))
-          .filter(p -> !p.getFileName().toString().endsWith(".reason")).sorted().toList();
+      return s.filter(Files::isRegularFile).filter(p -> isInputName(p.getFileName().toString())).sorted().toList();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list " + input + ": " + e.getMessage(), e);
     }
@@ -104,8 +108,9 @@ public final class ArchiveService {
     try (ArchiveStore.Writers writers = store.writers()) {
       for (Path file : files) {
         progress.detail(file.getFileName().toString());
+        long size = size(file);
         String failure = ArchiveReader.readAllOrNothing(() -> new BufferedInputStream(Files.newInputStream(file), 1 << 16),
-            size(file), attempts, ArchiveBulkLoad.DEFAULT_BUFFER_BYTES, new ArchiveReader.Sink() {
+            size, attempts, ArchiveReader.DEFAULT_HOLD_BYTES, new ArchiveReader.Sink() {
               @Override
               public void user(UserRecord user) throws IOException {
                 counts[2] += writers.user(layout, user);
@@ -123,7 +128,6 @@ public final class ArchiveService {
           continue;
         }
         loaded++;
-        long size = size(file);
         bytes += size;
         progress.advance(size);
       }
@@ -146,29 +150,17 @@ public final class ArchiveService {
    */
   public ImportReport importWithBulkLoad(List<Path> files, Path quarantine, int attempts, String splitComputation,
                                          org.apache.hadoop.conf.Configuration conf, Path work, Progress progress) {
-    return importWithBulkLoad(files, quarantine, attempts, splitComputation, conf, work, ArchiveBulkLoad.Partitioning.REGIONS,
-        progress);
-  }
-
-  ImportReport importWithBulkLoad(List<Path> files, Path quarantine, int attempts, String splitComputation,
-                                  org.apache.hadoop.conf.Configuration conf, Path work,
-                                  ArchiveBulkLoad.Partitioning partitioning, Progress progress) {
     InvalidInputException.check(attempts >= 1 && attempts <= 10, "attempts", "attempts must be 1..10");
     Layout layout = requireLayout();
     try {
-      ArchiveBulkLoad.Outcome o = ArchiveBulkLoad.run(conf, store.schema(), layout, hadoopPaths(files),
-          new org.apache.hadoop.fs.Path(work.toUri()), new org.apache.hadoop.fs.Path(quarantine.toUri()), attempts,
-          partitioning, progress);
-      List<ImportReport.Skipped> skipped = Quarantine.skipped(conf, new org.apache.hadoop.fs.Path(quarantine.toAbsolutePath().toUri()),
-          hadoopPaths(files));
-      long bytes = 0;
-      for (Path f : files) {
-        if (Files.exists(f)) {
-          bytes += size(f);
-        }
-      }
+      List<org.apache.hadoop.fs.Path> inputs = hadoopPaths(files);
+      org.apache.hadoop.fs.Path quarantineDir = new org.apache.hadoop.fs.Path(quarantine.toAbsolutePath().toUri());
+      ArchiveBulkLoad.Outcome o = ArchiveBulkLoad.run(connection, conf, store.schema(), layout, inputs,
+          new org.apache.hadoop.fs.Path(work.toAbsolutePath().toUri()), quarantineDir, attempts,
+          ArchiveBulkLoad.Partitioning.REGIONS, progress);
+      List<ImportReport.Skipped> skipped = Quarantine.skipped(conf, quarantineDir, inputs);
       return new ImportReport("bulkload", layout, splitComputation, (int) o.filesLoaded(), skipped, o.users(), o.statuses(),
-          o.cells(), bytes, o.hfiles(), o.hfileSplits(), Map.of("job", o.jobSeconds(), "load", o.loadSeconds()), o.seconds());
+          o.cells(), o.bytes(), o.hfiles(), o.hfileSplits(), Map.of("job", o.jobSeconds(), "load", o.loadSeconds()), o.seconds());
     } catch (IOException e) {
       throw new UncheckedIOException("bulk load failed: " + e.getMessage(), e);
     } catch (InterruptedException e) {

@@ -70,7 +70,7 @@ final class ArchiveStore {
   /** Flushes the data tables' memstores to HFiles and waits for it. */
   void flushDataTables() throws IOException {
     try (org.apache.hadoop.hbase.client.Admin admin = connection.getAdmin()) {
-      for (org.apache.hadoop.hbase.TableName t : List.of(schema.user(), schema.status(), schema.statusIndex())) {
+      for (org.apache.hadoop.hbase.TableName t : schema.dataTables()) {
         admin.flush(t);
       }
     }

@@ -44,4 +44,50 @@ class NioLocalFileSystemTest {
           .isInstanceOf(FileNotFoundException.class);
     }
   }
+
+  @Test
+  void hbaseSeesTwoInstancesAsOneFileSystemSoBulkLoadsMoveFiles(@TempDir Path dir) throws Exception {
+    Configuration conf = new Configuration(false);
+    conf.set("fs.file.impl", NioLocalFileSystem.class.getName());
+    try (FileSystem a = FileSystem.newInstance(dir.toUri(), conf); FileSystem b = FileSystem.newInstance(dir.toUri(), conf)) {
+      assertThat(org.apache.hadoop.hbase.util.FSUtils.isSameHdfs(conf, a, b)).isTrue();
+    }
+    // Hadoop's own local file system is "different" from itself: HBase copies between them.
+    Configuration plain = new Configuration(false);
+    plain.set("fs.file.impl", org.apache.hadoop.fs.LocalFileSystem.class.getName());
+    try (FileSystem a = FileSystem.newInstance(dir.toUri(), plain); FileSystem b = FileSystem.newInstance(dir.toUri(), plain)) {
+      assertThat(org.apache.hadoop.hbase.util.FSUtils.isSameHdfs(plain, a, b)).isFalse();
+    }
+  }
+
+  @Test
+  void statusesMatchHadoopsOwnLocalFileSystem(@TempDir Path dir) throws Exception {
+    Files.createDirectories(dir.resolve("d/sticky"));
+    Files.writeString(dir.resolve("d/f"), "hello");
+    Configuration nio = new Configuration(false);
+    nio.set("fs.file.impl", NioLocalFileSystem.class.getName());
+    Configuration plain = new Configuration(false);
+    plain.set("fs.file.impl", org.apache.hadoop.fs.LocalFileSystem.class.getName());
+    try (FileSystem ours = FileSystem.newInstance(dir.toUri(), nio); FileSystem hadoops = FileSystem.newInstance(dir.toUri(), plain)) {
+      hadoops.setPermission(new org.apache.hadoop.fs.Path(dir.resolve("d/sticky").toUri()), new FsPermission((short) 01770));
+      hadoops.setPermission(new org.apache.hadoop.fs.Path(dir.resolve("d/f").toUri()), new FsPermission((short) 0640));
+      for (String name : new String[] {"d", "d/f", "d/sticky"}) {
+        org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(dir.resolve(name).toUri());
+        org.apache.hadoop.fs.FileStatus a = ours.getFileStatus(p);
+        org.apache.hadoop.fs.FileStatus b = hadoops.getFileStatus(p);
+        assertThat(a.getPath()).as(name).isEqualTo(b.getPath());
+        assertThat(a.getPermission()).as(name).isEqualTo(b.getPermission());
+        assertThat(a.getOwner()).as(name).isEqualTo(b.getOwner());
+        assertThat(a.getGroup()).as(name).isEqualTo(b.getGroup());
+        assertThat(a.isDirectory()).as(name).isEqualTo(b.isDirectory());
+        assertThat(a.getLen()).as(name).isEqualTo(b.getLen());
+        assertThat(a.getModificationTime()).as(name).isEqualTo(b.getModificationTime());
+      }
+      assertThat(ours.getFileStatus(new org.apache.hadoop.fs.Path(dir.resolve("d/sticky").toUri())).getPermission().getStickyBit())
+          .isTrue();
+      assertThat(ours.listStatus(new org.apache.hadoop.fs.Path(dir.resolve("d").toUri()))).hasSize(2);
+      assertThatThrownBy(() -> ours.getFileStatus(new org.apache.hadoop.fs.Path(dir.resolve("missing").toUri())))
+          .isInstanceOf(FileNotFoundException.class);
+    }
+  }
 }

@@ -126,6 +126,7 @@ public final class ArchiveBulkLoad {
     FileInputFormat.setInputPaths(job, inputs.toArray(new Path[0]));
     job.setMapperClass(ArchiveCellMapper.class);
     job.setMapOutputKeyClass(ImmutableBytesWritable.class);
+    // KeyValue for HBase's set-up (which picks its reducer by this class); then our row records.
     job.setMapOutputValueClass(KeyValue.class);
     FileOutputFormat.setOutputPath(job, out);
     configureHFileOutput(job, connection, tables);
@@ -318,16 +319,17 @@ public final class ArchiveBulkLoad {
   }
 
   /** Seed 001's case 2: rows go to reducers by hash, with no regard for the regions. */
-  public static final class RowHashPartitioner extends Partitioner<ImmutableBytesWritable, Cell> {
+  public static final class RowHashPartitioner extends Partitioner<ImmutableBytesWritable, Object> {
     @Override
-    public int getPartition(ImmutableBytesWritable key, Cell value, int partitions) {
+    public int getPartition(ImmutableBytesWritable key, Object value, int partitions) {
       return (org.apache.hadoop.hbase.util.Bytes.hashCode(key.get(), key.getOffset(), key.getLength()) & Integer.MAX_VALUE)
           % partitions;
     }
   }
 
-  /** Streams one file once; emits the cells of all three tables, keyed by table and row. */
-  public static final class ArchiveCellMapper extends Mapper<Text, NullWritable, ImmutableBytesWritable, KeyValue> {
+  /** Streams one file once; emits each row's cells for all three tables, keyed by table and row. */
+  public static final class ArchiveCellMapper
+      extends Mapper<Text, NullWritable, ImmutableBytesWritable, KeyValueShuffle.RowCells> {
     private byte[][] tableNames;
     private Layout layout;
 
@@ -374,13 +376,15 @@ public final class ArchiveBulkLoad {
             private void emit(int table, Put put) throws IOException {
               ImmutableBytesWritable key = new ImmutableBytesWritable(
                   MultiTableHFileOutputFormat.createCompositeKey(tableNames[table], put.getRow()));
-              try {
-                for (Map.Entry<byte[], List<Cell>> family : put.getFamilyCellMap().entrySet()) {
-                  for (Cell cell : family.getValue()) {
-                    context.write(key, KeyValueUtil.ensureKeyValue(cell));
-                  }
-                  context.getCounter(Counters.CELLS).increment(family.getValue().size());
+              List<KeyValue> cells = new ArrayList<>(put.size());
+              for (List<Cell> family : put.getFamilyCellMap().values()) {
+                for (Cell cell : family) {
+                  cells.add(KeyValueUtil.ensureKeyValue(cell));
                 }
+              }
+              context.getCounter(Counters.CELLS).increment(cells.size());
+              try {
+                context.write(key, new KeyValueShuffle.RowCells(cells));
               } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new java.io.InterruptedIOException("interrupted");

@@ -90,14 +90,14 @@ public final class ArchiveBulkLoad {
     if (local) {
       conf.set("mapreduce.framework.name", "local");
       // On one machine "locality" buys nothing, and HBase would open a connection per HFile writer to find it.
-      conf.setBooleanIfUnset(LOCALITY_SENSITIVE, false);
+      setUnlessConfigured(conf, LOCALITY_SENSITIVE, "false");
       String cores = Integer.toString(Runtime.getRuntime().availableProcessors());
-      conf.setIfUnset("mapreduce.local.map.tasks.maximum", cores);
-      conf.setIfUnset("mapreduce.local.reduce.tasks.maximum", cores);
+      setUnlessConfigured(conf, "mapreduce.local.map.tasks.maximum", cores);
+      setUnlessConfigured(conf, "mapreduce.local.reduce.tasks.maximum", cores);
       // One small file per map task: a 32 MB sort buffer holds its output (the 100 MB default is
       // a humongous allocation per task that kept G1 busy), and reducers merge in memory.
-      conf.setIfUnset("mapreduce.task.io.sort.mb", "32");
-      conf.setIfUnset("mapreduce.reduce.input.buffer.percent", "0.7");
+      setUnlessConfigured(conf, "mapreduce.task.io.sort.mb", "32");
+      setUnlessConfigured(conf, "mapreduce.reduce.input.buffer.percent", "0.7");
     }
     conf.setInt(ATTEMPTS, attempts);
     conf.setInt("mapreduce.map.maxattempts", attempts + 1);
@@ -233,6 +233,24 @@ public final class ArchiveBulkLoad {
       }
     } finally {
       pool.shutdownNow();
+    }
+  }
+
+  /**
+   * Sets {@code key} unless someone configured it: a value from Hadoop's or HBase's
+   * {@code *-default.xml} does not count ({@code setIfUnset} would keep it — once any job has run
+   * in this JVM, {@code mapred-default.xml} is loaded and defines every MapReduce key).
+   */
+  static void setUnlessConfigured(Configuration conf, String key, String value) {
+    String[] sources = conf.getPropertySources(key);
+    boolean configured = false;
+    if (sources != null) {
+      for (String source : sources) {
+        configured |= !source.endsWith("-default.xml");
+      }
+    }
+    if (!configured) {
+      conf.set(key, value);
     }
   }
 

@@ -55,6 +55,8 @@ public final class ArchiveBulkLoad {
   static final String TABLES = "casebook.archive.tables";
   /** Files up to this size are parsed once and held as records; larger ones are read twice. */
   static final String BUFFER_BYTES = "casebook.archive.buffer.bytes";
+  /** How long a load waits for a table whose regions are in transition (a split, a move). */
+  static final long AVAILABLE_WAIT_MILLIS = 300_000;
   /** HBase's switch for asking the region server's location per HFile writer (one connection each). */
   static final String LOCALITY_SENSITIVE = "hbase.bulkload.locality.sensitive.enabled";
 
@@ -198,13 +200,30 @@ public final class ArchiveBulkLoad {
 
   /**
    * Loads one table's HFiles over the caller's connection ({@link BulkLoadHFilesTool#bulkLoad}
-   * would open a connection of its own per call, half a second each here).
+   * would open a connection of its own per call, half a second each here). HBase's loader refuses
+   * a table with a region offline, as during a split the previous load caused; that is waited out
+   * (up to {@link #AVAILABLE_WAIT_MILLIS}) rather than failing the import.
    */
   @SuppressWarnings("deprecation")
-  private static void load(Connection connection, CountingLoader loader, TableName table, Path dir) throws IOException {
+  private static void load(Connection connection, CountingLoader loader, TableName table, Path dir)
+      throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + AVAILABLE_WAIT_MILLIS * 1_000_000L;
     try (Admin admin = connection.getAdmin(); Table t = connection.getTable(table);
          RegionLocator locator = connection.getRegionLocator(table)) {
-      loader.doBulkLoad(dir, admin, t, locator);
+      while (true) {
+        while (!admin.isTableAvailable(table) && System.nanoTime() < deadline) {
+          Thread.sleep(100);
+        }
+        try {
+          loader.doBulkLoad(dir, admin, t, locator);
+          return;
+        } catch (org.apache.hadoop.hbase.TableNotFoundException e) {
+          // Checked before any file moved; retry if the table exists and only a region was offline.
+          if (!admin.tableExists(table) || System.nanoTime() >= deadline) {
+            throw e;
+          }
+        }
+      }
     }
   }
 

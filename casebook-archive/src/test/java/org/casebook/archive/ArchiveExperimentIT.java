@@ -23,6 +23,7 @@ class ArchiveExperimentIT {
 
     List<Map<String, Object>> runs = (List<Map<String, Object>>) doc.get("runs");
     assertThat(runs).hasSize(6);
+    assertThat((Double) doc.get("warmUpSeconds")).as("an untimed round ran first").isPositive();
     for (Map<String, Object> r : runs) {
       int kase = (Integer) r.get("case");
       int users = (Integer) r.get("users");

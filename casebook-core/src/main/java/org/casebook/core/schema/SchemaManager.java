@@ -146,6 +146,7 @@ public final class SchemaManager {
     for (FamilySpec f : spec.families()) {
       b.setColumnFamily(toDescriptor(f));
     }
+    spec.settings().forEach(b::setValue);
     return b.build();
   }
 
@@ -198,6 +199,9 @@ public final class SchemaManager {
     }
     for (String extra : actual.keySet()) {
       diffs.add("family '" + extra + "' exists but is not declared");
+    }
+    for (Map.Entry<String, String> setting : spec.settings().entrySet()) {
+      compare(diffs, "table", setting.getKey(), setting.getValue(), existing.getValue(setting.getKey()));
     }
     if (!diffs.isEmpty()) {
       throw new ConflictException("table " + spec.name() + " exists with another shape: " + String.join("; ", diffs)

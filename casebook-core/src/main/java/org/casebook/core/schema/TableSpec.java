@@ -8,14 +8,17 @@ import org.apache.hadoop.hbase.TableName;
 
 /**
  * A table as code: its name, its families and how it is pre-split. {@code keyDoc} is a one-line
- * description of the row key shown by {@code casebook schema show}.
+ * description of the row key shown by {@code casebook schema show}. {@code settings} are
+ * table-level descriptor values set at creation (e.g. {@code MAX_FILESIZE}, {@code SPLIT_POLICY}).
  */
-public record TableSpec(TableName name, List<FamilySpec> families, SplitPoints splits, String keyDoc) {
+public record TableSpec(TableName name, List<FamilySpec> families, SplitPoints splits, String keyDoc,
+                        Map<String, String> settings) {
   public TableSpec {
     Objects.requireNonNull(name, "name is null");
     Objects.requireNonNull(families, "families is null");
     Objects.requireNonNull(splits, "splits is null");
     Objects.requireNonNull(keyDoc, "keyDoc is null");
+    settings = Map.copyOf(Objects.requireNonNull(settings, "settings is null"));
     if (families.isEmpty()) {
       throw new IllegalArgumentException("table " + name + " needs at least one family");
     }
@@ -26,6 +29,17 @@ public record TableSpec(TableName name, List<FamilySpec> families, SplitPoints s
       }
     }
     families = List.copyOf(families);
+  }
+
+  public TableSpec(TableName name, List<FamilySpec> families, SplitPoints splits, String keyDoc) {
+    this(name, families, splits, keyDoc, Map.of());
+  }
+
+  /** This table with {@code more} table-level settings (replacing values of the same keys). */
+  public TableSpec withSettings(Map<String, String> more) {
+    Map<String, String> all = new java.util.TreeMap<>(settings);
+    all.putAll(more);
+    return new TableSpec(name, families, splits, keyDoc, all);
   }
 
   public static TableSpec of(String namespace, String table, String keyDoc, SplitPoints splits, FamilySpec... families) {

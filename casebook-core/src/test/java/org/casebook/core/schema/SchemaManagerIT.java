@@ -65,4 +65,20 @@ class SchemaManagerIT {
       assertThat(admin.tableExists(name)).isFalse();
     }
   }
+
+  @Test
+  void tableSettingsAreSetAtCreationAndCheckedAfterwards(HBaseRuntime runtime) throws Exception {
+    TableSpec spec = TableSpec.of("casebook_schema", TestIds.unique("s"), "k", SplitPoints.none(), FamilySpec.of("a"))
+        .withSettings(java.util.Map.of("MAX_FILESIZE", "8388608", "casebook.note", "x"));
+    SchemaManager schemas = new SchemaManager(runtime.connection());
+    assertThat(schemas.ensure(spec).outcome()).isEqualTo(SchemaManager.Outcome.CREATED);
+    try (Admin admin = runtime.connection().getAdmin()) {
+      assertThat(admin.getDescriptor(spec.name()).getMaxFileSize()).isEqualTo(8L << 20);
+      assertThat(admin.getDescriptor(spec.name()).getValue("casebook.note")).isEqualTo("x");
+    }
+    assertThat(schemas.ensure(spec).outcome()).isEqualTo(SchemaManager.Outcome.UNCHANGED);
+    assertThatThrownBy(() -> schemas.ensure(spec.withSettings(java.util.Map.of("MAX_FILESIZE", "16777216"))))
+        .isInstanceOf(ConflictException.class)
+        .hasMessageContaining("MAX_FILESIZE is 8388608, declared 16777216");
+  }
 }

@@ -134,6 +134,10 @@ public final class ArchiveBulkLoad {
     configureHFileOutput(job, connection, tables);
     KeyValueShuffle.install(job);
     job.setOutputFormatClass(UntrackedHFileOutputFormat.class);
+    if (partitioning == Partitioning.REGIONS && local) {
+      // Four groups per core keep both cores busy when the tables' sizes differ.
+      RegionGroups.install(job, connection, tables, 4 * conf.getInt("mapreduce.local.reduce.tasks.maximum", 2), work);
+    }
     if (partitioning == Partitioning.HASH) {
       // A job that does not know the regions cannot have a reducer per region: it hashes rows
       // into as many reducers as the machine runs at once.

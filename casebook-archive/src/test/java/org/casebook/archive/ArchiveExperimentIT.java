@@ -50,6 +50,8 @@ class ArchiveExperimentIT {
     Map<String, Object> cmp = (Map<String, Object>) doc.get("bulkloadVsPut");
     assertThat((Double) cmp.get("bulkloadRecordsPerSecond")).isPositive();
     assertThat((Double) cmp.get("putRecordsPerSecond")).isPositive();
+    assertThat(cmp.get("putRecords")).as("both paths stored the same records").isEqualTo(cmp.get("records"));
+    assertThat((List<Double>) cmp.get("putRunSeconds")).hasSize(ArchiveExperiment.COMPARISON_RUNS);
 
     assertThat(Path.of((String) doc.get("json"))).exists();
     Path png = Path.of((String) doc.get("chart"));

@@ -36,11 +36,11 @@ import org.slf4j.LoggerFactory;
  * rule, (2) pre-split without the key rule, (3) pre-split with the key rule. As in the seed, the
  * data arrives in rounds (one bulk-load job per batch of files) into tables with a region size
  * limit, so case 1's single region grows and HBase splits it; a case is timed from its first
- * round until HBase has finished the splits and compactions the rounds caused. Case 2's tables are pre-split at their
- * keys' quantiles, but its job sends rows to reducers by hash, as a job that does not know the
- * regions does: every HFile spans regions and the loader splits it. Case 3 partitions by region
- * id. Also measured: one bulk-load job vs the put path on the largest input, and what the
- * quarantined files of a set with planted bad files cost.
+ * round until HBase has finished the splits and compactions the rounds caused. Case 2's tables
+ * are pre-split at their keys' quantiles, but its job sends rows to reducers by hash, as a job
+ * that does not know the regions does: every HFile spans regions and the loader splits it. Case 3
+ * partitions by region. Also measured: bulk load vs the put path on the largest input, and what
+ * the quarantined files of a set with planted bad files cost.
  */
 public final class ArchiveExperiment {
   private static final Logger LOG = LoggerFactory.getLogger(ArchiveExperiment.class);

@@ -130,12 +130,12 @@ public final class ArchiveBulkLoad {
     // KeyValue for HBase's set-up (which picks its reducer by this class); then our row records.
     job.setMapOutputValueClass(KeyValue.class);
     FileOutputFormat.setOutputPath(job, out);
-    configureHFileOutput(job, connection, tables);
+    List<byte[]> regionStarts = configureHFileOutput(job, connection, tables);
     KeyValueShuffle.install(job);
     job.setOutputFormatClass(UntrackedHFileOutputFormat.class);
     if (partitioning == Partitioning.REGIONS && local) {
       // Four groups per core keep both cores busy when the tables' sizes differ.
-      RegionGroups.install(job, connection, tables, 4 * conf.getInt("mapreduce.local.reduce.tasks.maximum", 2), work);
+      RegionGroups.install(job, regionStarts, 4 * conf.getInt("mapreduce.local.reduce.tasks.maximum", 2), work);
     }
     if (partitioning == Partitioning.HASH) {
       // A job that does not know the regions cannot have a reducer per region: it hashes rows
@@ -280,8 +280,12 @@ public final class ArchiveBulkLoad {
     return counters.findCounter(counter).getValue();
   }
 
-  /** HBase's multi-table HFile set-up for the tables' current regions. */
-  private static void configureHFileOutput(Job job, Connection connection, List<TableName> tables) throws IOException {
+  /**
+   * HBase's multi-table HFile set-up for the tables' current regions; returns every region's first
+   * composite key (table; start row), sorted, read through the same locators.
+   */
+  private static List<byte[]> configureHFileOutput(Job job, Connection connection, List<TableName> tables)
+      throws IOException {
     List<TableDescriptor> descriptors = new ArrayList<>();
     List<RegionLocator> locators = new ArrayList<>();
     try {
@@ -292,6 +296,14 @@ public final class ArchiveBulkLoad {
         locators.add(connection.getRegionLocator(t));
       }
       MultiTableIncrementalLoad.configure(job, descriptors, locators);
+      List<byte[]> starts = new ArrayList<>();
+      for (int i = 0; i < tables.size(); i++) {
+        for (byte[] start : locators.get(i).getStartKeys()) {
+          starts.add(MultiTableHFileOutputFormat.createCompositeKey(tables.get(i).getName(), start));
+        }
+      }
+      starts.sort(org.apache.hadoop.hbase.util.Bytes.BYTES_COMPARATOR);
+      return starts;
     } finally {
       for (RegionLocator l : locators) {
         l.close();

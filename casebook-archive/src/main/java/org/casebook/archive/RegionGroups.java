@@ -7,11 +7,7 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
-import org.apache.hadoop.hbase.mapreduce.MultiTableHFileOutputFormat;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.io.SequenceFile;
@@ -36,18 +32,10 @@ final class RegionGroups {
   /**
    * Partitions {@code job} into at most {@code reducers} groups of contiguous regions (total
    * order, as HBase does, on a subset of the region boundaries) and tells the output format where
-   * every region starts. Call after HBase's set-up, which this overrides.
+   * every region starts. {@code starts}: every region's first composite key, sorted. Call after
+   * HBase's set-up, which this overrides.
    */
-  static void install(Job job, Connection connection, List<TableName> tables, int reducers, Path work) throws IOException {
-    List<byte[]> starts = new ArrayList<>();
-    for (TableName t : tables) {
-      try (RegionLocator locator = connection.getRegionLocator(t)) {
-        for (byte[] start : locator.getStartKeys()) {
-          starts.add(MultiTableHFileOutputFormat.createCompositeKey(t.getName(), start));
-        }
-      }
-    }
-    starts.sort(Bytes.BYTES_COMPARATOR);
+  static void install(Job job, List<byte[]> starts, int reducers, Path work) throws IOException {
     List<byte[]> cuts = cuts(starts, reducers);
     Configuration conf = job.getConfiguration();
     Path partitions = new Path(work, "region-groups.partitions");

@@ -1,9 +1,8 @@
 package org.casebook.core;
 
 /**
- * Root of the errors Casebook reports to its users. Subclasses say what went wrong in
- * terms the caller can act on; the HTTP and CLI adapters map each to a status or exit code.
- * Storage failures are not in this hierarchy: they surface as {@link java.io.UncheckedIOException}.
+ * Root of the errors Casebook reports to its users. Subclasses say what went wrong in terms the
+ * caller can act on; {@link ErrorKind} maps each to an HTTP status and a CLI exit code.
  */
 public abstract class CasebookException extends RuntimeException {
   private static final long serialVersionUID = 1L;
@@ -15,4 +14,7 @@ public abstract class CasebookException extends RuntimeException {
   protected CasebookException(String message, Throwable cause) {
     super(message, cause);
   }
+
+  /** What kind of failure this is (status and exit code). */
+  public abstract ErrorKind kind();
 }

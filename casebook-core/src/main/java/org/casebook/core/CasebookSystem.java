@@ -1,34 +1,31 @@
 package org.casebook.core;
 
-import java.util.List;
 import java.util.function.Supplier;
-import org.casebook.core.http.HttpRoutes;
-import org.casebook.core.schema.TableSpec;
 
 /**
- * One Casebook system, as the server sees it. Implementations are found with
- * {@link java.util.ServiceLoader} (a {@code META-INF/services/org.casebook.core.CasebookSystem}
- * file in the system's module), so adding a system never changes the server.
+ * One Casebook system, as the platform sees it: a factory (after Trino's plugin → factory →
+ * instance). It {@link #descriptor() describes} itself before anything runs — enough for
+ * {@code --help}, {@code schema}, {@code /api/health} and an API description — and
+ * {@link #start starts} into a running instance that owns its background work and listeners.
+ *
+ * <p>Implementations are found with {@link java.util.ServiceLoader} (a
+ * {@code META-INF/services/org.casebook.core.CasebookSystem} file in the system's module), so
+ * adding a system never changes the server. See {@code CONTRIBUTING.md} for the steps.
  */
 public interface CasebookSystem {
-  /** Short lower-case name: the CLI command group and the {@code /api/<name>} prefix. */
-  String name();
-
-  /** One line for {@code --help} and {@code /api/health}. */
-  String summary();
-
-  /** The tables this system needs; the server ensures them before the system starts. */
-  List<TableSpec> schemas();
+  /** What this system is: name, tables and key layouts, routes, listeners. Cheap and side-effect free. */
+  SystemDescriptor descriptor();
 
   /**
-   * Registers this system's HTTP routes, all under {@code /api/<name>/}. Returns what must be
-   * closed on shutdown (background work, buffered writers).
+   * Starts the system on {@code context} (its tables already ensured). Whatever it opens through
+   * the context — listeners, background executors, {@link SystemContext#own owned} resources —
+   * is closed by the platform in reverse order at shutdown.
    */
-  AutoCloseable registerRoutes(SystemContext context, HttpRoutes routes);
+  RunningSystem start(SystemContext context);
 
   /**
    * The picocli command object for this system's CLI group. {@code context} starts (or attaches
-   * to) HBase and ensures {@link #schemas()} on first use, so help and validation stay fast.
+   * to) HBase and ensures the tables on first use, so help and validation stay fast.
    */
   Object command(Supplier<SystemContext> context);
 }

@@ -7,4 +7,9 @@ public final class ConflictException extends CasebookException {
   public ConflictException(String message) {
     super(message);
   }
+
+  @Override
+  public ErrorKind kind() {
+    return ErrorKind.CONFLICT;
+  }
 }

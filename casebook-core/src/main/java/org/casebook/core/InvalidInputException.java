@@ -16,6 +16,11 @@ public final class InvalidInputException extends CasebookException {
     return field;
   }
 
+  @Override
+  public ErrorKind kind() {
+    return ErrorKind.INVALID_INPUT;
+  }
+
   /** Fails with an {@link InvalidInputException} on {@code field} unless {@code condition}. */
   public static void check(boolean condition, String field, String message) {
     if (!condition) {

@@ -7,4 +7,9 @@ public final class NotFoundException extends CasebookException {
   public NotFoundException(String message) {
     super(message);
   }
+
+  @Override
+  public ErrorKind kind() {
+    return ErrorKind.NOT_FOUND;
+  }
 }

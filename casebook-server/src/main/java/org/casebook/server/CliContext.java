@@ -2,59 +2,80 @@ package org.casebook.server;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.casebook.core.CasebookSystem;
 import org.casebook.core.HBaseRuntime;
+import org.casebook.core.Platform;
 import org.casebook.core.SystemContext;
 import org.casebook.core.cli.RuntimeOptions;
 import org.casebook.core.schema.SchemaManager;
 
 /**
- * The HBase runtime of one CLI invocation: started (or attached) on first use, with every
- * registered schema ensured, and closed when the command ends.
+ * The HBase runtime and platform of one CLI invocation: started (or attached) on first use, with
+ * every registered table ensured, and closed when the command ends.
  */
-final class CliContext implements Supplier<SystemContext>, AutoCloseable {
+final class CliContext implements AutoCloseable {
   private final RuntimeOptions options;
   private final List<CasebookSystem> systems;
-  private SystemContext context;
+  private HBaseRuntime runtime;
+  private boolean schemasEnsured;
+  private Platform platform;
 
   CliContext(RuntimeOptions options, List<CasebookSystem> systems) {
     this.options = Objects.requireNonNull(options, "options is null");
     this.systems = systems;
   }
 
-  @Override
-  public synchronized SystemContext get() {
-    if (context == null) {
-      HBaseRuntime runtime = HBaseRuntime.start(options.settings());
-      try {
-        System.err.printf("HBase: %s, ready in %.1f s%n", runtime.description(), runtime.startupMillis() / 1000.0);
-        new SchemaManager(runtime.connection()).ensureAll(Systems.allSchemas(systems));
-        context = new SystemContext(runtime, options.dataDir().toAbsolutePath());
-      } catch (RuntimeException e) {
-        runtime.close();
-        throw e;
+  /** The context of {@code system}, with HBase started and every table ensured on first use. */
+  Supplier<SystemContext> contextOf(CasebookSystem system) {
+    return () -> platform(b -> { }).contextFor(system.descriptor());
+  }
+
+  /** A context for benchmarks and tools (named {@code name}). */
+  Supplier<SystemContext> contextOf(String name) {
+    return () -> platform(b -> { }).contextFor(name);
+  }
+
+  /**
+   * The platform, made on the first call with {@code settings} applied (later calls get the same
+   * one): {@code serve} calls this first with its bind address, token and ports.
+   */
+  synchronized Platform platform(Consumer<Platform.Builder> settings) {
+    if (platform == null) {
+      HBaseRuntime r = runtimeOnly();
+      if (!schemasEnsured) {
+        new SchemaManager(r.connection()).ensureAll(Systems.allTables(systems));
+        schemasEnsured = true;
       }
+      Platform.Builder b = Platform.builder(r, options.dataDir());
+      settings.accept(b);
+      platform = b.build();
     }
-    return context;
+    return platform;
   }
 
   /** The runtime without ensuring schemas (for commands that manage schemas themselves). */
   synchronized HBaseRuntime runtimeOnly() {
-    if (context != null) {
-      return context.runtime();
+    if (runtime == null) {
+      runtime = HBaseRuntime.start(options.settings());
+      System.err.printf("HBase: %s, ready in %.1f s%n", runtime.description(), runtime.startupMillis() / 1000.0);
     }
-    HBaseRuntime runtime = HBaseRuntime.start(options.settings());
-    System.err.printf("HBase: %s, ready in %.1f s%n", runtime.description(), runtime.startupMillis() / 1000.0);
-    context = new SystemContext(runtime, options.dataDir().toAbsolutePath());
     return runtime;
   }
 
   @Override
   public synchronized void close() {
-    if (context != null) {
-      context.runtime().close();
-      context = null;
+    try {
+      if (platform != null) {
+        platform.close();
+        platform = null;
+      }
+    } finally {
+      if (runtime != null) {
+        runtime.close();
+        runtime = null;
+      }
     }
   }
 }

@@ -1,14 +1,11 @@
 package org.casebook.server;
 
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.util.List;
 import org.casebook.bench.BenchCommand;
-import org.casebook.core.CasebookException;
 import org.casebook.core.CasebookSystem;
-import org.casebook.core.ConflictException;
+import org.casebook.core.ErrorKind;
 import org.casebook.core.InvalidInputException;
-import org.casebook.core.NotFoundException;
 import org.casebook.core.cli.RuntimeOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,8 +14,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /**
- * {@code casebook}: the command line. Exit codes: 0 ok, 1 internal error, 2 bad input,
- * 3 not found, 4 conflict, 5 storage unavailable.
+ * {@code casebook}: the command line. Exit codes come from {@link ErrorKind}: 0 ok, 1 internal
+ * error, 2 bad input, 3 not found, 4 conflict, 5 storage unavailable, 6 interrupted, 7 local file error.
  */
 @Command(name = "casebook", mixinStandardHelpOptions = true, version = "Casebook 0.1.0 on HBase 2.6.1",
     description = "HBase application systems from published case studies.%n"
@@ -59,11 +56,12 @@ public final class Main implements Runnable {
     List<CasebookSystem> systems = Systems.load();
     try (CliContext context = new CliContext(main.runtimeOptions, systems)) {
       cli.addSubcommand("serve", new ServeCommand(systems, context));
+      ServeCommand.addListenerOptions(cli.getSubcommands().get("serve"), systems);
       cli.addSubcommand("schema", new SchemaCommand(systems, context));
       cli.addSubcommand("hotspot", new HotspotCommand(context));
-      cli.addSubcommand("bench", new BenchCommand(context));
+      cli.addSubcommand("bench", new BenchCommand(context.contextOf("bench")));
       for (CasebookSystem system : systems) {
-        cli.addSubcommand(system.name(), system.command(context));
+        cli.addSubcommand(system.descriptor().name(), system.command(context.contextOf(system)));
       }
       cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> report(ex, commandLine.getErr()));
       cli.setParameterExceptionHandler((ex, args2) -> {
@@ -78,29 +76,17 @@ public final class Main implements Runnable {
     }
   }
 
+  /** Prints the error as the CLI shows it and returns its exit code (the {@link ErrorKind} table). */
   static int report(Exception ex, PrintWriter err) {
+    ErrorKind kind = ErrorKind.of(ex);
     if (ex instanceof InvalidInputException iie) {
       err.println("casebook: invalid " + iie.field() + ": " + iie.getMessage());
-      return 2;
+    } else if (kind == ErrorKind.INTERNAL) {
+      LOG.error("internal error", ex);
+      err.println("casebook: internal error: " + ex);
+    } else {
+      err.println("casebook: " + kind.label() + ": " + ex.getMessage());
     }
-    if (ex instanceof NotFoundException) {
-      err.println("casebook: not found: " + ex.getMessage());
-      return 3;
-    }
-    if (ex instanceof ConflictException) {
-      err.println("casebook: conflict: " + ex.getMessage());
-      return 4;
-    }
-    if (ex instanceof CasebookException) {
-      err.println("casebook: " + ex.getMessage());
-      return 2;
-    }
-    if (ex instanceof UncheckedIOException) {
-      err.println("casebook: storage unavailable: " + ex.getMessage());
-      return 5;
-    }
-    LOG.error("internal error", ex);
-    err.println("casebook: internal error: " + ex);
-    return 1;
+    return kind.exitCode();
   }
 }

@@ -29,8 +29,9 @@ final class SchemaCommand {
     @Override
     public Integer call() {
       for (CasebookSystem s : parent.systems) {
-        System.out.println(s.name() + " — " + s.summary());
-        for (TableSpec t : s.schemas()) {
+        org.casebook.core.SystemDescriptor d = s.descriptor();
+        System.out.println(d.name() + " — " + d.summary());
+        for (TableSpec t : d.tables()) {
           System.out.printf("  %s  (%s)%n    key: %s%n", t.name().getNameAsString(), t.splits().regionCount() > 1
               ? t.splits().regionCount() + " regions, " + t.splits().description() : "1 region", t.keyDoc());
           for (FamilySpec f : t.families()) {
@@ -38,6 +39,9 @@ final class SchemaCommand {
                 f.maxVersions(), f.ttlSeconds() == FamilySpec.FOREVER ? "forever" : f.ttlSeconds() + "s", f.bloom(),
                 f.blockSize() / 1024, f.compression(), f.inMemory() ? " in-memory" : "");
           }
+        }
+        for (org.casebook.core.key.KeyLayout k : d.keys()) {
+          System.out.printf("  key layout %s: %s%n", k.name(), k.shape());
         }
       }
       return 0;
@@ -56,7 +60,7 @@ final class SchemaCommand {
     @Override
     public Integer call() {
       SchemaManager schemas = new SchemaManager(parent.context.runtimeOnly().connection());
-      for (SchemaManager.Result r : schemas.ensureAll(Systems.allSchemas(parent.systems))) {
+      for (SchemaManager.Result r : schemas.ensureAll(Systems.allTables(parent.systems))) {
         if (!quiet) {
           System.out.printf("%-9s %-40s %d region(s)%n", r.outcome().name().toLowerCase(java.util.Locale.ROOT),
               r.spec().name().getNameAsString(), r.regions());

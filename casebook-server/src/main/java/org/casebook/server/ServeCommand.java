@@ -1,40 +1,62 @@
 package org.casebook.server;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.casebook.core.AccessRule;
 import org.casebook.core.CasebookSystem;
 import org.casebook.core.HBaseRuntime;
+import org.casebook.core.Platform;
+import org.casebook.core.RunningSystem;
 import org.casebook.core.SystemContext;
+import org.casebook.core.SystemDescriptor;
+import org.casebook.core.SystemHealth;
 import org.casebook.core.http.HttpApiServer;
 import org.casebook.core.http.HttpResponse;
+import org.casebook.core.http.Route;
+import org.casebook.core.http.RouteSpec;
+import org.casebook.core.net.Listener;
+import org.casebook.core.net.ListenerSpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 
-/** {@code casebook serve}: HBase (embedded unless configured), every system, one HTTP server. */
+/**
+ * {@code casebook serve}: HBase (embedded unless configured), every system started on the
+ * platform, one HTTP server, and each system's own listeners. Knows no system by name: listener
+ * port options ({@code --<system>-port}) come from the descriptors.
+ */
 @Command(name = "serve", mixinStandardHelpOptions = true,
-    description = "Start HBase (embedded unless --zk/HBASE_CONF_DIR), ensure all schemas, serve the REST API.")
+    description = "Start HBase (embedded unless --zk/HBASE_CONF_DIR), ensure all schemas, start every system, serve the REST API.")
 final class ServeCommand implements Callable<Integer> {
   private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
 
-  @Option(names = "--port", defaultValue = "8080", description = "HTTP port (0 = any free port; default ${DEFAULT-VALUE}).")
+  @Option(names = "--port", paramLabel = "PORT", defaultValue = "8080",
+      description = "HTTP port (0 = any free port; default ${DEFAULT-VALUE}).")
   int port;
 
-  @Option(names = "--bind", defaultValue = "127.0.0.1", description = "Address to listen on (default ${DEFAULT-VALUE}).")
+  @Option(names = "--bind", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
+      description = "Address every listener binds (default ${DEFAULT-VALUE}).")
   String bind;
 
-  @Option(names = "--token", defaultValue = "${env:CASEBOOK_TOKEN}",
-      description = "Bearer token required on every write endpoint (default: $CASEBOOK_TOKEN; none if unset).")
+  @Option(names = "--token", paramLabel = "TOKEN", defaultValue = "${env:CASEBOOK_TOKEN}",
+      description = "Token every write must present (default: $CASEBOOK_TOKEN; none if unset).")
   String token;
 
-  @Option(names = "--threads", defaultValue = "16", description = "HTTP worker threads (default ${DEFAULT-VALUE}).")
+  @Option(names = "--threads", paramLabel = "N", defaultValue = "16",
+      description = "HTTP worker threads (default ${DEFAULT-VALUE}).")
   int threads;
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
 
   private final List<CasebookSystem> systems;
   private final CliContext context;
@@ -44,24 +66,38 @@ final class ServeCommand implements Callable<Integer> {
     this.context = context;
   }
 
+  /** Adds a {@code --<system>[-<listener>]-port} option per listener of every system. */
+  static void addListenerOptions(CommandLine serve, List<CasebookSystem> systems) {
+    for (CasebookSystem s : systems) {
+      SystemDescriptor d = s.descriptor();
+      for (ListenerSpec l : d.listeners()) {
+        serve.getCommandSpec().addOption(OptionSpec.builder(l.portOption(d.name(), d.listeners().size() == 1))
+            .paramLabel("PORT").type(Integer.class)
+            .description(d.name() + " " + l.summary() + " (" + l.protocol() + "; default " + l.defaultPort()
+                + ", 0 = any free port).")
+            .build());
+      }
+    }
+  }
+
   @Override
   public Integer call() throws Exception {
     long t0 = System.nanoTime();
-    SystemContext ctx = context.get();
-    HBaseRuntime runtime = ctx.runtime();
-    HttpApiServer http = new HttpApiServer(bind, port, Optional.ofNullable(token).filter(t -> !t.isBlank()),
-        Math.max(2, threads));
-    List<AutoCloseable> closeables = new ArrayList<>();
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runnable shutdown = () -> {
-      LOG.info("shutting down: HTTP, systems, then HBase");
-      http.close();
-      for (int i = closeables.size() - 1; i >= 0; i--) {
-        try {
-          closeables.get(i).close();
-        } catch (Exception e) {
-          LOG.error("system did not close cleanly", e);
+    AccessRule access = token == null || token.isBlank() ? AccessRule.open() : AccessRule.token(token);
+    Platform platform = context.platform(b -> {
+      b.bindAddress(bind).access(access);
+      for (OptionSpec o : spec.options()) {
+        if (o.longestName().endsWith("-port") && !o.longestName().equals("--port") && o.getValue() != null) {
+          b.port(o.longestName(), (Integer) o.getValue());
         }
+      }
+    });
+    CountDownLatch stopped = new CountDownLatch(1);
+    Server[] server = new Server[1];
+    Runnable shutdown = () -> {
+      LOG.info("shutting down: HTTP, systems (last started first), then HBase");
+      if (server[0] != null) {
+        server[0].close();
       }
       context.close();
       LOG.info("stopped");
@@ -70,46 +106,16 @@ final class ServeCommand implements Callable<Integer> {
     // Through Hadoop's hook manager, ahead of its FileSystem hook, so HBase flushes before files close.
     org.apache.hadoop.util.ShutdownHookManager.get().addShutdownHook(shutdown, 1000);
     try {
-      for (CasebookSystem system : systems) {
-        closeables.add(system.registerRoutes(ctx, http));
-      }
-      ProcessMetrics metrics = new ProcessMetrics(runtime);
-      http.setExtraMetrics(metrics::render);
-      http.get("/api/health", req -> health(runtime));
-      http.start();
+      server[0] = Server.start(systems, platform, port, Math.max(2, threads));
     } catch (RuntimeException e) {
       shutdown.run();
       throw e;
     }
-    System.err.printf("Casebook serving http://%s:%d  (HBase %s; up in %.1f s; Ctrl-C stops)%n", bind, http.port(),
-        runtime.description(), (System.nanoTime() - t0) / 1e9);
+    StringBuilder listeners = new StringBuilder();
+    server[0].listeners().forEach((name, l) -> listeners.append(", ").append(name).append(" :").append(l.address().getPort()));
+    System.err.printf("Casebook serving http://%s:%d%s  (HBase %s; up in %.1f s; Ctrl-C stops)%n", bind,
+        server[0].port(), listeners, platform.runtime().description(), (System.nanoTime() - t0) / 1e9);
     stopped.await();
     return 0;
-  }
-
-  private HttpResponse health(HBaseRuntime runtime) {
-    Map<String, Object> body = new LinkedHashMap<>();
-    Map<String, Object> hbase = new LinkedHashMap<>();
-    hbase.put("mode", runtime.mode().label());
-    int status = 200;
-    try {
-      hbase.put("regionServers", runtime.liveRegionServers());
-      body.put("status", "up");
-    } catch (RuntimeException e) {
-      hbase.put("error", e.getMessage());
-      body.put("status", "down");
-      status = 503;
-    }
-    body.put("hbase", hbase);
-    List<Map<String, Object>> list = new ArrayList<>();
-    for (CasebookSystem s : systems) {
-      Map<String, Object> entry = new LinkedHashMap<>();
-      entry.put("name", s.name());
-      entry.put("summary", s.summary());
-      entry.put("tables", s.schemas().size());
-      list.add(entry);
-    }
-    body.put("systems", list);
-    return HttpResponse.json(status, body);
   }
 }

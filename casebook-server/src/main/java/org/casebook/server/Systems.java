@@ -16,19 +16,19 @@ final class Systems {
     for (CasebookSystem s : ServiceLoader.load(CasebookSystem.class)) {
       systems.add(s);
     }
-    systems.sort(Comparator.comparing(CasebookSystem::name));
+    systems.sort(Comparator.comparing(s -> s.descriptor().name()));
     for (int i = 1; i < systems.size(); i++) {
-      if (systems.get(i).name().equals(systems.get(i - 1).name())) {
-        throw new IllegalStateException("two systems are named " + systems.get(i).name());
+      if (systems.get(i).descriptor().name().equals(systems.get(i - 1).descriptor().name())) {
+        throw new IllegalStateException("two systems are named " + systems.get(i).descriptor().name());
       }
     }
     return List.copyOf(systems);
   }
 
-  static List<TableSpec> allSchemas(List<CasebookSystem> systems) {
+  static List<TableSpec> allTables(List<CasebookSystem> systems) {
     List<TableSpec> specs = new ArrayList<>();
     for (CasebookSystem s : systems) {
-      specs.addAll(s.schemas());
+      specs.addAll(s.descriptor().tables());
     }
     return specs;
   }

@@ -2,80 +2,71 @@ package org.casebook.core.http;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import org.casebook.core.CasebookException;
-import org.casebook.core.ConflictException;
+import org.casebook.core.AccessRule;
+import org.casebook.core.ErrorKind;
 import org.casebook.core.InvalidInputException;
-import org.casebook.core.NotFoundException;
+import org.casebook.core.Threads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP front door: the JDK's built-in server (no second Jetty next to Hadoop's), a small
- * router, JSON errors, an optional bearer token on writes, and per-route metrics.
- *
- * <p>Error mapping: {@link InvalidInputException} 400 (with {@code field}), {@link NotFoundException}
- * 404, {@link ConflictException} 409, storage failures ({@link UncheckedIOException},
- * {@link IOException}) 503, anything else 500 (logged with its stack trace).
+ * router, JSON errors for everything (mapped through {@link ErrorKind}), the access rule on
+ * writes, and per-route metrics labelled only by known methods and route templates.
  */
 public final class HttpApiServer implements HttpRoutes, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HttpApiServer.class);
   private static final int MAX_BODY_BYTES = 4 * 1024 * 1024;
+  private static final Set<String> KNOWN_METHODS = Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS");
 
-  private record Route(String method, String pattern, String[] segments, Handler handler) {}
+  private record Bound(Route route, String[] segments) {}
 
-  private final List<Route> routes = new java.util.concurrent.CopyOnWriteArrayList<>();
-  private final RequestMetrics metrics = new RequestMetrics();
-  private final Optional<String> token;
+  private final List<Bound> routes = new CopyOnWriteArrayList<>();
+  private final AccessRule access;
+  private final MeterRegistry metrics;
   private final HttpServer server;
   private final ExecutorService executor;
-  private volatile Supplier<String> extraMetrics = () -> "";
+  private final Map<String, Timer> timers = new java.util.concurrent.ConcurrentHashMap<>();
+  private volatile Supplier<String> metricsText = () -> "";
 
-  /**
-   * Binds now, serves after {@link #start()}.
-   *
-   * @param token if present, POST/PUT/DELETE need {@code Authorization: Bearer <token>}
-   */
-  public HttpApiServer(String bindAddress, int port, Optional<String> token, int threads) {
-    this.token = Objects.requireNonNull(token, "token is null");
+  /** Binds now, serves after {@link #start()}. */
+  public HttpApiServer(String bindAddress, int port, AccessRule access, int threads, MeterRegistry metrics) {
+    this.access = Objects.requireNonNull(access, "access is null");
+    this.metrics = Objects.requireNonNull(metrics, "metrics is null");
     try {
       this.server = HttpServer.create(new InetSocketAddress(bindAddress, port), 256);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot listen on " + bindAddress + ":" + port + ": " + e.getMessage(), e);
+      throw new InvalidInputException("port", "cannot listen on " + bindAddress + ":" + port + ": " + e.getMessage());
     }
-    this.executor = Executors.newFixedThreadPool(threads, r -> {
-      Thread t = new Thread(r, "http-worker");
-      t.setDaemon(true);
-      return t;
-    });
+    this.executor = Executors.newFixedThreadPool(threads, Threads.daemon("http-worker"));
     server.setExecutor(executor);
     server.createContext("/", this::dispatch);
-    get("/metrics", req -> {
-      StringBuilder sb = new StringBuilder();
-      metrics.render(sb);
-      sb.append(extraMetrics.get());
-      return HttpResponse.text(200, "text/plain; version=0.0.4; charset=utf-8", sb.toString());
-    });
+    get("/metrics", req -> HttpResponse.text(200, "text/plain; version=0.0.4; charset=utf-8", metricsText.get()));
   }
 
-  /** Adds more Prometheus text (process and HBase gauges) to {@code /metrics}. */
-  public void setExtraMetrics(Supplier<String> supplier) {
-    this.extraMetrics = Objects.requireNonNull(supplier, "supplier is null");
+  /** What {@code /metrics} answers (Prometheus text). */
+  public void setMetricsText(Supplier<String> supplier) {
+    this.metricsText = Objects.requireNonNull(supplier, "supplier is null");
   }
 
   public void start() {
@@ -87,37 +78,14 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
   }
 
   @Override
-  public void get(String pattern, Handler handler) {
-    add("GET", pattern, handler);
-  }
-
-  @Override
-  public void post(String pattern, Handler handler) {
-    add("POST", pattern, handler);
-  }
-
-  @Override
-  public void put(String pattern, Handler handler) {
-    add("PUT", pattern, handler);
-  }
-
-  @Override
-  public void delete(String pattern, Handler handler) {
-    add("DELETE", pattern, handler);
-  }
-
-  private synchronized void add(String method, String pattern, Handler handler) {
-    Objects.requireNonNull(handler, "handler is null");
-    if (!pattern.startsWith("/")) {
-      throw new IllegalArgumentException("route must start with '/': " + pattern);
-    }
-    String[] segments = split(pattern);
-    for (Route r : routes) {
-      if (r.method().equals(method) && r.pattern().equals(pattern)) {
-        throw new IllegalArgumentException("route registered twice: " + method + " " + pattern);
+  public synchronized void add(Route route) {
+    RouteSpec spec = route.spec();
+    for (Bound b : routes) {
+      if (b.route().spec().method().equals(spec.method()) && b.route().spec().pattern().equals(spec.pattern())) {
+        throw new IllegalArgumentException("route registered twice: " + spec);
       }
     }
-    routes.add(new Route(method, pattern, segments, handler));
+    routes.add(new Bound(route, split(spec.pattern())));
   }
 
   private void dispatch(HttpExchange exchange) throws IOException {
@@ -128,79 +96,80 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
     try {
       String rawPath = exchange.getRequestURI().getRawPath();
       String[] parts = split(rawPath);
-      Route matched = null;
+      Bound matched = null;
       Map<String, String> params = null;
-      boolean pathKnown = false;
-      for (Route r : routes) {
-        Map<String, String> p = match(r.segments(), parts);
+      Set<String> allowed = new LinkedHashSet<>();
+      for (Bound b : routes) {
+        Map<String, String> p = match(b.segments(), parts);
         if (p != null) {
-          pathKnown = true;
-          if (r.method().equals(method)) {
-            matched = r;
+          allowed.add(b.route().spec().method());
+          if (b.route().spec().method().equals(method) && matched == null) {
+            matched = b;
             params = p;
-            break;
           }
         }
       }
       if (matched == null) {
-        response = pathKnown ? HttpResponse.error(405, "method " + method + " not allowed on " + rawPath, null)
-            : HttpResponse.error(404, "no such endpoint: " + method + " " + rawPath, null);
+        response = allowed.isEmpty() ? HttpResponse.error(404, "no such endpoint: " + method + " " + rawPath, null)
+            : HttpResponse.error(405, "method " + method + " not allowed on " + rawPath, null)
+                .withHeader("Allow", String.join(", ", allowed));
       } else {
-        routeLabel = matched.pattern();
-        response = invoke(exchange, matched, params);
+        routeLabel = matched.route().spec().pattern();
+        response = invoke(exchange, matched.route(), params);
       }
     } catch (RuntimeException e) {
-      response = mapError(e, method, exchange.getRequestURI().toString());
+      response = mapError(e, method, routeLabel);
     }
     send(exchange, response);
-    metrics.record(method, routeLabel, response.status(), System.nanoTime() - t0);
+    timer(KNOWN_METHODS.contains(method) ? method : "other", routeLabel, response.status())
+        .record(Duration.ofNanos(System.nanoTime() - t0));
+  }
+
+  private Timer timer(String method, String route, int status) {
+    String key = method + ' ' + route + ' ' + status;
+    return timers.computeIfAbsent(key, k -> Timer.builder("casebook.http.requests")
+        .description("HTTP requests by method, route template and status")
+        .tags("method", method, "route", route, "status", Integer.toString(status))
+        .publishPercentileHistogram()
+        .minimumExpectedValue(Duration.ofMillis(1))
+        .maximumExpectedValue(Duration.ofSeconds(10))
+        .register(metrics));
   }
 
   private HttpResponse invoke(HttpExchange exchange, Route route, Map<String, String> params) throws IOException {
-    if (!"GET".equals(route.method()) && token.isPresent() && !authorized(exchange)) {
-      return HttpResponse.error(401, "this endpoint needs 'Authorization: Bearer <token>'", null);
+    if (route.spec().isWrite() && !access.allowsWriteWithHeader(exchange.getRequestHeaders().getFirst("Authorization"))) {
+      return HttpResponse.error(401, "this endpoint needs 'Authorization: Bearer <token>'", null)
+          .withHeader("WWW-Authenticate", "Bearer");
     }
     byte[] body = readBody(exchange.getRequestBody());
     if (body == null) {
       return HttpResponse.error(413, "request body larger than " + MAX_BODY_BYTES + " bytes", "body");
     }
-    HttpRequest request = new HttpRequest(route.method(), exchange.getRequestURI().getRawPath(), params,
-        HttpRequest.parseQuery(exchange.getRequestURI().getRawQuery()), body);
+    Map<String, String> headers = new HashMap<>();
+    exchange.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(Locale.ROOT), v.isEmpty() ? "" : v.get(0)));
     try {
+      HttpRequest request = new HttpRequest(route.spec().method(), exchange.getRequestURI().getRawPath(), params,
+          HttpRequest.parseQuery(exchange.getRequestURI().getRawQuery()), headers, body);
       return route.handler().handle(request);
     } catch (Exception e) {
-      return mapError(e, route.method(), route.pattern());
+      return mapError(e, route.spec().method(), route.spec().pattern());
     }
   }
 
-  private boolean authorized(HttpExchange exchange) {
-    String header = exchange.getRequestHeaders().getFirst("Authorization");
-    if (header == null || !header.startsWith("Bearer ")) {
-      return false;
-    }
-    byte[] given = header.substring(7).trim().getBytes(StandardCharsets.UTF_8);
-    return MessageDigest.isEqual(given, token.get().getBytes(StandardCharsets.UTF_8));
-  }
-
+  /** The JSON error for any failure, by {@link ErrorKind}; internal errors are logged with their stack. */
   static HttpResponse mapError(Exception e, String method, String where) {
-    if (e instanceof InvalidInputException iie) {
-      return HttpResponse.error(400, iie.getMessage(), iie.field());
+    ErrorKind kind = ErrorKind.of(e);
+    switch (kind) {
+      case INTERNAL -> {
+        LOG.error("internal error on {} {}", method, where, e);
+        return HttpResponse.error(kind, "internal error: " + e.getClass().getSimpleName(), null);
+      }
+      case STORAGE_UNAVAILABLE, LOCAL_FILE, INTERRUPTED -> LOG.warn("{} on {} {}: {}", kind.label(), method, where,
+          e.getMessage());
+      default -> { }
     }
-    if (e instanceof NotFoundException) {
-      return HttpResponse.error(404, e.getMessage(), null);
-    }
-    if (e instanceof ConflictException) {
-      return HttpResponse.error(409, e.getMessage(), null);
-    }
-    if (e instanceof CasebookException) {
-      return HttpResponse.error(400, e.getMessage(), null);
-    }
-    if (e instanceof UncheckedIOException || e instanceof IOException) {
-      LOG.warn("storage failure on {} {}: {}", method, where, e.getMessage());
-      return HttpResponse.error(503, "storage unavailable: " + e.getMessage(), null);
-    }
-    LOG.error("internal error on {} {}", method, where, e);
-    return HttpResponse.error(500, "internal error: " + e.getClass().getSimpleName(), null);
+    String field = e instanceof InvalidInputException iie ? iie.field() : null;
+    return HttpResponse.error(kind, e.getMessage(), field);
   }
 
   private static byte[] readBody(InputStream in) throws IOException {
@@ -213,6 +182,7 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
   private static void send(HttpExchange exchange, HttpResponse response) throws IOException {
     try (exchange) {
       exchange.getResponseHeaders().set("Content-Type", response.contentType());
+      response.headers().forEach((k, v) -> exchange.getResponseHeaders().set(k, v));
       byte[] body = response.body();
       boolean empty = response.status() == 204 || body.length == 0;
       exchange.sendResponseHeaders(response.status(), empty ? -1 : body.length);
@@ -221,6 +191,8 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
           out.write(body);
         }
       }
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
     }
   }
 
@@ -246,7 +218,8 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
         if (path[i].isEmpty()) {
           return null;
         }
-        params.put(seg.substring(1, seg.length() - 1), HttpRequest.decodePath(path[i]));
+        String name = seg.substring(1, seg.length() - 1);
+        params.put(name, HttpRequest.decodePath(path[i], name));
       } else if (!seg.equals(path[i])) {
         return null;
       }
@@ -254,7 +227,7 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
     return params;
   }
 
-  /** Stops accepting requests, lets running ones finish (up to {@code graceSeconds}). */
+  /** Stops accepting requests, lets running ones finish (up to 5 s). */
   @Override
   public void close() {
     server.stop(1);

@@ -1,16 +1,17 @@
 package org.casebook.core.http;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import java.net.URLDecoder;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.Json;
+import org.casebook.core.page.PageRequest;
 
 /** A parsed request: method, path parameters, query parameters and the raw body. */
 public final class HttpRequest {
@@ -18,13 +19,17 @@ public final class HttpRequest {
   private final String path;
   private final Map<String, String> pathParams;
   private final Map<String, List<String>> query;
+  private final Map<String, String> headers;
   private final byte[] body;
 
-  HttpRequest(String method, String path, Map<String, String> pathParams, Map<String, List<String>> query, byte[] body) {
+  /** {@code headers} with lower-case names. */
+  public HttpRequest(String method, String path, Map<String, String> pathParams, Map<String, List<String>> query,
+                     Map<String, String> headers, byte[] body) {
     this.method = method;
     this.path = path;
     this.pathParams = Map.copyOf(pathParams);
     this.query = query;
+    this.headers = Map.copyOf(headers);
     this.body = body;
   }
 
@@ -49,6 +54,11 @@ public final class HttpRequest {
     return values == null || values.isEmpty() ? Optional.empty() : Optional.of(values.get(values.size() - 1));
   }
 
+  /** A request header by (case-insensitive) name. */
+  public Optional<String> header(String name) {
+    return Optional.ofNullable(headers.get(name.toLowerCase(java.util.Locale.ROOT)));
+  }
+
   /** An integer query parameter in {@code [min, max]}, or the default when absent. */
   public int queryInt(String name, int defaultValue, int min, int max) {
     Optional<String> raw = query(name);
@@ -64,34 +74,26 @@ public final class HttpRequest {
     }
   }
 
+  /** {@code limit} (default {@code defaultLimit}, at most {@link PageRequest#MAX_LIMIT}) and {@code cursor}. */
+  public PageRequest page(int defaultLimit) {
+    return PageRequest.of(PageRequest.parseLimit(query("limit").orElse(null), defaultLimit),
+        query("cursor").orElse(null), defaultLimit);
+  }
+
   public byte[] body() {
     return body.clone();
   }
 
-  /** The body as a JSON object; a missing or malformed body is a 400 naming {@code body}. */
-  public JsonNode jsonObject() {
-    InvalidInputException.check(body.length > 0, "body", "request body is empty; a JSON object is required");
-    try {
-      JsonNode node = Json.mapper().readTree(body);
-      InvalidInputException.check(node != null && node.isObject(), "body", "request body must be a JSON object");
-      return node;
-    } catch (JsonProcessingException e) {
-      throw new InvalidInputException("body", "request body is not valid JSON: " + e.getOriginalMessage());
-    } catch (java.io.IOException e) {
-      throw new InvalidInputException("body", "request body could not be read: " + e.getMessage());
-    }
+  /**
+   * The JSON body bound to {@code type} (a record, usually) by the shared strict mapper: unknown
+   * fields, duplicate keys and trailing content are 400s naming the field (or {@code body}).
+   */
+  public <T> T body(Class<T> type) {
+    return Json.readBody(body, type);
   }
 
-  /** A required string field of the JSON body. */
-  public static String requiredText(JsonNode object, String field) {
-    Objects.requireNonNull(object, "object is null");
-    JsonNode v = object.get(field);
-    InvalidInputException.check(v != null && !v.isNull(), field, "'" + field + "' is required");
-    InvalidInputException.check(v.isTextual(), field, "'" + field + "' must be a string");
-    return v.asText();
-  }
-
-  static Map<String, List<String>> parseQuery(String raw) {
+  /** Parses a raw query string; bad escapes or bytes that are not UTF-8 are a 400 naming {@code query}. */
+  public static Map<String, List<String>> parseQuery(String raw) {
     Map<String, List<String>> out = new HashMap<>();
     if (raw == null || raw.isEmpty()) {
       return out;
@@ -101,27 +103,54 @@ public final class HttpRequest {
         continue;
       }
       int eq = pair.indexOf('=');
-      String k = decodeQuery(eq < 0 ? pair : pair.substring(0, eq));
-      String v = eq < 0 ? "" : decodeQuery(pair.substring(eq + 1));
+      String k = decode(eq < 0 ? pair : pair.substring(0, eq), true, "query");
+      String v = eq < 0 ? "" : decode(pair.substring(eq + 1), true, k);
       out.computeIfAbsent(k, x -> new java.util.ArrayList<>()).add(v);
     }
     return out;
   }
 
-  /** A path segment: '+' is literal there, unlike in a query string. */
-  static String decodePath(String s) {
-    return decode(s.replace("+", "%2B"), "path");
+  /** A path segment ('+' is literal there, unlike in a query string); a bad one is a 400 naming {@code field}. */
+  public static String decodePath(String segment, String field) {
+    return decode(segment, false, field);
   }
 
-  static String decodeQuery(String s) {
-    return decode(s, "query");
+  /**
+   * Percent-decodes strictly: every {@code %} needs two hex digits, and the bytes must be valid
+   * UTF-8, so two different ids can never decode to the same text (no U+FFFD aliasing).
+   */
+  static String decode(String s, boolean plusIsSpace, String field) {
+    if (s.indexOf('%') < 0 && (!plusIsSpace || s.indexOf('+') < 0)) {
+      return strictUtf8(s.getBytes(StandardCharsets.ISO_8859_1), s, field);
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream(s.length());
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '%') {
+        int hi = i + 2 < s.length() ? Character.digit(s.charAt(i + 1), 16) : -1;
+        int lo = i + 2 < s.length() ? Character.digit(s.charAt(i + 2), 16) : -1;
+        if (hi < 0 || lo < 0) {
+          throw new InvalidInputException(field, "bad percent-encoding in '" + s + "'");
+        }
+        out.write(hi << 4 | lo);
+        i += 2;
+      } else if (c == '+' && plusIsSpace) {
+        out.write(' ');
+      } else if (c > 0xFF) {
+        out.writeBytes(String.valueOf(c).getBytes(StandardCharsets.UTF_8));
+      } else {
+        out.write(c);
+      }
+    }
+    return strictUtf8(out.toByteArray(), s, field);
   }
 
-  private static String decode(String s, String field) {
+  private static String strictUtf8(byte[] bytes, String raw, String field) {
     try {
-      return URLDecoder.decode(s, StandardCharsets.UTF_8);
-    } catch (IllegalArgumentException e) {
-      throw new InvalidInputException(field, "bad percent-encoding in '" + s + "'");
+      return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+    } catch (CharacterCodingException e) {
+      throw new InvalidInputException(field, field + " is not valid UTF-8 once percent-decoded");
     }
   }
 }

@@ -1,14 +1,24 @@
 package org.casebook.core.http;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.casebook.core.ErrorKind;
 import org.casebook.core.Json;
 
-/** A status, a content type and a body. JSON bodies are serialised with the shared mapper. */
-public record HttpResponse(int status, String contentType, byte[] body) {
+/** A status, a content type, extra headers and a body. JSON bodies are serialised with the shared mapper. */
+public record HttpResponse(int status, String contentType, byte[] body, Map<String, String> headers) {
   private static final String JSON = "application/json; charset=utf-8";
 
+  public HttpResponse {
+    headers = Map.copyOf(headers);
+  }
+
+  public HttpResponse(int status, String contentType, byte[] body) {
+    this(status, contentType, body, Map.of());
+  }
+
   public static HttpResponse json(int status, Object body) {
-    return new HttpResponse(status, JSON, Json.write(body).getBytes(StandardCharsets.UTF_8));
+    return new HttpResponse(status, JSON, Json.writeBytes(body));
   }
 
   public static HttpResponse ok(Object body) {
@@ -19,6 +29,10 @@ public record HttpResponse(int status, String contentType, byte[] body) {
     return json(201, body);
   }
 
+  public static HttpResponse accepted(Object body) {
+    return json(202, body);
+  }
+
   public static HttpResponse noContent() {
     return new HttpResponse(204, JSON, new byte[0]);
   }
@@ -27,13 +41,32 @@ public record HttpResponse(int status, String contentType, byte[] body) {
     return new HttpResponse(status, contentType, body.getBytes(StandardCharsets.UTF_8));
   }
 
-  /** {@code {"error": message, "field": field}}; field may be null. */
+  /** The same response with one more header. */
+  public HttpResponse withHeader(String name, String value) {
+    Map<String, String> h = new java.util.LinkedHashMap<>(headers);
+    h.put(name, value);
+    return new HttpResponse(status, contentType, body, h);
+  }
+
+  /** The JSON error body every failure gets: {@code {"error", "kind", "field"?}}. */
+  public record ErrorBody(String error, String kind, @com.fasterxml.jackson.annotation.JsonInclude(
+      com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) String field) {}
+
+  public static HttpResponse error(ErrorKind kind, String message, String field) {
+    return json(kind.httpStatus(), new ErrorBody(message, kind.code(), field));
+  }
+
+  /** An error with a status that no {@link ErrorKind} has (401, 405, 413 …). */
   public static HttpResponse error(int status, String message, String field) {
-    java.util.Map<String, Object> body = new java.util.LinkedHashMap<>();
-    body.put("error", message);
-    if (field != null) {
-      body.put("field", field);
-    }
-    return json(status, body);
+    String kind = switch (status) {
+      case 401 -> "unauthorized";
+      case 404 -> "not_found";
+      case 405 -> "method_not_allowed";
+      case 413 -> "too_large";
+      case 414 -> "uri_too_long";
+      case 431 -> "headers_too_large";
+      default -> status >= 500 ? "internal" : "invalid_input";
+    };
+    return json(status, new ErrorBody(message, kind, field));
   }
 }

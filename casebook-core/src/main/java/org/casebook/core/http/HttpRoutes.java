@@ -1,9 +1,9 @@
 package org.casebook.core.http;
 
 /**
- * Where systems register their endpoints. Patterns are literal path segments and
- * {@code {name}} placeholders matching one segment (percent-decoded, so {@code %2F} in an id
- * is a slash inside the value, not a separator).
+ * Where routes are served. Patterns are literal path segments and {@code {name}} placeholders
+ * matching one segment (percent-decoded, so {@code %2F} in an id is a slash inside the value,
+ * not a separator).
  */
 public interface HttpRoutes {
   /** Handles one request; throw the core exceptions for 4xx, never catch storage errors. */
@@ -12,11 +12,10 @@ public interface HttpRoutes {
     HttpResponse handle(HttpRequest request) throws Exception;
   }
 
-  void get(String pattern, Handler handler);
+  /** Serves {@code route}; a second route with the same method and pattern is refused. */
+  void add(Route route);
 
-  void post(String pattern, Handler handler);
-
-  void put(String pattern, Handler handler);
-
-  void delete(String pattern, Handler handler);
+  default void get(String pattern, Handler handler) {
+    add(new Route(new RouteSpec("GET", pattern, "", false), handler));
+  }
 }

@@ -162,15 +162,19 @@ class KeyBuilderTest {
 
   @Test
   void layoutDecodesEveryPart() {
-    KeyLayout layout = KeyLayout.named("demo").part("salt", KeyLayout.PartType.SALT).part("uid", KeyLayout.PartType.STRING)
-        .part("ts", KeyLayout.PartType.REVERSE_TIMESTAMP).hash("h", 2).build();
-    byte[] key = KeyBuilder.create().addSalt(8, new byte[] {1}).addString("a,b").addReverseTimestamp(99)
-        .addHashPrefix(2, new byte[] {1}).build();
-    List<Object> parts = layout.decode(key);
-    assertThat(parts.get(1)).isEqualTo("a,b");
-    assertThat(parts.get(2)).isEqualTo(99L);
-    assertThat(layout.shape()).isEqualTo("salt:salt | uid:string | ts:reverse_timestamp | h:hash(2)");
+    KeyLayout layout = KeyLayout.named("demo").salt("salt", 8, "uid").part("uid", KeyLayout.PartType.STRING)
+        .part("ts", KeyLayout.PartType.REVERSE_TIMESTAMP).hash("h", 2, "uid").build();
+    byte[] key = KeyBuilder.create().addSalt(8, utf8("a,b")).addString("a,b").addReverseTimestamp(99)
+        .addHashPrefix(2, utf8("a,b")).build();
+    assertThat(layout.encode("a,b", 99L)).isEqualTo(key);
+    List<Object> parts = layout.decode(key).values();
+    assertThat(parts.get(0)).isEqualTo("a,b");
+    assertThat(parts.get(1)).isEqualTo(99L);
+    assertThat(layout.shape()).isEqualTo("salt:salt(8, uid) | uid:string | ts:reverse_timestamp | h:hash(2, uid)");
     assertThatThrownBy(() -> layout.decode(Bytes.add(key, new byte[] {1}))).isInstanceOf(IllegalArgumentException.class);
+    byte[] wrongSalt = key.clone();
+    wrongSalt[0] = (byte) ((wrongSalt[0] + 1) % 8);
+    assertThatThrownBy(() -> layout.decode(wrongSalt)).isInstanceOf(IllegalArgumentException.class);
   }
 
   private String randomString() {

@@ -1,0 +1,187 @@
+package org.casebook.core;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.casebook.core.net.ListenerSpec;
+
+/**
+ * The process-wide half of every {@link SystemContext}: the HBase runtime, the clock, the shared
+ * side-work pool, the metrics registry, the access rule, the bind address and the listener ports.
+ * A server makes one and a context per system from it; a CLI command or a test makes one for the
+ * system it runs. {@link #close()} closes the contexts (last made first), then the pool.
+ */
+public final class Platform implements AutoCloseable {
+  private final HBaseRuntime runtime;
+  private final Path dataDir;
+  private final Clock clock;
+  private final PrometheusMeterRegistry metrics;
+  private final AccessRule access;
+  private final String bindAddress;
+  private final Map<String, Integer> ports;
+  private final Map<String, Integer> listenerCounts = new HashMap<>();
+  private final ThreadPoolExecutor sideWork;
+  private final List<SystemContext> contexts = new ArrayList<>();
+
+  private Platform(Builder b) {
+    this.runtime = b.runtime;
+    this.dataDir = b.dataDir;
+    this.clock = b.clock;
+    this.metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    this.access = b.access;
+    this.bindAddress = b.bindAddress;
+    this.ports = Map.copyOf(b.ports);
+    // Bounded to the machine: side work is HBase calls that mostly wait, so a few per core.
+    int threads = b.sideWorkThreads;
+    this.sideWork = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+        Threads.daemon("casebook-side-work"));
+    sideWork.allowCoreThreadTimeOut(true);
+  }
+
+  public static Builder builder(HBaseRuntime runtime, Path dataDir) {
+    return new Builder(runtime, dataDir);
+  }
+
+  /** A platform with defaults: system clock, open access, loopback, default ports. */
+  public static Platform create(HBaseRuntime runtime, Path dataDir) {
+    return builder(runtime, dataDir).build();
+  }
+
+  /** The context of one system; made once per name. */
+  public synchronized SystemContext contextFor(SystemDescriptor system) {
+    listenerCounts.put(system.name(), system.listeners().size());
+    return contextFor(system.name());
+  }
+
+  /** A context for work that is not a system's (a benchmark, a tool): no listeners of its own. */
+  public synchronized SystemContext contextFor(String name) {
+    for (SystemContext c : contexts) {
+      if (c.system().equals(name)) {
+        return c;
+      }
+    }
+    SystemContext c = new SystemContext(name, this);
+    contexts.add(c);
+    return c;
+  }
+
+  public HBaseRuntime runtime() {
+    return runtime;
+  }
+
+  public Path dataDir() {
+    return dataDir;
+  }
+
+  public Clock clock() {
+    return clock;
+  }
+
+  public MeterRegistry metrics() {
+    return metrics;
+  }
+
+  /** The metrics in Prometheus text format. */
+  public String scrape() {
+    return metrics.scrape();
+  }
+
+  public AccessRule access() {
+    return access;
+  }
+
+  public String bindAddress() {
+    return bindAddress;
+  }
+
+  ExecutorService sideWork() {
+    return sideWork;
+  }
+
+  synchronized int listenerCount(String system) {
+    return listenerCounts.getOrDefault(system, 1);
+  }
+
+  /** The port chosen for a listener: the operator's option, else the spec's default. */
+  synchronized int portFor(String system, ListenerSpec spec) {
+    String option = spec.portOption(system, listenerCount(system) == 1);
+    return ports.getOrDefault(option, spec.defaultPort());
+  }
+
+  @Override
+  public synchronized void close() {
+    for (int i = contexts.size() - 1; i >= 0; i--) {
+      contexts.get(i).close();
+    }
+    contexts.clear();
+    sideWork.shutdown();
+    try {
+      if (!sideWork.awaitTermination(10, TimeUnit.SECONDS)) {
+        sideWork.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      sideWork.shutdownNow();
+    }
+    metrics.close();
+  }
+
+  /** Builds a {@link Platform}. */
+  public static final class Builder {
+    private final HBaseRuntime runtime;
+    private final Path dataDir;
+    private Clock clock = Clock.systemUTC();
+    private AccessRule access = AccessRule.open();
+    private String bindAddress = "127.0.0.1";
+    private final Map<String, Integer> ports = new HashMap<>();
+    private int sideWorkThreads = Math.min(16, 4 * Runtime.getRuntime().availableProcessors());
+
+    private Builder(HBaseRuntime runtime, Path dataDir) {
+      this.runtime = Objects.requireNonNull(runtime, "runtime is null");
+      this.dataDir = Objects.requireNonNull(dataDir, "dataDir is null").toAbsolutePath();
+    }
+
+    public Builder clock(Clock value) {
+      this.clock = Objects.requireNonNull(value, "clock is null");
+      return this;
+    }
+
+    public Builder access(AccessRule value) {
+      this.access = Objects.requireNonNull(value, "access is null");
+      return this;
+    }
+
+    public Builder bindAddress(String value) {
+      this.bindAddress = Objects.requireNonNull(value, "bindAddress is null");
+      return this;
+    }
+
+    /** The port for a listener option such as {@code --tsdb-port}. */
+    public Builder port(String option, int port) {
+      InvalidInputException.check(port >= 0 && port <= 65535, option.replaceFirst("^--", ""), option + " must be 0..65535");
+      ports.put(option, port);
+      return this;
+    }
+
+    public Builder sideWorkThreads(int threads) {
+      InvalidInputException.check(threads >= 1 && threads <= 256, "threads", "side-work threads must be 1..256");
+      this.sideWorkThreads = threads;
+      return this;
+    }
+
+    public Platform build() {
+      return new Platform(this);
+    }
+  }
+}

@@ -1,0 +1,35 @@
+package org.casebook.core.http;
+
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * One HTTP route as described: method, path pattern ({@code {name}} placeholders match one
+ * percent-decoded segment) and what it does. {@code paged} routes take {@code limit} and
+ * {@code cursor} ({@link org.casebook.core.page.PageRequest}).
+ */
+public record RouteSpec(String method, String pattern, String summary, boolean paged) {
+  private static final Set<String> METHODS = Set.of("GET", "POST", "PUT", "PATCH", "DELETE");
+
+  public RouteSpec {
+    Objects.requireNonNull(method, "method is null");
+    Objects.requireNonNull(pattern, "pattern is null");
+    Objects.requireNonNull(summary, "summary is null");
+    if (!METHODS.contains(method)) {
+      throw new IllegalArgumentException("unsupported method " + method);
+    }
+    if (!pattern.startsWith("/")) {
+      throw new IllegalArgumentException("route must start with '/': " + pattern);
+    }
+  }
+
+  /** Reads change nothing and are open to anyone; writes need the token when one is set. */
+  public boolean isWrite() {
+    return !method.equals("GET");
+  }
+
+  @Override
+  public String toString() {
+    return method + " " + pattern;
+  }
+}

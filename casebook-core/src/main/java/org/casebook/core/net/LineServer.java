@@ -1,0 +1,220 @@
+package org.casebook.core.net;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.casebook.core.Threads;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A TCP server for a {@link LineProtocol}: a thread per connection (collectors keep a few
+ * long-lived connections), at most {@code maxConnections} at once (more are told so and closed),
+ * an idle timeout, a maximum line length (a longer line gets an error reply, the rest of it is
+ * skipped and the connection stays open), TCP_NODELAY.
+ */
+public final class LineServer implements Listener {
+  private static final Logger LOG = LoggerFactory.getLogger(LineServer.class);
+
+  /** Limits of one server. */
+  public record Limits(int maxConnections, int idleTimeoutMillis, int maxLineBytes) {
+    public Limits {
+      if (maxConnections < 1 || idleTimeoutMillis < 1 || maxLineBytes < 16) {
+        throw new IllegalArgumentException("limits must be positive");
+      }
+    }
+
+    public static Limits defaults() {
+      return new Limits(64, 600_000, 64 * 1024);
+    }
+  }
+
+  private final ListenerSpec spec;
+  private final LineProtocol protocol;
+  private final Limits limits;
+  private final ServerSocket server;
+  private final ExecutorService workers;
+  private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+  private final Thread acceptor;
+  private volatile boolean closed;
+
+  private LineServer(ListenerSpec spec, InetSocketAddress address, LineProtocol protocol, Limits limits)
+      throws IOException {
+    this.spec = spec;
+    this.protocol = protocol;
+    this.limits = limits;
+    this.server = new ServerSocket();
+    server.setReuseAddress(true);
+    server.bind(address, 128);
+    this.workers = Executors.newFixedThreadPool(limits.maxConnections(), Threads.daemon(spec.name() + "-conn"));
+    this.acceptor = Threads.daemon(spec.name() + "-accept").newThread(this::acceptLoop);
+    acceptor.start();
+  }
+
+  /** A {@link Listener.Factory} serving {@code protocol}. */
+  public static Listener.Factory factory(LineProtocol protocol, Limits limits) {
+    Objects.requireNonNull(protocol, "protocol is null");
+    Objects.requireNonNull(limits, "limits is null");
+    return (spec, address) -> new LineServer(spec, address, protocol, limits);
+  }
+
+  private void acceptLoop() {
+    while (!closed) {
+      Socket s;
+      try {
+        s = server.accept();
+      } catch (IOException e) {
+        if (!closed) {
+          LOG.warn("{}: accept failed: {}", spec.name(), e.getMessage());
+        }
+        continue;
+      }
+      if (open.size() >= limits.maxConnections()) {
+        refuse(s);
+        continue;
+      }
+      open.add(s);
+      workers.execute(() -> serve(s));
+    }
+  }
+
+  private void refuse(Socket s) {
+    try (s) {
+      s.getOutputStream().write(("error: too many connections (at most " + limits.maxConnections() + ")\n")
+          .getBytes(StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      LOG.debug("{}: could not refuse {}: {}", spec.name(), s.getRemoteSocketAddress(), e.getMessage());
+    }
+  }
+
+  private void serve(Socket socket) {
+    InetSocketAddress remote = (InetSocketAddress) socket.getRemoteSocketAddress();
+    try (socket; LineProtocol.Session session = protocol.open(remote)) {
+      socket.setTcpNoDelay(true);
+      socket.setSoTimeout(limits.idleTimeoutMillis());
+      InputStream in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
+      OutputStream out = new BufferedOutputStream(socket.getOutputStream(), 16 * 1024);
+      LineProtocol.Replies replies = text -> out.write((text + "\n").getBytes(StandardCharsets.UTF_8));
+      ByteArrayOutputStream line = new ByteArrayOutputStream(256);
+      while (!closed) {
+        if (in.available() == 0) {
+          session.drained(replies);
+          out.flush();
+        }
+        boolean tooLong = false;
+        line.reset();
+        int b;
+        while ((b = in.read()) != -1 && b != '\n') {
+          if (line.size() < limits.maxLineBytes()) {
+            line.write(b);
+          } else {
+            tooLong = true;
+          }
+        }
+        if (b == -1 && line.size() == 0) {
+          session.drained(replies);
+          out.flush();
+          return;
+        }
+        if (tooLong) {
+          replies.line("error: line longer than " + limits.maxLineBytes() + " bytes");
+          continue;
+        }
+        String text;
+        try {
+          text = decode(line.toByteArray());
+        } catch (CharacterCodingException e) {
+          replies.line("error: line is not valid UTF-8");
+          continue;
+        }
+        if (!session.line(text, replies)) {
+          session.drained(replies);
+          out.flush();
+          return;
+        }
+        if (b == -1) {
+          session.drained(replies);
+          out.flush();
+          return;
+        }
+      }
+    } catch (SocketTimeoutException e) {
+      LOG.debug("{}: {} idle for {} ms, closed", spec.name(), remote, limits.idleTimeoutMillis());
+    } catch (SocketException e) {
+      LOG.debug("{}: {} closed: {}", spec.name(), remote, e.getMessage());
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("{}: connection from {} failed: {}", spec.name(), remote, e.toString());
+    } finally {
+      open.remove(socket);
+    }
+  }
+
+  private static String decode(byte[] bytes) throws CharacterCodingException {
+    int n = bytes.length;
+    if (n > 0 && bytes[n - 1] == '\r') {
+      n--;
+    }
+    return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+        .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes, 0, n)).toString();
+  }
+
+  @Override
+  public ListenerSpec spec() {
+    return spec;
+  }
+
+  @Override
+  public InetSocketAddress address() {
+    return (InetSocketAddress) server.getLocalSocketAddress();
+  }
+
+  @Override
+  public int openConnections() {
+    return open.size();
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    try {
+      server.close();
+    } catch (IOException e) {
+      LOG.warn("{}: closing the server socket failed: {}", spec.name(), e.getMessage());
+    }
+    for (Socket s : open) {
+      try {
+        s.close();
+      } catch (IOException e) {
+        LOG.debug("{}: closing {} failed: {}", spec.name(), s.getRemoteSocketAddress(), e.getMessage());
+      }
+    }
+    workers.shutdown();
+    try {
+      if (!workers.awaitTermination(5, TimeUnit.SECONDS)) {
+        workers.shutdownNow();
+      }
+      acceptor.join(5000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      workers.shutdownNow();
+    }
+  }
+}

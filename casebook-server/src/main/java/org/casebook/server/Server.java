@@ -1,0 +1,133 @@
+package org.casebook.server;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.casebook.core.CasebookSystem;
+import org.casebook.core.HBaseRuntime;
+import org.casebook.core.Platform;
+import org.casebook.core.RunningSystem;
+import org.casebook.core.SystemContext;
+import org.casebook.core.SystemDescriptor;
+import org.casebook.core.SystemHealth;
+import org.casebook.core.http.HttpApiServer;
+import org.casebook.core.http.HttpResponse;
+import org.casebook.core.http.Route;
+import org.casebook.core.http.RouteSpec;
+import org.casebook.core.net.Listener;
+
+/**
+ * Every system started on one platform behind one HTTP server, with {@code /api/health} and
+ * {@code /metrics}. Knows systems only through their descriptors. {@link #close()} stops HTTP,
+ * then the systems, last started first (each closes what it opened in reverse order).
+ */
+final class Server implements AutoCloseable {
+  private final List<CasebookSystem> systems;
+  private final Platform platform;
+  private final HttpApiServer http;
+  private final Map<String, RunningSystem> running = new LinkedHashMap<>();
+
+  private Server(List<CasebookSystem> systems, Platform platform, HttpApiServer http) {
+    this.systems = systems;
+    this.platform = platform;
+    this.http = http;
+  }
+
+  /** Starts every system and serves HTTP on {@code port} (0 = any free port). */
+  static Server start(List<CasebookSystem> systems, Platform platform, int port, int threads) {
+    HttpApiServer http = new HttpApiServer(platform.bindAddress(), port, platform.access(), threads, platform.metrics());
+    Server server = new Server(systems, platform, http);
+    try {
+      for (CasebookSystem system : systems) {
+        SystemDescriptor d = system.descriptor();
+        SystemContext ctx = platform.contextFor(d);
+        RunningSystem instance = system.start(ctx);
+        ctx.own(instance);
+        checkRoutes(d, instance.routes());
+        instance.routes().forEach(http::add);
+        server.running.put(d.name(), instance);
+      }
+      ProcessMetrics processMetrics = new ProcessMetrics(platform.runtime());
+      http.setMetricsText(() -> platform.scrape() + processMetrics.render());
+      http.get("/api/health", req -> server.health());
+      http.start();
+      return server;
+    } catch (RuntimeException e) {
+      server.close();
+      throw e;
+    }
+  }
+
+  int port() {
+    return http.port();
+  }
+
+  /** Every system's listeners, as {@code system listener} → listener. */
+  Map<String, Listener> listeners() {
+    Map<String, Listener> out = new LinkedHashMap<>();
+    for (CasebookSystem s : systems) {
+      for (Listener l : platform.contextFor(s.descriptor()).listeners()) {
+        out.put(s.descriptor().name() + " " + l.spec().name(), l);
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public void close() {
+    http.close();
+    platform.close();
+  }
+
+  /** A running system must serve exactly the routes its descriptor lists. */
+  static void checkRoutes(SystemDescriptor d, List<Route> bound) {
+    Set<RouteSpec> described = new HashSet<>(d.routes());
+    Set<RouteSpec> served = new HashSet<>();
+    bound.forEach(r -> served.add(r.spec()));
+    if (!described.equals(served)) {
+      throw new IllegalStateException("system " + d.name() + " serves other routes than it describes: described "
+          + d.routes() + ", served " + served);
+    }
+  }
+
+  /** Health response bodies. */
+  record ListenerHealth(String name, String protocol, String address, int port, int connections) {}
+
+  record SystemEntry(String name, String summary, String status, int tables, int routes, List<ListenerHealth> listeners,
+                     Map<String, Object> details) {}
+
+  record HBaseHealth(String mode, Integer regionServers, String error) {}
+
+  record Health(String status, HBaseHealth hbase, List<SystemEntry> systems) {}
+
+  private HttpResponse health() {
+    HBaseRuntime runtime = platform.runtime();
+    HBaseHealth hbase;
+    boolean up;
+    try {
+      hbase = new HBaseHealth(runtime.mode().label(), runtime.liveRegionServers(), null);
+      up = true;
+    } catch (RuntimeException e) {
+      hbase = new HBaseHealth(runtime.mode().label(), null, e.getMessage());
+      up = false;
+    }
+    List<SystemEntry> list = new ArrayList<>();
+    boolean degraded = false;
+    for (CasebookSystem s : systems) {
+      SystemDescriptor d = s.descriptor();
+      SystemHealth h = running.get(d.name()).health();
+      degraded |= !h.isUp();
+      List<ListenerHealth> ls = new ArrayList<>();
+      for (Listener l : platform.contextFor(d).listeners()) {
+        ls.add(new ListenerHealth(l.spec().name(), l.spec().protocol(), l.address().getHostString(),
+            l.address().getPort(), l.openConnections()));
+      }
+      list.add(new SystemEntry(d.name(), d.summary(), h.status(), d.tables().size(), d.routes().size(), ls, h.details()));
+    }
+    String status = !up ? "down" : degraded ? "degraded" : "up";
+    return HttpResponse.json(up ? 200 : 503, new Health(status, hbase, list));
+  }
+}

@@ -1,66 +1,70 @@
 package org.casebook.archive;
 
-import java.nio.charset.StandardCharsets;
-import org.apache.hadoop.hbase.util.Bytes;
-import org.casebook.core.key.Hashing;
-import org.casebook.core.key.KeyBuilder;
-import org.casebook.core.key.KeyReader;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.casebook.core.key.KeyLayout;
+import org.casebook.core.key.KeyLayout.PartType;
 
 /**
- * Seed 001's row-key rule, with the core toolkit:
+ * Seed 001's row-key rule as declared layouts, for one {@link Layout} (R is chosen at run time,
+ * so the layouts are built per R and kept):
  *
  * <pre>
- * user          region id (2 bytes) | uid (string)                          rule (2)
- * status        region id (2 bytes) | uid (string) | MAX - status id        rule (1), newest first
- * status_index  region id of the status id (2 bytes) | status id (long)     → uid
+ * user          region id (2 bytes, MD5(uid) mod R) | uid (string)                   rule (2)
+ * status        region id (2 bytes, MD5(uid) mod R) | uid (string) | MAX - status id  rule (1), newest first
+ * status_index  region id of the status id (2 bytes) | status id (long)               → uid
  * </pre>
  *
- * The region id is MD5(uid) mod R, and the tables are pre-split at region ids 1..R-1, so a user
- * and all of its statuses sit in exactly one pre-created region — and so does every HFile the
- * bulk load writes for it.
+ * The tables are pre-split at region ids 1..R-1, so a user and all of its statuses sit in
+ * exactly one pre-created region — and so does every HFile the bulk load writes for it. Without
+ * the key rule (the experiment's cases 1 and 2) the user and status keys have no region id and
+ * the index's region id is always 0 (one region).
  */
-final class ArchiveKeys {
-  private ArchiveKeys() {}
+record ArchiveKeys(KeyLayout user, KeyLayout status, KeyLayout index) {
+  static final String UID = "uid";
+  static final String STATUS_ID = "statusId";
+  private static final Map<Layout, ArchiveKeys> BY_LAYOUT = new ConcurrentHashMap<>();
 
-  static int regionOfUser(String uid, int regions) {
-    return Hashing.region(uid.getBytes(StandardCharsets.UTF_8), regions);
+  static ArchiveKeys of(Layout layout) {
+    return BY_LAYOUT.computeIfAbsent(layout, ArchiveKeys::build);
   }
 
-  static int regionOfStatus(long statusId, int regions) {
-    return Hashing.region(Bytes.toBytes(statusId), regions);
+  private static ArchiveKeys build(Layout layout) {
+    int r = layout.regions();
+    if (!layout.keyRule()) {
+      return new ArchiveKeys(
+          KeyLayout.named("archive.user.plain").part(UID, PartType.STRING).build(),
+          KeyLayout.named("archive.status.plain").part(UID, PartType.STRING)
+              .part(STATUS_ID, PartType.REVERSE_TIMESTAMP).build(),
+          KeyLayout.named("archive.status_index.plain").regionId("region", 1, STATUS_ID)
+              .part(STATUS_ID, PartType.LONG).build());
+    }
+    return new ArchiveKeys(
+        KeyLayout.named("archive.user").regionId("region", r, UID).part(UID, PartType.STRING).build(),
+        KeyLayout.named("archive.status").regionId("region", r, UID).part(UID, PartType.STRING)
+            .part(STATUS_ID, PartType.REVERSE_TIMESTAMP).build(),
+        KeyLayout.named("archive.status_index").regionId("region", r, STATUS_ID).part(STATUS_ID, PartType.LONG).build());
   }
 
-  static byte[] user(String uid, int regions) {
-    return KeyBuilder.create().addRegionId(regionOfUser(uid, regions), regions).addString(uid).build();
+  List<KeyLayout> all() {
+    return List.of(user, status, index);
   }
 
-  static byte[] status(String uid, long statusId, int regions) {
-    return KeyBuilder.create().addRegionId(regionOfUser(uid, regions), regions).addString(uid)
-        .addReverseTimestamp(statusId).build();
+  /** The layouts the descriptor lists: the key rule's (for R = 8 as the example) and the plain ones, and qualifiers. */
+  static List<KeyLayout> declared() {
+    ArchiveKeys rule = of(new Layout(8, true));
+    ArchiveKeys plain = of(new Layout(1, false));
+    return List.of(rule.user, rule.status, rule.index, plain.user, plain.status, plain.index, RELATION, STATUS_QUALIFIER);
   }
 
-  /** Start of a user's statuses (all of them share the user-row prefix). */
-  static byte[] statusPrefix(String uid, int regions) {
-    return user(uid, regions);
-  }
+  /** The relationship qualifier: kind ('F' follower, 'T' friend) | account id. */
+  static final KeyLayout RELATION = KeyLayout.named("archive.relation").part("kind", PartType.BYTE)
+      .part("id", PartType.STRING).build();
 
-  static long statusIdOf(byte[] statusRow) {
-    KeyReader r = new KeyReader(statusRow);
-    r.readRegionId();
-    r.skipBytes();
-    return r.readReverseTimestamp();
-  }
-
-  static byte[] statusIndex(long statusId, int regions) {
-    return KeyBuilder.create().addRegionId(regionOfStatus(statusId, regions), regions).addLong(statusId).build();
-  }
-
-  /** The seed's case without the key rule: the bare user id (plus status id), no region prefix. */
-  static byte[] plainUser(String uid) {
-    return KeyBuilder.create().addString(uid).build();
-  }
-
-  static byte[] plainStatus(String uid, long statusId) {
-    return KeyBuilder.create().addString(uid).addReverseTimestamp(statusId).build();
-  }
+  /**
+   * The {@code statuses_id} qualifier of a user row: the status id's 8 big-endian bytes (the
+   * seed's {@code Bytes.toBytes(id)}, kept so existing archives stay readable).
+   */
+  static final KeyLayout STATUS_QUALIFIER = KeyLayout.named("archive.statuses_id").fixed(STATUS_ID, 8).build();
 }

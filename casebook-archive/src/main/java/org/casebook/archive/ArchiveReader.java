@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.casebook.core.Json;
 
 /**
  * Streams a file of Weibo-API-style user objects — one after another (JSON lines or
@@ -39,7 +40,8 @@ public final class ArchiveReader {
   /** Profile fields kept, with their JSON kinds. */
   static final Map<String, Kind> PROFILE = profileFields();
   private static final DateTimeFormatter WEIBO_TIME = DateTimeFormatter.ofPattern("EEE MMM dd HH:mm:ss Z yyyy", Locale.ROOT);
-  private static final ObjectMapper MAPPER = new ObjectMapper();
+  /** The shared mapper: as strict as request bodies (duplicate keys make a file bad). */
+  private static final ObjectMapper MAPPER = Json.mapper();
   private static final JsonFactory FACTORY = MAPPER.getFactory();
   static final int MAX_TEXT = 10_000;
   /** Files up to this size are held as records after one parse; larger ones are read twice. */

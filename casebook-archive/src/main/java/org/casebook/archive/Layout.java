@@ -1,40 +1,40 @@
 package org.casebook.archive;
 
+import org.casebook.core.InvalidInputException;
 import org.casebook.core.key.KeyRange;
 
 /**
  * How an archive namespace keys its rows: R regions, with or without seed 001's key rule
- * (the rule is off only for the experiment's cases 1 and 2).
+ * (the rule is off only for the experiment's cases 1 and 2). Keys are built and read through
+ * {@link ArchiveKeys}' layouts for this R.
  */
 public record Layout(int regions, boolean keyRule) {
   public Layout {
-    if (regions < 1 || regions > 65536) {
-      throw new IllegalArgumentException("regions must be 1..65536");
-    }
+    InvalidInputException.check(regions >= 1 && regions <= 65536, "regions", "regions must be 1..65536");
+  }
+
+  private ArchiveKeys keys() {
+    return ArchiveKeys.of(this);
   }
 
   byte[] userRow(String uid) {
-    return keyRule ? ArchiveKeys.user(uid, regions) : ArchiveKeys.plainUser(uid);
+    return keys().user().encode(uid);
   }
 
   byte[] statusRow(String uid, long statusId) {
-    return keyRule ? ArchiveKeys.status(uid, statusId, regions) : ArchiveKeys.plainStatus(uid, statusId);
+    return keys().status().encode(uid, statusId);
   }
 
+  /** Every status row of {@code uid} (they share the user-row prefix). */
   KeyRange statusesOf(String uid) {
-    return KeyRange.prefix(userRow(uid));
+    return keys().status().range(uid);
   }
 
   long statusIdOf(byte[] row) {
-    if (keyRule) {
-      return ArchiveKeys.statusIdOf(row);
-    }
-    org.casebook.core.key.KeyReader r = new org.casebook.core.key.KeyReader(row);
-    r.skipBytes();
-    return r.readReverseTimestamp();
+    return keys().status().decode(row).number(ArchiveKeys.STATUS_ID);
   }
 
   byte[] indexRow(long statusId) {
-    return ArchiveKeys.statusIndex(statusId, keyRule ? regions : 1);
+    return keys().index().encode(statusId);
   }
 }

@@ -1,12 +1,12 @@
 package org.casebook.bench;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import org.casebook.core.Json;
+import org.casebook.core.LocalFileException;
 
 /** Writes benchmark results as JSON under {@code bench-results/} (or {@code -Dcasebook.bench.dir}). */
 public final class BenchResults {
@@ -26,7 +26,7 @@ public final class BenchResults {
       Files.writeString(file, Json.writePretty(value) + System.lineSeparator());
       return file;
     } catch (IOException e) {
-      throw new UncheckedIOException("could not write benchmark results: " + e.getMessage(), e);
+      throw LocalFileException.of("write benchmark results under", directory(), e);
     }
   }
 }

@@ -4,7 +4,6 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.Files;
@@ -114,7 +113,7 @@ public final class HBaseRuntime implements Closeable {
       }
       return startOrAttachEmbedded(conf, settings.dataDir().toAbsolutePath().normalize(), settings.overrides(), t0);
     } catch (IOException e) {
-      throw new UncheckedIOException("could not start HBase: " + e.getMessage(), e);
+      throw StorageException.of("start HBase", e);
     }
   }
 
@@ -345,7 +344,7 @@ public final class HBaseRuntime implements Closeable {
     try (Admin admin = connection.getAdmin()) {
       return admin.getClusterMetrics(EnumSet.of(ClusterMetrics.Option.LIVE_SERVERS)).getLiveServerMetrics().size();
     } catch (IOException e) {
-      throw new UncheckedIOException("could not read cluster status: " + e.getMessage(), e);
+      throw StorageException.of("read cluster status", e);
     }
   }
 
@@ -383,7 +382,7 @@ public final class HBaseRuntime implements Closeable {
       }
     }
     if (failure != null) {
-      throw new UncheckedIOException("HBase did not shut down cleanly: " + failure.getMessage(), failure);
+      throw StorageException.of("shut HBase down cleanly", failure);
     }
     LOG.info("HBase runtime closed ({}{})", mode.label(), attached ? ", attached client only" : "");
   }

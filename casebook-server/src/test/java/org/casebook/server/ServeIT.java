@@ -43,7 +43,7 @@ class ServeIT {
       assertThat(send("POST", port, "/api/weibo/users/writer/posts", "{\"content\":\"survives restarts\"}").statusCode())
           .isEqualTo(201);
       String metrics = send("GET", port, "/metrics", null).body();
-      assertThat(metrics).contains("casebook_http_requests_total{method=\"POST\",route=\"/api/weibo/users/{uid}/posts\",status=\"201\"} 1")
+      assertThat(metrics).contains("casebook_http_requests_seconds_count{method=\"POST\",route=\"/api/weibo/users/{uid}/posts\",status=\"201\"} 1")
           .contains("casebook_hbase_region_servers 1")
           .contains("casebook_hbase_client_rpc_seconds_count{method=\"MasterService_")
           .contains("casebook_hbase_client_meta_cache_misses_total");

@@ -22,17 +22,15 @@ public record Event(String uid, Behaviour type, long ts, Map<String, String> fie
     return Instant.ofEpochMilli(ts);
   }
 
-  /** The record as a flat JSON-ready map, the same shape as a log line (counts and amounts as numbers). */
-  public Map<String, Object> toJson() {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("uid", uid);
-    m.put("type", type.label());
-    m.put("ts", instant().toString());
-    fields.forEach((name, value) -> m.put(name, switch (type.field(name).map(Behaviour.Field::kind).orElse(Behaviour.Kind.TEXT)) {
+  /** The record in the shape of a log line (counts and amounts as numbers). */
+  public EventView toJson() {
+    Map<String, Object> values = new LinkedHashMap<>();
+    fields.forEach((name, value) -> values.put(name, switch (type.field(name).map(Behaviour.Field::kind)
+        .orElse(Behaviour.Kind.TEXT)) {
       case COUNT -> Long.parseLong(value);
       case MONEY -> new java.math.BigDecimal(value);
       case TEXT -> value;
     }));
-    return m;
+    return new EventView(uid, type.label(), instant().toString(), values);
   }
 }

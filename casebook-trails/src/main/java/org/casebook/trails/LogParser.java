@@ -2,7 +2,6 @@ package org.casebook.trails;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Instant;
@@ -10,6 +9,8 @@ import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.casebook.core.Ids;
+import org.casebook.core.Json;
 
 /**
  * Cleans one log line (JSON, see the module README) into an {@link Event}, or says why not.
@@ -19,7 +20,6 @@ public final class LogParser {
   static final int MAX_UID_CHARS = 128;
   static final int MAX_TEXT_CHARS = 256;
   private static final long MAX_TS = Instant.parse("9999-01-01T00:00:00Z").toEpochMilli();
-  private static final ObjectMapper MAPPER = new ObjectMapper();
 
   /** A parsed line: either an event, or the category and full reason of its rejection. */
   public record Parsed(Optional<Event> event, String category, String reason) {
@@ -40,7 +40,7 @@ public final class LogParser {
     }
     JsonNode node;
     try {
-      node = MAPPER.readTree(line);
+      node = Json.mapper().readTree(line);
     } catch (JsonProcessingException e) {
       return Parsed.reject("not JSON", "not JSON: " + e.getOriginalMessage());
     }
@@ -52,7 +52,7 @@ public final class LogParser {
       return Parsed.reject("bad uid", uidNode == null ? "missing uid" : "uid must be a string");
     }
     String uid = uidNode.asText();
-    String uidProblem = textProblem(uid, MAX_UID_CHARS);
+    String uidProblem = uidProblem(uid);
     if (uidProblem != null) {
       return Parsed.reject("bad uid", "uid " + uidProblem);
     }
@@ -131,24 +131,15 @@ public final class LogParser {
     }
   }
 
-  /** Null if fine, else what is wrong with a free-text value. */
+  /** Null if fine, else what is wrong with a text value (the platform's free-text rule, not empty). */
   static String textProblem(String s, int maxChars) {
-    if (s.isEmpty()) {
-      return "is empty";
-    }
-    int count = 0;
-    for (int i = 0; i < s.length(); ) {
-      int cp = s.codePointAt(i);
-      if (Character.isSurrogate((char) cp)) {
-        return "has a broken surrogate pair";
-      }
-      if (Character.getType(cp) == Character.CONTROL) {
-        return "has a control character";
-      }
-      count++;
-      i += Character.charCount(cp);
-    }
-    return count > maxChars ? "is longer than " + maxChars + " characters" : null;
+    return s.isEmpty() ? "is empty" : Ids.textProblem(s, maxChars, false);
+  }
+
+  /** Null if fine, else what is wrong with a uid (the platform's id rule: also not blank). */
+  static String uidProblem(String uid) {
+    String problem = textProblem(uid, MAX_UID_CHARS);
+    return problem == null && uid.isBlank() ? "is blank" : problem;
   }
 
   private static String abbreviate(String s) {

@@ -5,16 +5,21 @@ import static org.casebook.trails.TrailsSchema.E;
 import static org.casebook.trails.TrailsSchema.H;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.BufferedMutatorParams;
 import org.apache.hadoop.hbase.client.Connection;
@@ -29,22 +34,28 @@ import org.apache.hadoop.hbase.filter.ColumnPaginationFilter;
 import org.apache.hadoop.hbase.filter.ColumnPrefixFilter;
 import org.apache.hadoop.hbase.filter.MultipleColumnPrefixFilter;
 import org.apache.hadoop.hbase.util.Bytes;
-import java.util.Set;
+import org.casebook.core.Futures;
+import org.casebook.core.Json;
+import org.casebook.core.StorageException;
 import org.casebook.core.key.KeyBuilder;
 import org.casebook.core.key.KeyRange;
-import org.casebook.core.key.KeyReader;
+import org.casebook.core.page.Cursors;
+import org.casebook.core.page.Page;
+import org.casebook.core.page.PageRequest;
 
-/** Every HBase read and write of the trails tables. */
+/** Every HBase read and write of the trails tables; every key goes through {@link TrailsKeys}' layouts. */
 final class TrailsStore {
-  private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final int GET_BATCH = 1000;
 
   private final Connection connection;
   private final TrailsSchema schema;
+  /** The platform's shared pool: the per-user scans of a multi-user query run side by side on it. */
+  private final ExecutorService sideWork;
 
-  TrailsStore(Connection connection, TrailsSchema schema) {
+  TrailsStore(Connection connection, TrailsSchema schema, ExecutorService sideWork) {
     this.connection = connection;
     this.schema = schema;
+    this.sideWork = sideWork;
   }
 
   TrailsSchema schema() {
@@ -56,44 +67,49 @@ final class TrailsStore {
     private final BufferedMutator events;
     private final BufferedMutator tall;
     private final BufferedMutator wide;
-    private final List<RetriesExhaustedWithDetailsException> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<RetriesExhaustedWithDetailsException> failures = new CopyOnWriteArrayList<>();
 
-    Writers(boolean withTall, boolean withWide) throws IOException {
+    private Writers(boolean withTall, boolean withWide) throws IOException {
       events = open(schema.events());
       tall = withTall ? open(schema.tall()) : null;
       wide = withWide ? open(schema.wide()) : null;
     }
 
-    private BufferedMutator open(org.apache.hadoop.hbase.TableName table) throws IOException {
+    private BufferedMutator open(TableName table) throws IOException {
       return connection.getBufferedMutator(new BufferedMutatorParams(table).writeBufferSize(8L << 20)
           .listener((e, m) -> failures.add(e)));
     }
 
     /** Writes one event to every table; returns the cells written. */
-    int write(Event e) throws IOException {
-      int hash = TrailsKeys.recordHash(e);
-      Put put = new Put(TrailsKeys.eventRow(e.uid(), TrailsKeys.epochDay(e.ts()), e.type()));
-      for (Map.Entry<String, String> f : e.fields().entrySet()) {
-        put.addColumn(D, TrailsKeys.eventQualifier(f.getKey(), e.ts(), hash), Bytes.toBytes(f.getValue()));
-      }
-      events.mutate(put);
-      int cells = e.fields().size();
-      if (tall != null || wide != null) {
-        byte[] json = historyValue(e);
-        if (tall != null) {
-          tall.mutate(new Put(TrailsKeys.tallRow(e.uid(), e.ts(), hash)).addColumn(H, E, json));
-          cells++;
+    int write(Event e) {
+      try {
+        int hash = TrailsKeys.recordHash(e);
+        Put put = new Put(TrailsKeys.eventRow(e.uid(), TrailsKeys.epochDay(e.ts()), e.type()));
+        for (Map.Entry<String, String> f : e.fields().entrySet()) {
+          put.addColumn(D, TrailsKeys.eventQualifier(f.getKey(), e.ts(), hash), Bytes.toBytes(f.getValue()));
         }
-        if (wide != null) {
-          wide.mutate(new Put(TrailsKeys.wideRow(e.uid())).addColumn(H, TrailsKeys.wideQualifier(e.ts(), hash), json));
-          cells++;
+        events.mutate(put);
+        int cells = e.fields().size();
+        if (tall != null || wide != null) {
+          byte[] json = historyValue(e);
+          if (tall != null) {
+            tall.mutate(new Put(TrailsKeys.tallRow(e.uid(), e.ts(), hash)).addColumn(H, E, json));
+            cells++;
+          }
+          if (wide != null) {
+            wide.mutate(new Put(TrailsKeys.wideRow(e.uid())).addColumn(H, TrailsKeys.wideQualifier(e.ts(), hash), json));
+            cells++;
+          }
         }
+        return cells;
+      } catch (IOException ex) {
+        throw StorageException.of("write events", ex);
       }
-      return cells;
     }
 
+    /** Flushes and closes every writer; the first failure (a rejected mutation first) is raised. */
     @Override
-    public void close() throws IOException {
+    public void close() {
       IOException first = null;
       for (BufferedMutator m : new BufferedMutator[] {events, tall, wide}) {
         if (m != null) {
@@ -105,10 +121,10 @@ final class TrailsStore {
         }
       }
       if (!failures.isEmpty()) {
-        throw failures.get(0);
+        throw StorageException.of("write events", failures.get(0));
       }
       if (first != null) {
-        throw first;
+        throw StorageException.of("flush events", first);
       }
     }
   }
@@ -117,25 +133,20 @@ final class TrailsStore {
     try {
       return new Writers(withTall, withWide);
     } catch (IOException e) {
-      throw new UncheckedIOException("could not open writers: " + e.getMessage(), e);
+      throw StorageException.of("open the trails writers", e);
     }
   }
 
   /** The record minus the key parts (uid, ts), as stored in the history tables. */
   static byte[] historyValue(Event e) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("type", e.type().label());
-    m.putAll(e.fields());
-    try {
-      return MAPPER.writeValueAsBytes(m);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException ex) {
-      throw new IllegalStateException(ex);
-    }
+    ObjectNode n = Json.mapper().createObjectNode().put("type", e.type().label());
+    e.fields().forEach(n::put);
+    return Json.writeBytes(n);
   }
 
   static Event fromHistory(String uid, long ts, byte[] value) {
     try {
-      JsonNode n = MAPPER.readTree(value);
+      JsonNode n = Json.mapper().readTree(value);
       Behaviour b = Behaviour.byLabel(n.get("type").asText()).orElseThrow();
       Map<String, String> fields = new LinkedHashMap<>();
       for (Behaviour.Field f : b.fields()) {
@@ -150,77 +161,80 @@ final class TrailsStore {
     }
   }
 
-  /**
-   * The seed-000 query: one Get per (user, day, behaviour), only the requested fields' columns
-   * ({@code MultipleColumnPrefixFilter}), in batches; events rebuilt per row.
-   */
-  List<Event> events(List<EventGet> wanted) {
+  /** Runs a trail plan; the events come back in no particular order. */
+  List<Event> read(TrailPlan plan) {
+    if (plan.kind() == TrailPlan.Kind.GETS) {
+      return get(plan.gets());
+    }
+    if (plan.scans().size() == 1) {
+      return scan(plan.scans().get(0));
+    }
+    List<Future<List<Event>>> parts = new ArrayList<>(plan.scans().size());
+    for (TrailPlan.UserScan s : plan.scans()) {
+      parts.add(sideWork.submit(() -> scan(s)));
+    }
+    List<Event> out = new ArrayList<>();
+    try {
+      for (Future<List<Event>> part : parts) {
+        out.addAll(Futures.await(part));
+      }
+    } finally {
+      parts.forEach(p -> p.cancel(true));
+    }
+    return out;
+  }
+
+  /** The GETS plan: batched Gets, only the requested fields' columns; events rebuilt per row. */
+  private List<Event> get(List<TrailPlan.RowGet> wanted) {
     List<Event> out = new ArrayList<>();
     try (Table t = connection.getTable(schema.events())) {
       for (int from = 0; from < wanted.size(); from += GET_BATCH) {
-        List<EventGet> chunk = wanted.subList(from, Math.min(wanted.size(), from + GET_BATCH));
-        List<Get> gets = new ArrayList<>(chunk.size());
-        for (EventGet w : chunk) {
-          gets.add(toGet(w));
-        }
-        Result[] results = t.get(gets);
+        List<TrailPlan.RowGet> chunk = wanted.subList(from, Math.min(wanted.size(), from + GET_BATCH));
+        Result[] results = t.get(chunk.stream().map(TrailsStore::toGet).toList());
         for (int i = 0; i < results.length; i++) {
           decodeRow(chunk.get(i).uid(), chunk.get(i).day(), chunk.get(i).behaviour(), results[i], out);
         }
       }
       return out;
     } catch (IOException e) {
-      throw new UncheckedIOException("could not read events: " + e.getMessage(), e);
+      throw StorageException.of("read events", e);
     }
   }
 
-  /**
-   * The range plan: a user's rows for consecutive days are contiguous (reversed uid | day |
-   * behaviour), so one bounded Scan reads every behaviour of the range.
-   */
-  List<Event> eventsByScan(String uid, int firstDay, int lastDay, Set<Behaviour> types, Set<String> fields) {
-    byte[] start = KeyBuilder.create().addReversedString(uid).addInt(firstDay).build();
-    byte[] stop = KeyBuilder.create().addReversedString(uid).addInt(lastDay + 1).build();
-    Scan scan = new Scan().withStartRow(start, true).withStopRow(stop, false).addFamily(D).setCaching(1000);
-    if (!fields.isEmpty()) {
-      List<byte[]> prefixes = new ArrayList<>();
-      for (Behaviour b : types) {
-        for (String f : TrailsService.fieldsFor(b, fields)) {
-          prefixes.add(TrailsKeys.fieldPrefix(f));
-        }
-      }
-      scan.setFilter(new MultipleColumnPrefixFilter(prefixes.toArray(new byte[0][])));
+  /** The SCAN plan for one user: a user's rows for consecutive days are contiguous. */
+  private List<Event> scan(TrailPlan.UserScan s) {
+    Scan scan = TrailsKeys.eventDays(s.uid(), s.firstDay(), s.lastDay()).toScan().addFamily(D).setCaching(1000);
+    if (!s.fields().isEmpty()) {
+      scan.setFilter(columnPrefixes(s.fields()));
     }
     List<Event> out = new ArrayList<>();
-    try (Table t = connection.getTable(schema.events()); ResultScanner s = t.getScanner(scan)) {
-      for (Result r : s) {
+    try (Table t = connection.getTable(schema.events()); ResultScanner rs = t.getScanner(scan)) {
+      for (Result r : rs) {
         TrailsKeys.EventRow row = TrailsKeys.eventRowOf(r.getRow());
-        if (types.contains(row.behaviour())) {
-          decodeRow(uid, row.day(), row.behaviour(), r, out);
+        if (s.types().contains(row.behaviour())) {
+          decodeRow(s.uid(), row.day(), row.behaviour(), r, out);
         }
       }
       return out;
     } catch (IOException e) {
-      throw new UncheckedIOException("could not scan events: " + e.getMessage(), e);
+      throw StorageException.of("scan events", e);
     }
   }
 
-  /** One row to fetch and the fields wanted from it (all when empty). */
-  record EventGet(String uid, int day, Behaviour behaviour, List<String> fields) {}
-
-  static Get toGet(EventGet w) {
+  /** The Get of one planned row (also the MapReduce reader's). */
+  static Get toGet(TrailPlan.RowGet w) {
     Get g = new Get(TrailsKeys.eventRow(w.uid(), w.day(), w.behaviour())).addFamily(D);
     if (!w.fields().isEmpty()) {
-      byte[][] prefixes = new byte[w.fields().size()][];
-      for (int i = 0; i < prefixes.length; i++) {
-        prefixes[i] = TrailsKeys.fieldPrefix(w.fields().get(i));
-      }
-      g.setFilter(new MultipleColumnPrefixFilter(prefixes));
+      g.setFilter(columnPrefixes(w.fields()));
     }
     return g;
   }
 
-  /** Groups a row's cells by column id into events, in time order. */
+  private static MultipleColumnPrefixFilter columnPrefixes(List<String> fields) {
+    return new MultipleColumnPrefixFilter(fields.stream().map(TrailsKeys::fieldPrefix).toArray(byte[][]::new));
+  }
+
+  /** Groups a row's cells by column id into events, in time order: the one place events cells are decoded. */
   static void decodeRow(String uid, int day, Behaviour b, Result r, List<Event> out) {
     if (r == null || r.isEmpty()) {
       return;
@@ -229,8 +243,7 @@ final class TrailsStore {
     for (Cell c : r.rawCells()) {
       TrailsKeys.EventColumn col = TrailsKeys.eventColumn(CellUtil.cloneQualifier(c));
       long columnId = ((long) col.msOfDay() << 32) | (col.hash() & 0xFFFFFFFFL);
-      byColumnId.computeIfAbsent(columnId, k -> new java.util.HashMap<>()).put(col.field(),
-          Bytes.toString(CellUtil.cloneValue(c)));
+      byColumnId.computeIfAbsent(columnId, k -> new HashMap<>()).put(col.field(), Bytes.toString(CellUtil.cloneValue(c)));
     }
     long dayStart = TrailsKeys.startOfDay(day);
     byColumnId.forEach((columnId, fields) -> {
@@ -245,35 +258,45 @@ final class TrailsStore {
     });
   }
 
-  /** Latest {@code n} records of a user, newest first, from either history design. */
-  List<Event> latest(String uid, int n, HistoryLayout layout) {
+  /** An event and where it sits in a history design (for the next page's cursor). */
+  private record Positioned(Event event, TrailsKeys.Position position) {}
+
+  /** One page of a user's records, newest first, from either history design. */
+  Page<Event> latest(String uid, PageRequest page, HistoryLayout layout) {
+    String scope = "trails.latest." + layout.name().toLowerCase(java.util.Locale.ROOT);
+    Optional<TrailsKeys.Position> after = page.cursor().map(c -> Cursors.decode(scope, c,
+        r -> new TrailsKeys.Position(r.readReverseTimestamp(), r.readInt())));
+    List<Positioned> fetched;
     try {
       if (layout == HistoryLayout.TALL) {
-        Scan scan = KeyRange.prefix(TrailsKeys.tallPrefix(uid)).toScan().setLimit(n).setCaching(Math.min(n, 1000));
-        return scanTall(uid, scan);
-      }
-      try (Table t = connection.getTable(schema.wide())) {
-        Result r = t.get(new Get(TrailsKeys.wideRow(uid)).addFamily(H).setFilter(new ColumnPaginationFilter(n, 0)));
-        return decodeWide(uid, r.rawCells());
+        KeyRange user = TrailsKeys.TALL_ROW.range(uid);
+        byte[] start = after.map(p -> KeyRange.successorOf(TrailsKeys.tallRow(uid, p.ts(), p.hash()))).orElse(user.start());
+        Scan scan = KeyRange.between(start, user.stop()).toScan().setLimit(page.fetchSize())
+            .setCaching(page.fetchSize());
+        fetched = scanTall(uid, scan);
+      } else {
+        ColumnPaginationFilter filter = after.map(p -> new ColumnPaginationFilter(page.fetchSize(),
+                KeyRange.successorOf(TrailsKeys.wideQualifier(p.ts(), p.hash()))))
+            .orElseGet(() -> new ColumnPaginationFilter(page.fetchSize(), 0));
+        fetched = getWide(uid, new Get(TrailsKeys.wideRow(uid)).addFamily(H).setFilter(filter));
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("could not read history: " + e.getMessage(), e);
+      throw StorageException.of("read the history of a user", e);
     }
+    return Page.of(fetched, page.limit(), p -> Cursors.encode(scope, KeyBuilder.create()
+        .addReverseTimestamp(p.position().ts()).addInt(p.position().hash()).build())).map(Positioned::event);
   }
 
   /** The records of a user at exactly {@code ts} (usually one). */
   List<Event> at(String uid, long ts, HistoryLayout layout) {
     try {
       if (layout == HistoryLayout.TALL) {
-        return scanTall(uid, KeyRange.prefix(TrailsKeys.tallPrefix(uid, ts)).toScan());
+        return events(scanTall(uid, TrailsKeys.TALL_ROW.range(uid, ts).toScan()));
       }
-      try (Table t = connection.getTable(schema.wide())) {
-        Result r = t.get(new Get(TrailsKeys.wideRow(uid)).addFamily(H)
-            .setFilter(new ColumnPrefixFilter(TrailsKeys.wideQualifierPrefix(ts))));
-        return decodeWide(uid, r.rawCells());
-      }
+      return events(getWide(uid, new Get(TrailsKeys.wideRow(uid)).addFamily(H)
+          .setFilter(new ColumnPrefixFilter(TrailsKeys.WIDE_COLUMN.prefix(ts)))));
     } catch (IOException e) {
-      throw new UncheckedIOException("could not read history: " + e.getMessage(), e);
+      throw StorageException.of("read the history of a user", e);
     }
   }
 
@@ -281,7 +304,7 @@ final class TrailsStore {
   List<Event> all(String uid, int limit, HistoryLayout layout) {
     try {
       if (layout == HistoryLayout.TALL) {
-        return scanTall(uid, KeyRange.prefix(TrailsKeys.tallPrefix(uid)).toScan().setLimit(limit).setCaching(1000));
+        return events(scanTall(uid, TrailsKeys.TALL_ROW.range(uid).toScan().setLimit(limit).setCaching(1000)));
       }
       byte[] row = TrailsKeys.wideRow(uid);
       // One row, read in batches of columns so a very wide row never has to fit one response.
@@ -290,7 +313,7 @@ final class TrailsStore {
       List<Event> out = new ArrayList<>();
       try (Table t = connection.getTable(schema.wide()); ResultScanner s = t.getScanner(scan)) {
         for (Result r : s) {
-          out.addAll(decodeWide(uid, r.rawCells()));
+          out.addAll(events(decodeWide(uid, r.rawCells())));
           if (out.size() >= limit) {
             return out.subList(0, limit);
           }
@@ -298,27 +321,38 @@ final class TrailsStore {
       }
       return out;
     } catch (IOException e) {
-      throw new UncheckedIOException("could not read history: " + e.getMessage(), e);
+      throw StorageException.of("read the history of a user", e);
     }
   }
 
-  private List<Event> scanTall(String uid, Scan scan) throws IOException {
-    List<Event> out = new ArrayList<>();
+  private static List<Event> events(List<Positioned> positioned) {
+    return positioned.stream().map(Positioned::event).toList();
+  }
+
+  private List<Positioned> scanTall(String uid, Scan scan) throws IOException {
+    List<Positioned> out = new ArrayList<>();
     try (Table t = connection.getTable(schema.tall()); ResultScanner s = t.getScanner(scan.addColumn(H, E))) {
       for (Result r : s) {
-        KeyReader k = new KeyReader(r.getRow());
-        k.skipBytes();
-        out.add(fromHistory(uid, k.readReverseTimestamp(), r.getValue(H, E)));
+        TrailsKeys.Position p = TrailsKeys.tallPosition(r.getRow());
+        out.add(new Positioned(fromHistory(uid, p.ts(), r.getValue(H, E)), p));
       }
     }
     return out;
   }
 
-  private static List<Event> decodeWide(String uid, Cell[] cells) {
-    List<Event> out = new ArrayList<>(cells.length);
-    for (Cell c : cells) {
-      long ts = new KeyReader(CellUtil.cloneQualifier(c)).readReverseTimestamp();
-      out.add(fromHistory(uid, ts, CellUtil.cloneValue(c)));
+  private List<Positioned> getWide(String uid, Get get) throws IOException {
+    try (Table t = connection.getTable(schema.wide())) {
+      return decodeWide(uid, t.get(get).rawCells());
+    }
+  }
+
+  private static List<Positioned> decodeWide(String uid, Cell[] cells) {
+    List<Positioned> out = new ArrayList<>(cells == null ? 0 : cells.length);
+    if (cells != null) {
+      for (Cell c : cells) {
+        TrailsKeys.Position p = TrailsKeys.widePosition(CellUtil.cloneQualifier(c));
+        out.add(new Positioned(fromHistory(uid, p.ts(), CellUtil.cloneValue(c)), p));
+      }
     }
     return out;
   }

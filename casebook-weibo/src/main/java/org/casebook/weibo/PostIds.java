@@ -36,4 +36,9 @@ final class PostIds {
   static long firstIdAt(long millis) {
     return millis << SEQUENCE_BITS;
   }
+
+  /** The smallest id still inside the inbox TTL: the horizon of back-fill, unfollow clean-up and promotion. */
+  static long inboxHorizonId(long nowMillis) {
+    return firstIdAt(Math.max(0, nowMillis - WeiboConfig.INBOX_TTL_DAYS * 86_400_000L));
+  }
 }

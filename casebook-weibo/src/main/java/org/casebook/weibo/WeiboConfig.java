@@ -3,14 +3,13 @@ package org.casebook.weibo;
 import org.casebook.core.InvalidInputException;
 
 /**
- * Tuning of the feed.
+ * Tuning of the feed. Page sizes follow the platform's one rule ({@link org.casebook.core.page.PageRequest}).
  *
  * @param fanOutThreshold followers at which an account switches from fan-out on write to
  *     merge on read (hybrid fan-out)
  * @param backfillPosts how many of the followee's latest posts a new follow copies to the inbox
- * @param maxPageSize the largest page a caller may ask for
  */
-public record WeiboConfig(int fanOutThreshold, int backfillPosts, int maxPageSize) {
+public record WeiboConfig(int fanOutThreshold, int backfillPosts) {
   /** Inbox entries expire after this long; the horizon of back-fill and unfollow clean-up too. */
   public static final int INBOX_TTL_DAYS = 30;
 
@@ -21,13 +20,10 @@ public record WeiboConfig(int fanOutThreshold, int backfillPosts, int maxPageSiz
     if (backfillPosts < 0 || backfillPosts > 10_000) {
       throw new IllegalArgumentException("backfillPosts must be 0..10000");
     }
-    if (maxPageSize < 1 || maxPageSize > 10_000) {
-      throw new IllegalArgumentException("maxPageSize must be 1..10000");
-    }
   }
 
   public static WeiboConfig defaults() {
-    return new WeiboConfig(10_000, 200, 200);
+    return new WeiboConfig(10_000, 200);
   }
 
   /**
@@ -37,7 +33,7 @@ public record WeiboConfig(int fanOutThreshold, int backfillPosts, int maxPageSiz
   public static WeiboConfig fromEnvironment() {
     WeiboConfig d = defaults();
     return new WeiboConfig(intEnv("CASEBOOK_WEIBO_FANOUT_THRESHOLD", d.fanOutThreshold()),
-        intEnv("CASEBOOK_WEIBO_BACKFILL_POSTS", d.backfillPosts()), d.maxPageSize());
+        intEnv("CASEBOOK_WEIBO_BACKFILL_POSTS", d.backfillPosts()));
   }
 
   private static int intEnv(String name, int fallback) {

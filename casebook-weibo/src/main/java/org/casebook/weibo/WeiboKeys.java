@@ -1,14 +1,15 @@
 package org.casebook.weibo;
 
-import java.util.Base64;
-import org.casebook.core.InvalidInputException;
+import java.util.List;
 import org.casebook.core.key.KeyBuilder;
 import org.casebook.core.key.KeyLayout;
-import org.casebook.core.key.KeyReader;
+import org.casebook.core.key.KeyLayout.PartType;
+import org.casebook.core.page.Cursors;
 
 /**
- * Row keys and qualifiers of the feed tables. Every user id is an escaped, terminated string
- * part (core toolkit), so ids containing separators, and ids that are prefixes of others, stay apart.
+ * Row keys and qualifiers of the feed tables, each a declared {@link KeyLayout} (the stores build
+ * and read every key through these). Every user id is an escaped, terminated string part, so ids
+ * containing separators, and ids that are prefixes of others, stay apart.
  *
  * <pre>
  * posts     row uid | MAX-postId                  newest first within a user
@@ -23,125 +24,111 @@ final class WeiboKeys {
   static final int FOLLOWING = 1;
   static final int FOLLOWER = 2;
 
-  static final KeyLayout POST = KeyLayout.named("post").part("uid", KeyLayout.PartType.STRING)
-      .part("postId", KeyLayout.PartType.REVERSE_TIMESTAMP).build();
+  static final KeyLayout POST = KeyLayout.named("post row").part("uid", PartType.STRING)
+      .part("postId", PartType.REVERSE_TIMESTAMP).build();
+  /** The users row and the inbox row of a user (the same bytes as the prefix of its posts and relations). */
+  static final KeyLayout USER = KeyLayout.named("user row").part("uid", PartType.STRING).build();
+  static final KeyLayout RELATION = KeyLayout.named("relation row").part("uid", PartType.STRING)
+      .part("kind", PartType.BYTE).part("other", PartType.STRING).build();
   static final KeyLayout INBOX_ENTRY = KeyLayout.named("inbox entry qualifier")
-      .part("postId", KeyLayout.PartType.REVERSE_TIMESTAMP).part("author", KeyLayout.PartType.STRING).build();
-  static final KeyLayout RELATION = KeyLayout.named("relation").part("uid", KeyLayout.PartType.STRING)
-      .part("kind", KeyLayout.PartType.BYTE).part("other", KeyLayout.PartType.STRING).build();
+      .part("postId", PartType.REVERSE_TIMESTAMP).part("author", PartType.STRING).build();
+  static final KeyLayout MARKER = KeyLayout.named("marker qualifier").part("followee", PartType.STRING).build();
+  static final KeyLayout OUTBOX = KeyLayout.named("outbox qualifier").part("postId", PartType.REVERSE_TIMESTAMP)
+      .build();
 
-  private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
-  private static final Base64.Decoder B64D = Base64.getUrlDecoder();
+  /** Every layout above, for the descriptor. */
+  static final List<KeyLayout> ALL = List.of(POST, USER, RELATION, INBOX_ENTRY, MARKER, OUTBOX);
+
+  // One cursor scope per listing: a cursor of one listing is refused by another.
+  static final String TIMELINE_SCOPE = "weibo.timeline";
+  static final String POSTS_SCOPE = "weibo.posts";
+  static final String FOLLOWERS_SCOPE = "weibo.followers";
+  static final String FOLLOWING_SCOPE = "weibo.following";
 
   private WeiboKeys() {}
 
-  /** A user's key part: the users row, the inbox row, and the prefix of its posts and relations. */
   static byte[] user(String uid) {
-    return KeyBuilder.create().addString(uid).build();
+    return USER.encode(uid);
   }
 
   static byte[] post(String uid, long postId) {
-    return KeyBuilder.create().addString(uid).addReverseTimestamp(postId).build();
+    return POST.encode(uid, postId);
   }
 
-  /** Post id of a posts row whose uid is already known. */
+  /** Post id of a posts row. */
   static long postIdOf(byte[] row) {
-    KeyReader r = new KeyReader(row);
-    r.skipBytes();
-    return r.readReverseTimestamp();
+    return POST.decode(row).number("postId");
   }
 
   /** Qualifier of an inbox entry: newest first, then by author. */
   static byte[] inboxEntry(long postId, String author) {
-    return KeyBuilder.create().addReverseTimestamp(postId).addString(author).build();
+    return INBOX_ENTRY.encode(postId, author);
   }
 
   static InboxEntry inboxEntryOf(byte[] qualifier) {
-    KeyReader r = new KeyReader(qualifier);
-    long postId = r.readReverseTimestamp();
-    return new InboxEntry(postId, r.readString());
+    KeyLayout.Key k = INBOX_ENTRY.decode(qualifier);
+    return new InboxEntry(k.number("postId"), k.string("author"));
   }
 
   /** Qualifier of a read-merge marker (family m). */
   static byte[] marker(String followee) {
-    return KeyBuilder.create().addString(followee).build();
+    return MARKER.encode(followee);
   }
 
   static String markerOf(byte[] qualifier) {
-    return new KeyReader(qualifier).readString();
+    return MARKER.decode(qualifier).string("followee");
   }
 
   /** Qualifier of an outbox entry (family o): newest first. */
   static byte[] outboxEntry(long postId) {
-    return KeyBuilder.create().addReverseTimestamp(postId).build();
+    return OUTBOX.encode(postId);
   }
 
   static long outboxPostIdOf(byte[] qualifier) {
-    return new KeyReader(qualifier).readReverseTimestamp();
+    return OUTBOX.decode(qualifier).number("postId");
   }
 
   static byte[] relation(String uid, int kind, String other) {
-    return KeyBuilder.create().addString(uid).addByte(kind).addString(other).build();
-  }
-
-  static byte[] relationPrefix(String uid, int kind) {
-    return KeyBuilder.create().addString(uid).addByte(kind).build();
+    return RELATION.encode(uid, kind, other);
   }
 
   static String otherOf(byte[] relationRow) {
-    KeyReader r = new KeyReader(relationRow);
-    r.skipBytes();
-    r.readByte();
-    return r.readString();
+    return RELATION.decode(relationRow).string("other");
   }
 
-  /** An inbox row's content: which post of which author. */
+  /** An inbox entry: which post of which author. */
   record InboxEntry(long postId, String author) {}
 
-  // Cursors are opaque to callers: base64url of a small key. Bad ones are a 400 on "cursor".
+  // Cursor positions (opaque and checked by Cursors): a 400 naming "cursor" when they do not decode.
 
-  static String timelineCursor(long postId, String author) {
-    return B64.encodeToString(KeyBuilder.create().addLong(postId).addString(author).build());
+  static String timelineCursor(InboxEntry last) {
+    return Cursors.encode(TIMELINE_SCOPE, KeyBuilder.create().addLong(last.postId()).addString(last.author()).build());
   }
 
   static InboxEntry parseTimelineCursor(String cursor) {
-    try {
-      KeyReader r = new KeyReader(B64D.decode(cursor));
-      InboxEntry e = new InboxEntry(r.readLong(), r.readString());
-      InvalidInputException.check(!r.hasRemaining() && e.postId() >= 0, "cursor", "cursor is not valid here");
-      return e;
-    } catch (IllegalArgumentException e) {
-      throw new InvalidInputException("cursor", "cursor is not valid here");
-    }
+    return Cursors.decode(TIMELINE_SCOPE, cursor, r -> new InboxEntry(nonNegative(r.readLong()), r.readString()));
   }
 
   static String postCursor(long postId) {
-    return B64.encodeToString(KeyBuilder.create().addLong(postId).build());
+    return Cursors.encode(POSTS_SCOPE, KeyBuilder.create().addLong(postId).build());
   }
 
   static long parsePostCursor(String cursor) {
-    try {
-      KeyReader r = new KeyReader(B64D.decode(cursor));
-      long id = r.readLong();
-      InvalidInputException.check(!r.hasRemaining() && id >= 0, "cursor", "cursor is not valid here");
-      return id;
-    } catch (IllegalArgumentException e) {
-      throw new InvalidInputException("cursor", "cursor is not valid here");
-    }
+    return Cursors.decode(POSTS_SCOPE, cursor, r -> nonNegative(r.readLong()));
   }
 
-  static String userCursor(String uid) {
-    return B64.encodeToString(KeyBuilder.create().addString(uid).build());
+  static String userCursor(String scope, String uid) {
+    return Cursors.encode(scope, KeyBuilder.create().addString(uid).build());
   }
 
-  static String parseUserCursor(String cursor) {
-    try {
-      KeyReader r = new KeyReader(B64D.decode(cursor));
-      String uid = r.readString();
-      InvalidInputException.check(!r.hasRemaining(), "cursor", "cursor is not valid here");
-      return uid;
-    } catch (IllegalArgumentException e) {
-      throw new InvalidInputException("cursor", "cursor is not valid here");
+  static String parseUserCursor(String scope, String cursor) {
+    return Cursors.decode(scope, cursor, r -> r.readString());
+  }
+
+  private static long nonNegative(long postId) {
+    if (postId < 0) {
+      throw new IllegalArgumentException("negative post id");
     }
+    return postId;
   }
 }

@@ -14,7 +14,6 @@ import static org.casebook.weibo.WeiboSchema.STATE;
 import static org.casebook.weibo.WeiboSchema.U;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,10 +38,14 @@ import org.apache.hadoop.hbase.filter.ColumnPaginationFilter;
 import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
 import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.casebook.core.StorageException;
 import org.casebook.core.key.KeyRange;
 import org.casebook.weibo.WeiboKeys.InboxEntry;
 
-/** Every HBase read and write of the feed, in one place. Storage errors become {@link UncheckedIOException}. */
+/**
+ * Every HBase read and write of the feed, in one place; keys through the layouts of {@link WeiboKeys}.
+ * Storage errors become {@link StorageException}s.
+ */
 final class WeiboStore {
   /** Fan-out state of an account, kept in users:u:state. */
   enum FanOut {
@@ -85,7 +88,7 @@ final class WeiboStore {
       return new UserRow(counter(r, FOLLOWERS), counter(r, FOLLOWING), counter(r, POST_COUNT),
           FanOut.of(r.getValue(U, STATE)));
     } catch (IOException e) {
-      throw failure("read user", e);
+      throw StorageException.of("read user", e);
     }
   }
 
@@ -108,7 +111,7 @@ final class WeiboStore {
       Result r = t.increment(inc);
       return counter(r, FOLLOWERS);
     } catch (IOException e) {
-      throw failure("update counters", e);
+      throw StorageException.of("update counters", e);
     }
   }
 
@@ -126,7 +129,7 @@ final class WeiboStore {
           : check.ifEquals(U, STATE, new byte[] {expected.code}).build(put);
       return t.checkAndMutate(cam).isSuccess();
     } catch (IOException e) {
-      throw failure("update fan-out state", e);
+      throw StorageException.of("update fan-out state", e);
     }
   }
 
@@ -137,14 +140,13 @@ final class WeiboStore {
     try (Table t = connection.getTable(schema.posts())) {
       return t.checkAndMutate(CheckAndMutate.newBuilder(row).ifNotExists(P, CONTENT).build(put)).isSuccess();
     } catch (IOException e) {
-      throw failure("write post", e);
+      throw StorageException.of("write post", e);
     }
   }
 
   /** Up to {@code limit} posts of {@code uid} with ids below {@code beforeId} (or from the newest), newest first. */
   List<Post> posts(String uid, long beforeId, boolean inclusive, int limit) {
-    KeyRange range = KeyRange.prefix(WeiboKeys.user(uid));
-    Scan scan = range.toScan().addColumn(P, CONTENT).setLimit(limit).setCaching(Math.min(limit, 1000));
+    Scan scan = WeiboKeys.POST.range(uid).toScan().addColumn(P, CONTENT).setLimit(limit).setCaching(Math.min(limit, 1000));
     if (beforeId >= 0) {
       scan.withStartRow(WeiboKeys.post(uid, beforeId), inclusive);
     }
@@ -156,13 +158,13 @@ final class WeiboStore {
       }
       return out;
     } catch (IOException e) {
-      throw failure("read posts", e);
+      throw StorageException.of("read posts", e);
     }
   }
 
   /** {@code uid}'s posts with id at least {@code sinceId}, newest first, at most {@code limit}. */
   List<Post> postsSince(String uid, long sinceId, int limit) {
-    Scan scan = new Scan().withStartRow(WeiboKeys.user(uid)).withStopRow(WeiboKeys.post(uid, sinceId), true)
+    Scan scan = new Scan().withStartRow(WeiboKeys.POST.prefix(uid)).withStopRow(WeiboKeys.post(uid, sinceId), true)
         .addColumn(P, CONTENT).setCaching(Math.min(Math.max(limit, 1), 1000)).setLimit(limit);
     List<Post> out = new ArrayList<>();
     try (Table t = connection.getTable(schema.posts()); ResultScanner s = t.getScanner(scan)) {
@@ -172,22 +174,21 @@ final class WeiboStore {
       }
       return out;
     } catch (IOException e) {
-      throw failure("read posts", e);
+      throw StorageException.of("read posts", e);
     }
   }
 
   /** Ids of {@code uid}'s posts with id at least {@code sinceId}, newest first, at most {@code limit}. */
   void forEachPostIdSince(String uid, long sinceId, int limit, Consumer<Long> action) {
-    byte[] prefix = WeiboKeys.user(uid);
     // Newest first: the range ends at the row of the oldest id we still want.
-    Scan scan = new Scan().withStartRow(prefix).withStopRow(WeiboKeys.post(uid, sinceId), true)
+    Scan scan = new Scan().withStartRow(WeiboKeys.POST.prefix(uid)).withStopRow(WeiboKeys.post(uid, sinceId), true)
         .setFilter(new KeyOnlyFilter()).setCaching(Math.min(Math.max(limit, 1), 1000)).setLimit(limit);
     try (Table t = connection.getTable(schema.posts()); ResultScanner s = t.getScanner(scan)) {
       for (Result r : s) {
         action.accept(WeiboKeys.postIdOf(r.getRow()));
       }
     } catch (IOException e) {
-      throw failure("read post ids", e);
+      throw StorageException.of("read post ids", e);
     }
   }
 
@@ -206,7 +207,7 @@ final class WeiboStore {
       }
       return out;
     } catch (IOException e) {
-      throw failure("read post bodies", e);
+      throw StorageException.of("read post bodies", e);
     }
   }
 
@@ -236,7 +237,7 @@ final class WeiboStore {
       }
       return new FeedRow(entries, merged);
     } catch (IOException e) {
-      throw failure("read inbox", e);
+      throw StorageException.of("read inbox", e);
     }
   }
 
@@ -265,7 +266,7 @@ final class WeiboStore {
       }
       return out;
     } catch (IOException e) {
-      throw failure("read outboxes", e);
+      throw StorageException.of("read outboxes", e);
     }
   }
 
@@ -321,7 +322,7 @@ final class WeiboStore {
         addToOutbox(uid, List.of(new Post(Long.toString(postId), uid, PostIds.millisOf(postId), Bytes.toString(content))));
       }
     } catch (IOException e) {
-      throw failure("restore outbox entry", e);
+      throw StorageException.of("restore outbox entry", e);
     }
   }
 
@@ -344,7 +345,7 @@ final class WeiboStore {
     try (Table t = connection.getTable(schema.relations())) {
       return t.checkAndMutate(CheckAndMutate.newBuilder(row).ifNotExists(R, SINCE).build(put)).isSuccess();
     } catch (IOException e) {
-      throw failure("write relation", e);
+      throw StorageException.of("write relation", e);
     }
   }
 
@@ -355,7 +356,7 @@ final class WeiboStore {
       return t.checkAndMutate(CheckAndMutate.newBuilder(row).ifMatches(R, SINCE, CompareOperator.NOT_EQUAL, new byte[0])
           .build(new Delete(row))).isSuccess();
     } catch (IOException e) {
-      throw failure("delete relation", e);
+      throw StorageException.of("delete relation", e);
     }
   }
 
@@ -385,13 +386,13 @@ final class WeiboStore {
     try (Table t = connection.getTable(schema.relations())) {
       return t.exists(gets);
     } catch (IOException e) {
-      throw failure("read relations", e);
+      throw StorageException.of("read relations", e);
     }
   }
 
   /** Up to {@code limit} related user ids of one kind, in id order, strictly after {@code afterUid} if given. */
   List<String> related(String uid, int kind, String afterUid, int limit) {
-    Scan scan = KeyRange.prefix(WeiboKeys.relationPrefix(uid, kind)).toScan().setLimit(limit)
+    Scan scan = WeiboKeys.RELATION.range(uid, kind).toScan().setLimit(limit)
         .setCaching(Math.min(limit, 1000)).setFilter(new KeyOnlyFilter());
     if (afterUid != null) {
       scan.withStartRow(WeiboKeys.relation(uid, kind, afterUid), false);
@@ -403,13 +404,13 @@ final class WeiboStore {
       }
       return out;
     } catch (IOException e) {
-      throw failure("read relations", e);
+      throw StorageException.of("read relations", e);
     }
   }
 
   /** Every related user id of one kind, streamed in chunks (followers of a large account). */
   void forEachRelated(String uid, int kind, int chunk, Consumer<List<String>> action) {
-    Scan scan = KeyRange.prefix(WeiboKeys.relationPrefix(uid, kind)).toScan().setCaching(chunk)
+    Scan scan = WeiboKeys.RELATION.range(uid, kind).toScan().setCaching(chunk)
         .setFilter(new KeyOnlyFilter());
     List<String> buffer = new ArrayList<>(chunk);
     try (Table t = connection.getTable(schema.relations()); ResultScanner s = t.getScanner(scan)) {
@@ -424,7 +425,7 @@ final class WeiboStore {
         action.accept(List.copyOf(buffer));
       }
     } catch (IOException e) {
-      throw failure("read relations", e);
+      throw StorageException.of("read relations", e);
     }
   }
 
@@ -433,7 +434,7 @@ final class WeiboStore {
     try {
       return connection.getBufferedMutator(schema.relations());
     } catch (IOException e) {
-      throw failure("open relation writer", e);
+      throw StorageException.of("open relation writer", e);
     }
   }
 
@@ -449,19 +450,14 @@ final class WeiboStore {
       Object[] results = new Object[mutations.size()];
       t.batch(mutations, results);
     } catch (IOException e) {
-      throw failure("write " + table.getQualifierAsString(), e);
+      throw StorageException.of("write " + table.getQualifierAsString(), e);
     } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new UncheckedIOException(new java.io.InterruptedIOException("interrupted while writing " + table));
+      throw StorageException.interrupted("write " + table.getQualifierAsString(), e);
     }
   }
 
   private static long counter(Result r, byte[] qualifier) {
     byte[] v = r.getValue(U, qualifier);
     return v == null ? 0 : Bytes.toLong(v);
-  }
-
-  private static UncheckedIOException failure(String what, IOException e) {
-    return new UncheckedIOException("could not " + what + ": " + e.getMessage(), e);
   }
 }

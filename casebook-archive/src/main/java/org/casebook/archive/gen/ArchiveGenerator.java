@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -17,6 +16,8 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import org.casebook.core.InvalidInputException;
+import org.casebook.core.Json;
+import org.casebook.core.LocalFileException;
 
 /**
  * Writes Weibo-API-style archive files: many files of many users each, one user object per
@@ -45,7 +46,7 @@ public final class ArchiveGenerator {
       "<a href=\"http://app\">Android客户端</a>"};
   private static final String[] WORDS = {"今天", "天气", "不错", "HBase", "大数据", "微博", "分享", "图片", "北京", "上海", "hello",
       "#话题#", "转发", "评论"};
-  private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final ObjectMapper MAPPER = Json.mapper();
 
   private ArchiveGenerator() {}
 
@@ -84,7 +85,7 @@ public final class ArchiveGenerator {
         bytes += Files.size(file);
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("could not write archive files: " + e.getMessage(), e);
+      throw LocalFileException.of("write archive files in", dir, e);
     }
     return new Written(files, bad, big, users, statuses, bytes);
   }

@@ -1,7 +1,6 @@
 package org.casebook.core.hotspot;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -13,6 +12,7 @@ import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.casebook.core.StorageException;
 import org.casebook.core.schema.SplitPoints;
 
 /**
@@ -88,7 +88,7 @@ public final class HotspotReport {
       }
       return new Result(table.getNameAsString(), regions.size(), total, shares);
     } catch (IOException e) {
-      throw new UncheckedIOException("could not read region metrics of " + table + ": " + e.getMessage(), e);
+      throw StorageException.of("read region metrics of " + table, e);
     }
   }
 

@@ -41,6 +41,12 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
 
   private record Bound(Route route, String[] segments) {}
 
+  static {
+    // Without TCP_NODELAY every keep-alive response waits for the client's delayed ACK (~40 ms).
+    // The JDK server reads this once, when its first instance is made.
+    System.setProperty("sun.net.httpserver.nodelay", "true");
+  }
+
   private final List<Bound> routes = new CopyOnWriteArrayList<>();
   private final AccessRule access;
   private final MeterRegistry metrics;
@@ -91,6 +97,8 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
   private void dispatch(HttpExchange exchange) throws IOException {
     long t0 = System.nanoTime();
     String method = exchange.getRequestMethod();
+    // HEAD is GET without the body.
+    String routeMethod = method.equals("HEAD") ? "GET" : method;
     String routeLabel = "unmatched";
     HttpResponse response;
     try {
@@ -103,7 +111,10 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
         Map<String, String> p = match(b.segments(), parts);
         if (p != null) {
           allowed.add(b.route().spec().method());
-          if (b.route().spec().method().equals(method) && matched == null) {
+          if (b.route().spec().method().equals("GET")) {
+            allowed.add("HEAD");
+          }
+          if (b.route().spec().method().equals(routeMethod) && matched == null) {
             matched = b;
             params = p;
           }
@@ -120,7 +131,7 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
     } catch (RuntimeException e) {
       response = mapError(e, method, routeLabel);
     }
-    send(exchange, response);
+    send(exchange, response, method.equals("HEAD"));
     timer(KNOWN_METHODS.contains(method) ? method : "other", routeLabel, response.status())
         .record(Duration.ofNanos(System.nanoTime() - t0));
   }
@@ -179,12 +190,12 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
     }
   }
 
-  private static void send(HttpExchange exchange, HttpResponse response) throws IOException {
+  private static void send(HttpExchange exchange, HttpResponse response, boolean head) throws IOException {
     try (exchange) {
       exchange.getResponseHeaders().set("Content-Type", response.contentType());
       response.headers().forEach((k, v) -> exchange.getResponseHeaders().set(k, v));
       byte[] body = response.body();
-      boolean empty = response.status() == 204 || body.length == 0;
+      boolean empty = head || response.status() == 204 || body.length == 0;
       exchange.sendResponseHeaders(response.status(), empty ? -1 : body.length);
       if (!empty) {
         try (OutputStream out = exchange.getResponseBody()) {

@@ -1,7 +1,6 @@
 package org.casebook.core.schema;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +19,7 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.io.compress.Compression;
 import org.apache.hadoop.hbase.util.CompressionTest;
 import org.casebook.core.ConflictException;
+import org.casebook.core.StorageException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,7 +78,7 @@ public final class SchemaManager {
         return new Result(spec, Outcome.UNCHANGED, admin.getRegions(spec.name()).size());
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("could not ensure table " + spec.name() + ": " + e.getMessage(), e);
+      throw StorageException.of("ensure table " + spec.name(), e);
     }
   }
 
@@ -92,7 +92,7 @@ public final class SchemaManager {
         admin.deleteTable(name);
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("could not drop table " + name + ": " + e.getMessage(), e);
+      throw StorageException.of("drop table " + name, e);
     }
   }
 
@@ -111,7 +111,7 @@ public final class SchemaManager {
       }
       admin.deleteNamespace(namespace);
     } catch (IOException e) {
-      throw new UncheckedIOException("could not drop namespace " + namespace + ": " + e.getMessage(), e);
+      throw StorageException.of("drop namespace " + namespace, e);
     }
   }
 
@@ -121,7 +121,7 @@ public final class SchemaManager {
         verify(admin.getDescriptor(spec.name()), spec);
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("could not read table " + spec.name() + ": " + e.getMessage(), e);
+      throw StorageException.of("read table " + spec.name(), e);
     }
   }
 

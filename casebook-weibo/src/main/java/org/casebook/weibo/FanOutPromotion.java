@@ -1,0 +1,131 @@
+package org.casebook.weibo;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.casebook.core.Futures;
+import org.casebook.weibo.WeiboStore.FanOut;
+import org.casebook.weibo.WeiboStore.UserRow;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The hybrid fan-out state machine of an account: WRITE → PROMOTING → READ, never back. While
+ * PROMOTING, posts still fan out and also go to the outbox, and new followers get the marker. The
+ * promotion copies the account's recent posts to its outbox and marks every follower; once done,
+ * posts stop fanning out. Promotions run one at a time on the system's own background thread.
+ */
+final class FanOutPromotion implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(FanOutPromotion.class);
+  /** Stands in for the users row of an account known to be read-merged (counters unused then). */
+  private static final UserRow READ_MERGED = new UserRow(0, 0, 0, FanOut.READ);
+  private static final int OUTBOX_CHUNK = 1000;
+  private static final int FOLLOWER_CHUNK = 2000;
+
+  private final WeiboStore store;
+  private final Clock clock;
+  private final ExecutorService background;
+  private final Set<String> promoting = ConcurrentHashMap.newKeySet();
+  /** Accounts seen in READ state. The state never moves back, so this cache is always right. */
+  private final Set<String> readMerged = ConcurrentHashMap.newKeySet();
+
+  FanOutPromotion(WeiboStore store, Clock clock, ExecutorService background) {
+    this.store = store;
+    this.clock = clock;
+    this.background = background;
+  }
+
+  /** The users row of an author about to publish; skips the read for accounts known to be read-merged. */
+  UserRow author(String uid) {
+    if (readMerged.contains(uid)) {
+      return READ_MERGED;
+    }
+    UserRow row = store.user(uid);
+    if (row.fanOut() == FanOut.READ) {
+      readMerged.add(uid);
+    }
+    return row;
+  }
+
+  /** Queues the promotion of {@code uid} unless one is already queued or running. */
+  void promoteLater(String uid) {
+    if (promoting.add(uid)) {
+      background.execute(() -> {
+        try {
+          promote(uid);
+        } catch (RuntimeException e) {
+          LOG.error("promotion of {} to fan-out on read failed; it resumes on its next post or follower", uid, e);
+        } finally {
+          promoting.remove(uid);
+        }
+      });
+    }
+  }
+
+  /** Promotes {@code uid} now, on the caller's thread (bulk import); a no-op once it is READ. */
+  void promote(String uid) {
+    UserRow row = store.user(uid);
+    if (row.fanOut() == FanOut.READ) {
+      return;
+    }
+    if (row.fanOut() == FanOut.WRITE) {
+      store.setFanOut(uid, FanOut.WRITE, FanOut.PROMOTING);
+    }
+    long now = clock.millis();
+    List<Post> recent = store.postsSince(uid, PostIds.inboxHorizonId(now), Integer.MAX_VALUE);
+    for (int i = 0; i < recent.size(); i += OUTBOX_CHUNK) {
+      store.addToOutbox(uid, recent.subList(i, Math.min(recent.size(), i + OUTBOX_CHUNK)));
+    }
+    long[] marked = {0};
+    store.forEachRelated(uid, WeiboKeys.FOLLOWER, FOLLOWER_CHUNK, followers -> {
+      store.changeMarkers(followers, uid, now, false);
+      // Marker first, then check the follow: an unfollow racing this either ran before the check
+      // (we remove the marker) or deletes the marker itself afterwards.
+      List<byte[]> follows = new ArrayList<>(followers.size());
+      for (String f : followers) {
+        follows.add(WeiboKeys.relation(f, WeiboKeys.FOLLOWING, uid));
+      }
+      boolean[] exists = store.relationsExist(follows);
+      List<String> gone = new ArrayList<>();
+      for (int i = 0; i < exists.length; i++) {
+        if (!exists[i]) {
+          gone.add(followers.get(i));
+        }
+      }
+      store.changeMarkers(gone, uid, 0, true);
+      marked[0] += followers.size() - gone.size();
+    });
+    store.setFanOut(uid, null, FanOut.READ);
+    readMerged.add(uid);
+    LOG.info("{} now fans out on read ({} followers marked, {} recent posts in its outbox)", uid, marked[0],
+        recent.size());
+  }
+
+  /** Waits until the promotions queued so far are done (tests and benchmarks). */
+  void awaitQueued() {
+    Futures.await(background.submit(() -> { }));
+  }
+
+  int queued() {
+    return promoting.size();
+  }
+
+  /** Waits (up to 5 minutes) for promotions in progress, then stops the background thread. */
+  @Override
+  public void close() {
+    background.shutdown();
+    try {
+      if (!background.awaitTermination(5, TimeUnit.MINUTES)) {
+        LOG.warn("promotions still running at shutdown; they resume on the accounts' next activity");
+        background.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      background.shutdownNow();
+    }
+  }
+}

@@ -1,0 +1,15 @@
+package org.casebook.weibo;
+
+import java.util.List;
+import org.casebook.core.page.Page;
+
+/** A page of posts as the REST API and the CLI print it: {@code {"posts":[…],"next":"…"|null}}. */
+public record PostsPage(List<Post> posts, String next) {
+  public PostsPage {
+    posts = List.copyOf(posts);
+  }
+
+  public static PostsPage of(Page<Post> page) {
+    return new PostsPage(page.items(), page.nextOrNull());
+  }
+}

@@ -1,13 +1,45 @@
 package org.casebook.core.http;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMessage;
+import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.netty.handler.timeout.IdleState;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.HashMap;
@@ -17,10 +49,14 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.casebook.core.AccessRule;
 import org.casebook.core.ErrorKind;
@@ -30,43 +66,84 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HTTP front door: the JDK's built-in server (no second Jetty next to Hadoop's), a small
- * router, JSON errors for everything (mapped through {@link ErrorKind}), the access rule on
- * writes, and per-route metrics labelled only by known methods and route templates.
+ * The HTTP front door, on Netty: reading requests never ties up a worker thread, so slow or
+ * stalled clients cost a socket, not the service. Limits: request line 8 KiB (414), headers
+ * 16 KiB (431), body 4 MiB (413), a whole request within {@link Limits#requestTimeout} of its
+ * first byte (408), an idle keep-alive connection closed after {@link Limits#idleTimeout}, at most
+ * {@link Limits#maxConnections} connections (503 to the next). TCP_NODELAY. Every answer,
+ * including a malformed request's, is JSON mapped through {@link ErrorKind}. Handlers run on a
+ * bounded worker pool; writes need the access rule's token. Metrics are labelled only by known
+ * methods and route templates.
  */
 public final class HttpApiServer implements HttpRoutes, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HttpApiServer.class);
-  private static final int MAX_BODY_BYTES = 4 * 1024 * 1024;
   private static final Set<String> KNOWN_METHODS = Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS");
+  private static final String JSON = "application/json; charset=utf-8";
+
+  /** The server's limits. */
+  public record Limits(int maxConnections, Duration requestTimeout, Duration idleTimeout, int maxRequestLineBytes,
+                       int maxHeaderBytes, int maxBodyBytes) {
+    public Limits {
+      Objects.requireNonNull(requestTimeout, "requestTimeout is null");
+      Objects.requireNonNull(idleTimeout, "idleTimeout is null");
+      if (maxConnections < 1 || maxRequestLineBytes < 256 || maxHeaderBytes < 1024 || maxBodyBytes < 1) {
+        throw new IllegalArgumentException("limits too small");
+      }
+    }
+
+    public static Limits defaults() {
+      return new Limits(512, Duration.ofSeconds(10), Duration.ofSeconds(60), 8 * 1024, 16 * 1024, 4 * 1024 * 1024);
+    }
+  }
 
   private record Bound(Route route, String[] segments) {}
-
-  static {
-    // Without TCP_NODELAY every keep-alive response waits for the client's delayed ACK (~40 ms).
-    // The JDK server reads this once, when its first instance is made.
-    System.setProperty("sun.net.httpserver.nodelay", "true");
-  }
 
   private final List<Bound> routes = new CopyOnWriteArrayList<>();
   private final AccessRule access;
   private final MeterRegistry metrics;
-  private final HttpServer server;
-  private final ExecutorService executor;
-  private final Map<String, Timer> timers = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Limits limits;
+  private final EventLoopGroup boss = new NioEventLoopGroup(1, Threads.daemon("http-accept"));
+  private final EventLoopGroup ioGroup = new NioEventLoopGroup(2, Threads.daemon("http-io"));
+  private final ThreadPoolExecutor workers;
+  private final AtomicInteger connections = new AtomicInteger();
+  private final Map<String, Timer> timers = new ConcurrentHashMap<>();
+  private final Channel channel;
   private volatile Supplier<String> metricsText = () -> "";
 
-  /** Binds now, serves after {@link #start()}. */
   public HttpApiServer(String bindAddress, int port, AccessRule access, int threads, MeterRegistry metrics) {
+    this(bindAddress, port, access, threads, metrics, Limits.defaults());
+  }
+
+  /** Binds now (a busy port is a 400 naming {@code port}); handlers run once {@link #start()} is called. */
+  public HttpApiServer(String bindAddress, int port, AccessRule access, int threads, MeterRegistry metrics,
+                       Limits limits) {
     this.access = Objects.requireNonNull(access, "access is null");
     this.metrics = Objects.requireNonNull(metrics, "metrics is null");
+    this.limits = Objects.requireNonNull(limits, "limits is null");
+    this.workers = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(1024),
+        Threads.daemon("http-worker"));
+    workers.prestartAllCoreThreads();
+    ServerBootstrap b = new ServerBootstrap().group(boss, ioGroup).channel(NioServerSocketChannel.class)
+        .option(ChannelOption.SO_BACKLOG, 256)
+        .option(ChannelOption.SO_REUSEADDR, true)
+        .childOption(ChannelOption.TCP_NODELAY, true)
+        .childHandler(new ChannelInitializer<SocketChannel>() {
+          @Override
+          protected void initChannel(SocketChannel ch) {
+            ChannelPipeline p = ch.pipeline();
+            p.addLast(new IdleStateHandler(0, 0, limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
+            p.addLast(new HttpServerCodec(limits.maxRequestLineBytes(), limits.maxHeaderBytes(), 64 * 1024));
+            p.addLast(new RequestDeadline());
+            p.addLast(new Aggregator(limits.maxBodyBytes()));
+            p.addLast(new Dispatcher());
+          }
+        });
     try {
-      this.server = HttpServer.create(new InetSocketAddress(bindAddress, port), 256);
-    } catch (IOException e) {
+      this.channel = b.bind(new InetSocketAddress(bindAddress, port)).syncUninterruptibly().channel();
+    } catch (RuntimeException e) {
+      shutdownGroups();
       throw new InvalidInputException("port", "cannot listen on " + bindAddress + ":" + port + ": " + e.getMessage());
     }
-    this.executor = Executors.newFixedThreadPool(threads, Threads.daemon("http-worker"));
-    server.setExecutor(executor);
-    server.createContext("/", this::dispatch);
     get("/metrics", req -> HttpResponse.text(200, "text/plain; version=0.0.4; charset=utf-8", metricsText.get()));
   }
 
@@ -75,12 +152,20 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
     this.metricsText = Objects.requireNonNull(supplier, "supplier is null");
   }
 
+  private volatile boolean started;
+
+  /** Requests that arrive before this are answered 503. */
   public void start() {
-    server.start();
+    started = true;
   }
 
   public int port() {
-    return server.getAddress().getPort();
+    return ((InetSocketAddress) channel.localAddress()).getPort();
+  }
+
+  /** Connections open now. */
+  public int openConnections() {
+    return connections.get();
   }
 
   @Override
@@ -94,15 +179,164 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
     routes.add(new Bound(route, split(spec.pattern())));
   }
 
-  private void dispatch(HttpExchange exchange) throws IOException {
-    long t0 = System.nanoTime();
-    String method = exchange.getRequestMethod();
-    // HEAD is GET without the body.
-    String routeMethod = method.equals("HEAD") ? "GET" : method;
-    String routeLabel = "unmatched";
-    HttpResponse response;
+  /** Counts connections; past the cap, the newcomer gets a 503 and is closed. */
+  private final class Dispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
+    private boolean counted;
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+      if (connections.incrementAndGet() > limits.maxConnections()) {
+        connections.decrementAndGet();
+        writeAndClose(ctx, HttpResponse.error(503, "too many connections (at most " + limits.maxConnections() + ")",
+            null));
+        return;
+      }
+      counted = true;
+      super.channelActive(ctx);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+      if (counted) {
+        connections.decrementAndGet();
+        counted = false;
+      }
+      super.channelInactive(ctx);
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+      if (request.decoderResult().isFailure()) {
+        writeAndClose(ctx, badRequest(request.decoderResult().cause()));
+        return;
+      }
+      String method = request.method().name();
+      String uri = request.uri();
+      Map<String, String> headers = new HashMap<>();
+      request.headers().forEach(e -> headers.putIfAbsent(e.getKey().toLowerCase(Locale.ROOT), e.getValue()));
+      byte[] body = ByteBufUtil.getBytes(request.content());
+      boolean keepAlive = HttpUtil.isKeepAlive(request);
+      try {
+        workers.execute(() -> {
+          long t0 = System.nanoTime();
+          String[] routeLabel = {"unmatched"};
+          HttpResponse response = started ? dispatch(method, uri, headers, body, routeLabel)
+              : HttpResponse.error(503, "starting up", null);
+          write(ctx, response, method.equals("HEAD"), keepAlive);
+          timer(KNOWN_METHODS.contains(method) ? method : "other", routeLabel[0], response.status())
+              .record(Duration.ofNanos(System.nanoTime() - t0));
+        });
+      } catch (RejectedExecutionException e) {
+        writeAndClose(ctx, HttpResponse.error(503, "server busy; retry later", null));
+      }
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+      if (evt instanceof IdleStateEvent e && e.state() == IdleState.ALL_IDLE) {
+        ctx.close();
+        return;
+      }
+      super.userEventTriggered(ctx, evt);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      LOG.debug("HTTP connection {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
+      ctx.close();
+    }
+  }
+
+  /** A request must arrive whole within the request timeout of its first byte, however slowly it trickles. */
+  private final class RequestDeadline extends ChannelInboundHandlerAdapter {
+    private ScheduledFuture<?> deadline;
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+      if (msg instanceof HttpRequest && deadline == null) {
+        deadline = ctx.executor().schedule(() -> writeAndClose(ctx, HttpResponse.error(408,
+            "request not received within " + limits.requestTimeout().toSeconds() + " s", null)),
+            limits.requestTimeout().toMillis(), TimeUnit.MILLISECONDS);
+      }
+      if (msg instanceof LastHttpContent && deadline != null) {
+        deadline.cancel(false);
+        deadline = null;
+      }
+      super.channelRead(ctx, msg);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+      if (deadline != null) {
+        deadline.cancel(false);
+      }
+      super.channelInactive(ctx);
+    }
+  }
+
+  /** HttpObjectAggregator answering an oversized body with a JSON 413. */
+  private final class Aggregator extends HttpObjectAggregator {
+    Aggregator(int maxBytes) {
+      super(maxBytes, true);
+    }
+
+    @Override
+    protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
+      writeAndClose(ctx, HttpResponse.error(413, "request body larger than " + limits.maxBodyBytes() + " bytes",
+          "body"));
+    }
+
+    @Override
+    protected Object newContinueResponse(HttpMessage start, int maxContentLength, ChannelPipeline pipeline) {
+      return super.newContinueResponse(start, maxContentLength, pipeline);
+    }
+
+    @Override
+    public boolean acceptInboundMessage(Object msg) throws Exception {
+      if (msg instanceof HttpObject o && o.decoderResult().isFailure()) {
+        return false;
+      }
+      return super.acceptInboundMessage(msg);
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+      if (msg instanceof HttpObject o && o.decoderResult().isFailure()) {
+        ReferenceCountUtil.release(msg);
+        writeAndClose(ctx, badRequest(o.decoderResult().cause()));
+        return;
+      }
+      if (msg instanceof HttpContent && !(msg instanceof HttpMessage) && !ctx.channel().isActive()) {
+        ReferenceCountUtil.release(msg);
+        return;
+      }
+      super.channelRead(ctx, msg);
+    }
+  }
+
+  private static HttpResponse badRequest(Throwable cause) {
+    if (cause instanceof TooLongHttpLineException) {
+      return HttpResponse.error(414, "request line too long", null);
+    }
+    if (cause instanceof TooLongHttpHeaderException) {
+      return HttpResponse.error(431, "request headers too large", null);
+    }
+    if (cause instanceof TooLongFrameException) {
+      return HttpResponse.error(431, "request too large: " + cause.getMessage(), null);
+    }
+    return HttpResponse.error(400, "malformed HTTP request: " + cause.getMessage(), null);
+  }
+
+  /** Routes, checks access, runs the handler, maps any failure to its JSON error. */
+  HttpResponse dispatch(String method, String uri, Map<String, String> headers, byte[] body, String[] routeLabel) {
     try {
-      String rawPath = exchange.getRequestURI().getRawPath();
+      int q = uri.indexOf('?');
+      String rawPath = q < 0 ? uri : uri.substring(0, q);
+      String rawQuery = q < 0 ? null : uri.substring(q + 1);
+      if (!rawPath.startsWith("/")) {
+        return HttpResponse.error(400, "the request target must be an absolute path", "path");
+      }
+      String routeMethod = method.equals("HEAD") ? "GET" : method;
       String[] parts = split(rawPath);
       Bound matched = null;
       Map<String, String> params = null;
@@ -121,19 +355,23 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
         }
       }
       if (matched == null) {
-        response = allowed.isEmpty() ? HttpResponse.error(404, "no such endpoint: " + method + " " + rawPath, null)
-            : HttpResponse.error(405, "method " + method + " not allowed on " + rawPath, null)
+        String shown = rawPath.length() > 200 ? rawPath.substring(0, 200) + "…" : rawPath;
+        return allowed.isEmpty() ? HttpResponse.error(404, "no such endpoint: " + shown, null)
+            : HttpResponse.error(405, "method not allowed on " + shown, null)
                 .withHeader("Allow", String.join(", ", allowed));
-      } else {
-        routeLabel = matched.route().spec().pattern();
-        response = invoke(exchange, matched.route(), params);
       }
-    } catch (RuntimeException e) {
-      response = mapError(e, method, routeLabel);
+      Route route = matched.route();
+      routeLabel[0] = route.spec().pattern();
+      if (route.spec().isWrite() && !access.allowsWriteWithHeader(headers.get("authorization"))) {
+        return HttpResponse.error(401, "this endpoint needs 'Authorization: Bearer <token>'", null)
+            .withHeader("WWW-Authenticate", "Bearer");
+      }
+      org.casebook.core.http.HttpRequest request = new org.casebook.core.http.HttpRequest(route.spec().method(),
+          rawPath, params, org.casebook.core.http.HttpRequest.parseQuery(rawQuery), headers, body);
+      return route.handler().handle(request);
+    } catch (Exception e) {
+      return mapError(e, method, routeLabel[0]);
     }
-    send(exchange, response, method.equals("HEAD"));
-    timer(KNOWN_METHODS.contains(method) ? method : "other", routeLabel, response.status())
-        .record(Duration.ofNanos(System.nanoTime() - t0));
   }
 
   private Timer timer(String method, String route, int status) {
@@ -145,26 +383,6 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
         .minimumExpectedValue(Duration.ofMillis(1))
         .maximumExpectedValue(Duration.ofSeconds(10))
         .register(metrics));
-  }
-
-  private HttpResponse invoke(HttpExchange exchange, Route route, Map<String, String> params) throws IOException {
-    if (route.spec().isWrite() && !access.allowsWriteWithHeader(exchange.getRequestHeaders().getFirst("Authorization"))) {
-      return HttpResponse.error(401, "this endpoint needs 'Authorization: Bearer <token>'", null)
-          .withHeader("WWW-Authenticate", "Bearer");
-    }
-    byte[] body = readBody(exchange.getRequestBody());
-    if (body == null) {
-      return HttpResponse.error(413, "request body larger than " + MAX_BODY_BYTES + " bytes", "body");
-    }
-    Map<String, String> headers = new HashMap<>();
-    exchange.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(Locale.ROOT), v.isEmpty() ? "" : v.get(0)));
-    try {
-      HttpRequest request = new HttpRequest(route.spec().method(), exchange.getRequestURI().getRawPath(), params,
-          HttpRequest.parseQuery(exchange.getRequestURI().getRawQuery()), headers, body);
-      return route.handler().handle(request);
-    } catch (Exception e) {
-      return mapError(e, route.spec().method(), route.spec().pattern());
-    }
   }
 
   /** The JSON error for any failure, by {@link ErrorKind}; internal errors are logged with their stack. */
@@ -183,28 +401,36 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
     return HttpResponse.error(kind, e.getMessage(), field);
   }
 
-  private static byte[] readBody(InputStream in) throws IOException {
-    try (in) {
-      byte[] data = in.readNBytes(MAX_BODY_BYTES + 1);
-      return data.length > MAX_BODY_BYTES ? null : data;
+  private static FullHttpResponse toNetty(HttpResponse response, boolean head) {
+    byte[] body = response.body();
+    FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(response.status()),
+        head || response.status() == 204 ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(body));
+    if (response.status() != 204) {
+      r.headers().set(HttpHeaderNames.CONTENT_TYPE, response.contentType());
+      r.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+    }
+    response.headers().forEach((k, v) -> r.headers().set(k, v));
+    return r;
+  }
+
+  private static void write(ChannelHandlerContext ctx, HttpResponse response, boolean head, boolean keepAlive) {
+    FullHttpResponse r = toNetty(response, head);
+    if (keepAlive) {
+      r.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+      ctx.writeAndFlush(r);
+    } else {
+      r.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+      ctx.writeAndFlush(r).addListener(ChannelFutureListener.CLOSE);
     }
   }
 
-  private static void send(HttpExchange exchange, HttpResponse response, boolean head) throws IOException {
-    try (exchange) {
-      exchange.getResponseHeaders().set("Content-Type", response.contentType());
-      response.headers().forEach((k, v) -> exchange.getResponseHeaders().set(k, v));
-      byte[] body = response.body();
-      boolean empty = head || response.status() == 204 || body.length == 0;
-      exchange.sendResponseHeaders(response.status(), empty ? -1 : body.length);
-      if (!empty) {
-        try (OutputStream out = exchange.getResponseBody()) {
-          out.write(body);
-        }
-      }
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
+  private static void writeAndClose(ChannelHandlerContext ctx, HttpResponse response) {
+    if (!ctx.channel().isActive()) {
+      return;
     }
+    FullHttpResponse r = toNetty(response, false);
+    r.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+    ctx.writeAndFlush(r).addListener(ChannelFutureListener.CLOSE);
   }
 
   private static String[] split(String path) {
@@ -230,7 +456,7 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
           return null;
         }
         String name = seg.substring(1, seg.length() - 1);
-        params.put(name, HttpRequest.decodePath(path[i], name));
+        params.put(name, org.casebook.core.http.HttpRequest.decodePath(path[i], name));
       } else if (!seg.equals(path[i])) {
         return null;
       }
@@ -238,18 +464,24 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
     return params;
   }
 
-  /** Stops accepting requests, lets running ones finish (up to 5 s). */
+  /** Stops accepting, lets running handlers finish (up to 5 s), closes every connection. */
   @Override
   public void close() {
-    server.stop(1);
-    executor.shutdown();
+    channel.close().syncUninterruptibly();
+    workers.shutdown();
     try {
-      if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
-        executor.shutdownNow();
+      if (!workers.awaitTermination(5, TimeUnit.SECONDS)) {
+        workers.shutdownNow();
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      executor.shutdownNow();
+      workers.shutdownNow();
     }
+    shutdownGroups();
+  }
+
+  private void shutdownGroups() {
+    boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    ioGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
   }
 }

@@ -106,6 +106,12 @@ public final class HBaseRuntime implements Closeable {
     }
     // Client-side RPC metrics for /metrics; cheap, and an override can turn them off.
     conf.setBoolean("hbase.client.metrics.enable", true);
+    // The client's batch pool defaults to 256 threads ("hconnection-shared-pool"), each with its
+    // own stack: under 16 HTTP clients the process grew by ~600 MB. A few per core suffice here.
+    int cores = Runtime.getRuntime().availableProcessors();
+    conf.setInt("hbase.hconnection.threads.max", Math.max(8, 4 * cores));
+    conf.setInt("hbase.hconnection.threads.core", Math.max(8, 4 * cores));
+    conf.setInt("hbase.htable.threads.max", Math.max(8, 4 * cores));
     settings.overrides().forEach(conf::set);
     try {
       if (clusterConfigured) {
@@ -156,7 +162,7 @@ public final class HBaseRuntime implements Closeable {
 
   private static HBaseRuntime startOrAttachEmbedded(Configuration conf, Path dataDir, Map<String, String> overrides,
                                                     long t0) throws IOException {
-    Files.createDirectories(dataDir);
+    createPrivateDirectory(dataDir);
     FileChannel channel = FileChannel.open(dataDir.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
     FileLock lock;
     try {
@@ -174,6 +180,15 @@ public final class HBaseRuntime implements Closeable {
       lock.release();
       channel.close();
       throw e;
+    }
+  }
+
+  /** The data directory is this user's alone (0700): HBase files, the runtime file, rejects. */
+  private static void createPrivateDirectory(Path dir) throws IOException {
+    boolean existed = Files.isDirectory(dir);
+    Files.createDirectories(dir);
+    if (!existed && dir.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+      Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
     }
   }
 

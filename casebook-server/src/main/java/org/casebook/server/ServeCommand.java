@@ -47,8 +47,12 @@ final class ServeCommand implements Callable<Integer> {
       description = "Address every listener binds (default ${DEFAULT-VALUE}).")
   String bind;
 
+  @Option(names = "--token-file", paramLabel = "FILE",
+      description = "File whose first line is the token every write must present (preferred: not visible in ps).")
+  java.nio.file.Path tokenFile;
+
   @Option(names = "--token", paramLabel = "TOKEN", defaultValue = "${env:CASEBOOK_TOKEN}",
-      description = "Token every write must present (default: $CASEBOOK_TOKEN; none if unset).")
+      description = "The write token itself (default: $CASEBOOK_TOKEN). Visible in ps: prefer --token-file or the variable.")
   String token;
 
   @Option(names = "--threads", paramLabel = "N", defaultValue = "16",
@@ -80,10 +84,25 @@ final class ServeCommand implements Callable<Integer> {
     }
   }
 
+  /** The token from --token-file, else --token / $CASEBOOK_TOKEN, else open writes. */
+  AccessRule accessRule() {
+    if (tokenFile != null) {
+      try {
+        String first = java.nio.file.Files.readAllLines(tokenFile, java.nio.charset.StandardCharsets.UTF_8).stream()
+            .findFirst().orElse("").strip();
+        org.casebook.core.InvalidInputException.check(!first.isEmpty(), "token-file", tokenFile + " is empty");
+        return AccessRule.token(first);
+      } catch (java.io.IOException e) {
+        throw org.casebook.core.LocalFileException.of("read the token file", tokenFile, e);
+      }
+    }
+    return token == null || token.isBlank() ? AccessRule.open() : AccessRule.token(token);
+  }
+
   @Override
   public Integer call() throws Exception {
     long t0 = System.nanoTime();
-    AccessRule access = token == null || token.isBlank() ? AccessRule.open() : AccessRule.token(token);
+    AccessRule access = accessRule();
     Platform platform = context.platform(b -> {
       b.bindAddress(bind).access(access);
       for (OptionSpec o : spec.options()) {

@@ -62,6 +62,11 @@ public final class RouteTable<S> {
       return add("POST", pattern, summary, false, handler);
     }
 
+    /** A read whose question is too large for a query string: POST, but open like a GET. */
+    public Builder<S> postQuery(String pattern, String summary, ServiceHandler<S> handler) {
+      return add(new RouteSpec("POST", pattern, summary, false, false), handler);
+    }
+
     public Builder<S> put(String pattern, String summary, ServiceHandler<S> handler) {
       return add("PUT", pattern, summary, false, handler);
     }
@@ -75,7 +80,12 @@ public final class RouteTable<S> {
     }
 
     private Builder<S> add(String method, String pattern, String summary, boolean paged, ServiceHandler<S> handler) {
-      RouteSpec spec = new RouteSpec(method, pattern, summary, paged);
+      return add(new RouteSpec(method, pattern, summary, paged), handler);
+    }
+
+    private Builder<S> add(RouteSpec spec, ServiceHandler<S> handler) {
+      String method = spec.method();
+      String pattern = spec.pattern();
       for (Entry<S> e : entries) {
         if (e.spec().method().equals(method) && e.spec().pattern().equals(pattern)) {
           throw new IllegalArgumentException("route declared twice: " + spec);

@@ -1,10 +1,12 @@
 package org.casebook.archive;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -35,6 +37,9 @@ import org.apache.hadoop.mapreduce.Partitioner;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hbase.thirdparty.com.google.common.collect.Multimap;
+import org.casebook.core.Futures;
+import org.casebook.core.StorageException;
+import org.casebook.core.Threads;
 import org.casebook.core.cli.Progress;
 
 /**
@@ -71,7 +76,7 @@ public final class ArchiveBulkLoad {
   public enum Partitioning { REGIONS, HASH }
 
   /** What the job and the loads did. */
-  record Outcome(long filesLoaded, long filesQuarantined, long users, long statuses, long cells, long bytes, long hfiles,
+  public record Outcome(long filesLoaded, long filesQuarantined, long users, long statuses, long cells, long bytes, long hfiles,
                  long hfileSplits, long badFileReads, long badFileMillis, double jobSeconds, double loadSeconds) {
     public double seconds() {
       return jobSeconds + loadSeconds;
@@ -85,7 +90,8 @@ public final class ArchiveBulkLoad {
    * {@code connection} (the caller's) reads the tables' descriptors and regions.
    */
   static Outcome run(Connection connection, Configuration base, ArchiveSchema schema, Layout layout, List<Path> files,
-                     Path work, Path quarantine, int attempts, Partitioning partitioning, Progress progress) throws Exception {
+                     Path work, Path quarantine, int attempts, Partitioning partitioning, Progress progress)
+      throws IOException, InterruptedException {
     Configuration conf = new Configuration(base);
     boolean local = conf.get("mapreduce.framework.name") == null || conf.get("mapreduce.framework.name").equals("local");
     if (local) {
@@ -152,7 +158,11 @@ public final class ArchiveBulkLoad {
           org.casebook.core.key.KeyBuilder.class, com.fasterxml.jackson.databind.ObjectMapper.class,
           com.fasterxml.jackson.core.JsonFactory.class, com.fasterxml.jackson.annotation.JsonInclude.class);
     }
-    job.submit();
+    try {
+      job.submit();
+    } catch (ClassNotFoundException e) {
+      throw new IllegalStateException("the job's classes are not on the classpath: " + e.getMessage(), e);
+    }
     long shown = 0;
     long nextReport = System.nanoTime();
     while (!job.isComplete()) {
@@ -181,14 +191,20 @@ public final class ArchiveBulkLoad {
     long t1 = System.nanoTime();
     long hfiles = 0;
     AtomicLong hfileSplits = new AtomicLong();
-    List<java.util.concurrent.Callable<Void>> loads = new ArrayList<>();
+    List<Callable<Void>> loads = new ArrayList<>();
     for (TableName t : tables) {
       Path dir = new Path(new Path(out, t.getNamespaceAsString()), t.getQualifierAsString());
       long n = countHFiles(fs, dir);
       if (n > 0) {
         hfiles += n;
         loads.add(() -> {
-          load(connection, new CountingLoader(conf, hfileSplits), t, dir);
+          try {
+            load(connection, new CountingLoader(conf, hfileSplits), t, dir);
+          } catch (IOException e) {
+            throw StorageException.of("bulk-load the HFiles of " + t, e);
+          } catch (InterruptedException e) {
+            throw StorageException.interrupted("bulk-load the HFiles of " + t, e);
+          }
           return null;
         });
       }
@@ -231,22 +247,21 @@ public final class ArchiveBulkLoad {
   }
 
   /** Runs the tables' loads side by side (each waits mostly on region servers); rethrows the first failure. */
-  private static void runAll(List<java.util.concurrent.Callable<Void>> loads) throws IOException, InterruptedException {
+  private static void runAll(List<Callable<Void>> loads) throws InterruptedException {
     if (loads.isEmpty()) {
       return;
     }
-    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(loads.size());
+    ExecutorService pool = Executors.newFixedThreadPool(loads.size(), Threads.daemon("archive-bulkload"));
     try {
-      IOException failure = null;
-      for (java.util.concurrent.Future<Void> f : pool.invokeAll(loads)) {
+      RuntimeException failure = null;
+      for (Future<Void> f : pool.invokeAll(loads)) {
         try {
-          f.get();
-        } catch (java.util.concurrent.ExecutionException e) {
-          IOException io = e.getCause() instanceof IOException ioe ? ioe : new IOException(e.getCause());
+          Futures.await(f);
+        } catch (RuntimeException e) {
           if (failure == null) {
-            failure = io;
+            failure = e;
           } else {
-            failure.addSuppressed(io);
+            failure.addSuppressed(e);
           }
         }
       }
@@ -328,21 +343,9 @@ public final class ArchiveBulkLoad {
     return n;
   }
 
-  /** Moves a file to the quarantine with a reason file (idempotent if it is already there). */
+  /** Moves a file to the job's quarantine with a reason file (idempotent if it is already there). */
   static void quarantine(Configuration conf, Path file, String reason, int attempts) throws IOException {
-    Path dir = new Path(conf.get(QUARANTINE));
-    FileSystem fs = dir.getFileSystem(conf);
-    fs.mkdirs(dir);
-    Path target = new Path(dir, file.getName());
-    if (fs.exists(file)) {
-      fs.delete(target, false);
-      if (!fs.rename(file, target)) {
-        throw new IOException("could not move " + file + " to " + target);
-      }
-    }
-    try (OutputStream out = fs.create(new Path(dir, Quarantine.reasonFileName(file.getName())), true)) {
-      out.write(Quarantine.text(file.toString(), attempts, reason).getBytes(StandardCharsets.UTF_8));
-    }
+    Quarantine.move(conf, file, new Path(conf.get(QUARANTINE)), reason, attempts);
   }
 
   /**

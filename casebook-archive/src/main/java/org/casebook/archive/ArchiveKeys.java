@@ -44,23 +44,32 @@ record ArchiveKeys(KeyLayout user, KeyLayout status, KeyLayout index) {
         KeyLayout.named("archive.user").regionId("region", r, UID).part(UID, PartType.STRING).build(),
         KeyLayout.named("archive.status").regionId("region", r, UID).part(UID, PartType.STRING)
             .part(STATUS_ID, PartType.REVERSE_TIMESTAMP).build(),
-        KeyLayout.named("archive.status_index").regionId("region", r, STATUS_ID).part(STATUS_ID, PartType.LONG).build());
+        KeyLayout.named("archive.status_index").regionId("region", r, STATUS_ID).part(STATUS_ID, PartType.LONG)
+            .build());
   }
 
   List<KeyLayout> all() {
     return List.of(user, status, index);
   }
 
-  /** The layouts the descriptor lists: the key rule's (for R = 8 as the example) and the plain ones, and qualifiers. */
+  /**
+   * The layouts the descriptor lists: the key rule's (R = 8 as the example; an archive's R is in
+   * {@code meta}), the plain ones, the qualifiers and the import-job rows.
+   */
   static List<KeyLayout> declared() {
     ArchiveKeys rule = of(new Layout(8, true));
     ArchiveKeys plain = of(new Layout(1, false));
-    return List.of(rule.user, rule.status, rule.index, plain.user, plain.status, plain.index, RELATION, STATUS_QUALIFIER);
+    return List.of(rule.user, rule.status, rule.index, plain.user, plain.status, plain.index, RELATION,
+        STATUS_QUALIFIER, IMPORT_ROW);
   }
 
   /** The relationship qualifier: kind ('F' follower, 'T' friend) | account id. */
   static final KeyLayout RELATION = KeyLayout.named("archive.relation").part("kind", PartType.BYTE)
       .part("id", PartType.STRING).build();
+
+  /** Row of a finished import job in {@code meta}: newest first, then the job id. */
+  static final KeyLayout IMPORT_ROW = KeyLayout.named("archive.meta.import")
+      .part("startedAt", PartType.REVERSE_TIMESTAMP).part("job", PartType.STRING).build();
 
   /**
    * The {@code statuses_id} qualifier of a user row: the status id's 8 big-endian bytes (the

@@ -5,7 +5,8 @@ import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectReader;
 import java.io.CharConversionException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -40,9 +41,11 @@ public final class ArchiveReader {
   /** Profile fields kept, with their JSON kinds. */
   static final Map<String, Kind> PROFILE = profileFields();
   private static final DateTimeFormatter WEIBO_TIME = DateTimeFormatter.ofPattern("EEE MMM dd HH:mm:ss Z yyyy", Locale.ROOT);
-  /** The shared mapper: as strict as request bodies (duplicate keys make a file bad). */
-  private static final ObjectMapper MAPPER = Json.mapper();
-  private static final JsonFactory FACTORY = MAPPER.getFactory();
+  /** The shared mapper's parser: as strict as request bodies (duplicate keys make a file bad). */
+  private static final JsonFactory FACTORY = Json.mapper().getFactory();
+  /** Reads one value of a stream as a tree; the rest of the stream follows it, so no trailing-token check. */
+  private static final ObjectReader TREES = Json.mapper().reader()
+      .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
   static final int MAX_TEXT = 10_000;
   /** Files up to this size are held as records after one parse; larger ones are read twice. */
   static final long DEFAULT_HOLD_BYTES = 64L << 20;
@@ -174,7 +177,7 @@ public final class ArchiveReader {
           if (v != JsonToken.START_OBJECT) {
             throw new BadInputException("'user' must be an object at " + where(p));
           }
-          JsonNode user = MAPPER.readTree(p);
+          JsonNode user = TREES.readTree(p);
           uid = id(user.get("id"), "user.id");
           pending = new UserRecord(uid, profile(user), List.of(), List.of());
         }
@@ -184,7 +187,7 @@ public final class ArchiveReader {
             throw new BadInputException("'" + field + "' must be an array of ids at " + where(p));
           }
           while (p.nextToken() != JsonToken.END_ARRAY) {
-            target.add(id(MAPPER.readTree(p), field));
+            target.add(id(TREES.readTree(p), field));
           }
         }
         case "statuses" -> {
@@ -200,7 +203,7 @@ public final class ArchiveReader {
             userWritten = true;
           }
           while (p.nextToken() == JsonToken.START_OBJECT) {
-            sink.status(status(MAPPER.readTree(p), uid));
+            sink.status(status(TREES.readTree(p), uid));
           }
           if (p.currentToken() != JsonToken.END_ARRAY) {
             throw new BadInputException("'statuses' must hold objects at " + where(p));

@@ -1,21 +1,20 @@
 package org.casebook.archive;
 
-import java.io.BufferedInputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
+import java.time.Clock;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.client.Connection;
+import org.casebook.core.Ids;
 import org.casebook.core.InvalidInputException;
-import org.casebook.core.NotFoundException;
+import org.casebook.core.SystemContext;
 import org.casebook.core.cli.Progress;
+import org.casebook.core.key.KeyBuilder;
+import org.casebook.core.page.Cursors;
+import org.casebook.core.page.Page;
+import org.casebook.core.page.PageRequest;
 import org.casebook.core.schema.SchemaManager;
 import org.casebook.core.schema.TableSpec;
 import org.slf4j.Logger;
@@ -23,24 +22,39 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Weibo archive (seed 001): import of Weibo-API JSON files into the user and status tables,
- * with bad files set aside (SK-bad), and the queries on the result. Thread-safe.
+ * with bad files set aside (SK-bad), import jobs run in the background, and the queries on the
+ * result. Thread-safe.
  */
 public final class ArchiveService {
   private static final Logger LOG = LoggerFactory.getLogger(ArchiveService.class);
+  private static final String STATUSES_SCOPE = "archive.statuses";
   private final ArchiveStore store;
   private final Connection connection;
+  private final ImportJob importer;
+  private final ImportJobs jobs;
 
-  public ArchiveService(Connection connection) {
-    this(connection, ArchiveSchema.DEFAULT_NAMESPACE);
-  }
-
-  public ArchiveService(Connection connection, String namespace) {
+  /**
+   * @param conf the MapReduce configuration of bulk loads (the LocalJobRunner unless it names a cluster)
+   * @param scratch local scratch space (bulk-load work directories)
+   * @param importRunner where REST import jobs run, one at a time; null when there are none (CLI, tool)
+   */
+  public ArchiveService(Connection connection, Configuration conf, java.nio.file.Path scratch, String namespace,
+                        Clock clock, ExecutorService importRunner) {
     this.connection = Objects.requireNonNull(connection, "connection is null");
     this.store = new ArchiveStore(connection, ArchiveSchema.in(namespace));
+    this.importer = new ImportJob(this, store, connection, Objects.requireNonNull(conf, "conf is null"),
+        Objects.requireNonNull(scratch, "scratch is null"));
+    this.jobs = importRunner == null ? null : new ImportJobs(store, importRunner, Objects.requireNonNull(clock));
+  }
+
+  /** The archive of a running system or a CLI command: its connection, configuration, data directory and clock. */
+  public static ArchiveService create(SystemContext ctx, boolean withImportJobs) {
+    return new ArchiveService(ctx.connection(), ctx.runtime().configuration(), ctx.dataDir().resolve("tmp"),
+        ArchiveSchema.DEFAULT_NAMESPACE, ctx.clock(), withImportJobs ? ctx.background("import") : null);
   }
 
   /** The meta table (the data tables are created by the first import, pre-split for its data). */
-  public static List<TableSpec> schemas(String namespace) {
+  static List<TableSpec> schemas(String namespace) {
     return List.of(ArchiveSchema.in(namespace).metaSpec());
   }
 
@@ -75,126 +89,39 @@ public final class ArchiveService {
     return !name.startsWith(".") && !name.endsWith(".reason");
   }
 
-  /** The JSON files of a directory (or the file itself), in name order. */
-  public static List<Path> inputFiles(Path input) {
-    InvalidInputException.check(Files.exists(input), "input", "no such file or directory: " + input);
-    if (Files.isRegularFile(input)) {
-      return List.of(input);
-    }
-    try (java.util.stream.Stream<Path> s = Files.list(input)) {
-      return s.filter(Files::isRegularFile).filter(p -> isInputName(p.getFileName().toString())).sorted().toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot list " + input + ": " + e.getMessage(), e);
-    }
-  }
-
   /**
-   * The put path: each file is read completely before any of it is written through
-   * BufferedMutators ({@link ArchiveReader#readAllOrNothing}), so a bad file writes nothing. A file whose reading fails {@code attempts}
-   * times is moved to {@code quarantine} with a {@code .reason} file; the others load completely.
-   * The time includes flushing the tables' memstores, so the data ends where a bulk load puts it:
-   * in HFiles. Reimporting writes the same cells again (no duplicates).
+   * Imports {@code request}'s files now: the split computation, the tables (an existing archive
+   * keeps its regions), a bulk load or puts, bad files quarantined. Rerunning writes the same
+   * cells again (no duplicates).
    */
-  public ImportReport importWithPuts(List<Path> files, Path quarantine, int attempts, String splitComputation,
-                                     Progress progress) {
-    InvalidInputException.check(attempts >= 1 && attempts <= 10, "attempts", "attempts must be 1..10");
-    Layout layout = requireLayout();
-    long t0 = System.nanoTime();
-    long[] counts = new long[3];
-    long bytes = 0;
-    int loaded = 0;
-    List<ImportReport.Skipped> skipped = new ArrayList<>();
-    double writeSeconds;
-    try (ArchiveStore.Writers writers = store.writers()) {
-      for (Path file : files) {
-        progress.detail(file.getFileName().toString());
-        long size = size(file);
-        String failure = ArchiveReader.readAllOrNothing(() -> new BufferedInputStream(Files.newInputStream(file), 1 << 16),
-            size, attempts, ArchiveReader.DEFAULT_HOLD_BYTES, new ArchiveReader.Sink() {
-              @Override
-              public void user(UserRecord user) throws IOException {
-                counts[2] += writers.user(layout, user);
-                counts[0]++;
-              }
+  public ImportReport importFiles(ImportRequest request, Progress progress) {
+    return importer.run(request, importer.list(request), progress);
+  }
 
-              @Override
-              public void status(StatusRecord status) throws IOException {
-                counts[2] += writers.status(layout, status);
-                counts[1]++;
-              }
-            }).orElse(null);
-        if (failure != null) {
-          skipped.add(quarantine(file, quarantine, failure, attempts));
-          continue;
-        }
-        loaded++;
-        bytes += size;
-        progress.advance(size);
-      }
-      writers.flush();
-      writeSeconds = (System.nanoTime() - t0) / 1e9;
-      progress.detail("flushing memstores");
-      store.flushDataTables();
-    } catch (IOException e) {
-      throw new UncheckedIOException("import failed: " + e.getMessage(), e);
+  /** The input's size in bytes (for a progress bar before the import starts). */
+  public long inputBytes(ImportRequest request) {
+    return importer.list(request).bytes();
+  }
+
+  /** Starts {@code request} as a background job (one at a time: another while one runs is a conflict). */
+  public ImportJobStatus startImport(ImportRequest request) {
+    return requireJobs().start(request, importer);
+  }
+
+  public ImportJobStatus importJob(String id) {
+    return requireJobs().get(id);
+  }
+
+  /** This instance's import jobs, newest first. */
+  public Page<ImportJobStatus> importJobs(PageRequest page) {
+    return requireJobs().list(page);
+  }
+
+  private ImportJobs requireJobs() {
+    if (jobs == null) {
+      throw new IllegalStateException("this archive service runs no import jobs");
     }
-    double seconds = (System.nanoTime() - t0) / 1e9;
-    return new ImportReport("put", layout, splitComputation, loaded, skipped, counts[0], counts[1], counts[2], bytes, 0, 0,
-        Map.of("write", writeSeconds, "memstoreFlush", seconds - writeSeconds), seconds);
-  }
-
-  /**
-   * The bulk-load path ({@link ArchiveBulkLoad}): one MapReduce job writes HFiles for the three
-   * pre-split tables and they are bulk-loaded; the LocalJobRunner unless {@code conf} names a
-   * cluster framework. Bad files are quarantined by the job with a reason file; the report lists them.
-   */
-  public ImportReport importWithBulkLoad(List<Path> files, Path quarantine, int attempts, String splitComputation,
-                                         org.apache.hadoop.conf.Configuration conf, Path work, Progress progress) {
-    InvalidInputException.check(attempts >= 1 && attempts <= 10, "attempts", "attempts must be 1..10");
-    Layout layout = requireLayout();
-    try {
-      List<org.apache.hadoop.fs.Path> inputs = hadoopPaths(files);
-      org.apache.hadoop.fs.Path quarantineDir = new org.apache.hadoop.fs.Path(quarantine.toAbsolutePath().toUri());
-      ArchiveBulkLoad.Outcome o = ArchiveBulkLoad.run(connection, conf, store.schema(), layout, inputs,
-          new org.apache.hadoop.fs.Path(work.toAbsolutePath().toUri()), quarantineDir, attempts,
-          ArchiveBulkLoad.Partitioning.REGIONS, progress);
-      List<ImportReport.Skipped> skipped = Quarantine.skipped(conf, quarantineDir, inputs);
-      return new ImportReport("bulkload", layout, splitComputation, (int) o.filesLoaded(), skipped, o.users(), o.statuses(),
-          o.cells(), o.bytes(), o.hfiles(), o.hfileSplits(), Map.of("job", o.jobSeconds(), "load", o.loadSeconds()), o.seconds());
-    } catch (IOException e) {
-      throw new UncheckedIOException("bulk load failed: " + e.getMessage(), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new UncheckedIOException(new java.io.InterruptedIOException("bulk load interrupted"));
-    } catch (RuntimeException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new IllegalStateException("bulk load failed: " + e.getMessage(), e);
-    }
-  }
-
-  static List<org.apache.hadoop.fs.Path> hadoopPaths(List<Path> files) {
-    return files.stream().map(f -> new org.apache.hadoop.fs.Path(f.toAbsolutePath().toUri())).toList();
-  }
-
-  private Layout requireLayout() {
-    return store.layout().orElseThrow(() -> new NotFoundException(
-        "archive " + store.schema().namespace() + " has no tables yet; prepare it first"));
-  }
-
-  /** Moves a bad file aside with a reason file next to it. */
-  static ImportReport.Skipped quarantine(Path file, Path quarantine, String reason, int attempts) {
-    try {
-      Files.createDirectories(quarantine);
-      Path target = quarantine.resolve(file.getFileName());
-      Files.move(file, target, StandardCopyOption.REPLACE_EXISTING);
-      Files.writeString(quarantine.resolve(Quarantine.reasonFileName(file.getFileName().toString())),
-          Quarantine.text(file.toString(), attempts, reason), StandardCharsets.UTF_8);
-      LOG.warn("quarantined {} after {} attempt(s): {}", file, attempts, reason);
-      return new ImportReport.Skipped(file.toString(), reason, attempts, target.toString());
-    } catch (IOException e) {
-      throw new UncheckedIOException("could not quarantine " + file + ": " + e.getMessage(), e);
-    }
+    return jobs;
   }
 
   public Optional<UserRecord> user(String uid) {
@@ -202,10 +129,18 @@ public final class ArchiveService {
     return layout().flatMap(l -> store.user(l, uid, 10_000));
   }
 
-  /** A user's statuses, newest first, strictly older than {@code beforeId} if positive. */
-  public List<StatusRecord> statuses(String uid, long beforeId, int limit) {
+  /** A user's statuses, newest first; the cursor is the last status id of the previous page. */
+  public Page<StatusRecord> statuses(String uid, PageRequest page) {
     checkId(uid, "uid");
-    InvalidInputException.check(limit >= 1 && limit <= 1000, "limit", "limit must be 1..1000");
+    long before = page.cursor().map(c -> Cursors.decode(STATUSES_SCOPE, c, r -> r.readLong())).orElse(0L);
+    InvalidInputException.check(before >= 0, "cursor", "cursor is not valid for this listing");
+    List<StatusRecord> fetched = statuses(uid, before, page.fetchSize());
+    return Page.of(fetched, page.limit(),
+        s -> Cursors.encode(STATUSES_SCOPE, KeyBuilder.create().addLong(s.id()).build()));
+  }
+
+  /** A user's statuses, newest first, strictly older than {@code beforeId} if positive. */
+  List<StatusRecord> statuses(String uid, long beforeId, int limit) {
     return layout().map(l -> store.statuses(l, uid, beforeId, limit)).orElse(List.of());
   }
 
@@ -215,14 +150,7 @@ public final class ArchiveService {
   }
 
   private static void checkId(String id, String field) {
-    InvalidInputException.check(id != null && id.matches("[1-9][0-9]{0,18}"), field, field + " must be a positive integer id");
-  }
-
-  private static long size(Path p) {
-    try {
-      return Files.size(p);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    Ids.check(id, field, 19);
+    InvalidInputException.check(id.matches("[1-9][0-9]{0,18}"), field, field + " must be a positive integer id");
   }
 }

@@ -8,7 +8,6 @@ import static org.casebook.archive.ArchiveSchema.TEXT;
 import static org.casebook.archive.ArchiveSchema.U;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,8 +25,8 @@ import org.apache.hadoop.hbase.client.RetriesExhaustedWithDetailsException;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.util.Bytes;
-import org.casebook.core.key.KeyBuilder;
-import org.casebook.core.key.KeyReader;
+import org.casebook.core.StorageException;
+import org.casebook.core.key.KeyLayout;
 
 /** Every HBase read and write of the archive tables, for one namespace and layout. */
 final class ArchiveStore {
@@ -54,7 +53,7 @@ final class ArchiveStore {
     } catch (org.apache.hadoop.hbase.TableNotFoundException e) {
       return Optional.empty();
     } catch (IOException e) {
-      throw new UncheckedIOException("could not read the archive layout: " + e.getMessage(), e);
+      throw StorageException.of("read the archive layout", e);
     }
   }
 
@@ -63,9 +62,20 @@ final class ArchiveStore {
       t.put(new Put(ArchiveSchema.LAYOUT_ROW).addColumn(ArchiveSchema.M, ArchiveSchema.REGIONS, Bytes.toBytes(layout.regions()))
           .addColumn(ArchiveSchema.M, ArchiveSchema.KEY_RULE, Bytes.toBytes(layout.keyRule())));
     } catch (IOException e) {
-      throw new UncheckedIOException("could not save the archive layout: " + e.getMessage(), e);
+      throw StorageException.of("save the archive layout", e);
     }
   }
+
+  /** A finished import job, kept in {@code meta} as its JSON (newest first by start time). */
+  void saveImport(long startedMillis, String id, byte[] json) {
+    try (Table t = connection.getTable(schema.meta())) {
+      t.put(new Put(ArchiveKeys.IMPORT_ROW.encode(startedMillis, id)).addColumn(ArchiveSchema.M, IMPORT_REPORT, json));
+    } catch (IOException e) {
+      throw StorageException.of("record import " + id, e);
+    }
+  }
+
+  private static final byte[] IMPORT_REPORT = Bytes.toBytes("import");
 
   /** Flushes the data tables' memstores to HFiles and waits for it. */
   void flushDataTables() throws IOException {
@@ -111,13 +121,14 @@ final class ArchiveStore {
         row.addColumn(OTHER, Bytes.toBytes("retweeted_uid"), Bytes.toBytes(s.retweetedUid()));
       }
     }
-    Put link = new Put(layout.userRow(s.uid())).addColumn(STATUSES, Bytes.toBytes(s.id()), new byte[0]);
+    Put link = new Put(layout.userRow(s.uid()))
+        .addColumn(STATUSES, ArchiveKeys.STATUS_QUALIFIER.encode(Bytes.toBytes(s.id())), new byte[0]);
     Put index = new Put(layout.indexRow(s.id())).addColumn(U, Bytes.toBytes("uid"), Bytes.toBytes(s.uid()));
     return List.of(row, link, index);
   }
 
   static byte[] relationQualifier(char kind, String id) {
-    return KeyBuilder.create().addByte(kind).addString(id).build();
+    return ArchiveKeys.RELATION.encode((int) kind, id);
   }
 
   /** Buffered writers for the put path; the first failure is raised on close. */
@@ -179,7 +190,7 @@ final class ArchiveStore {
     try {
       return new Writers();
     } catch (IOException e) {
-      throw new UncheckedIOException("could not open writers: " + e.getMessage(), e);
+      throw StorageException.of("open the archive's writers", e);
     }
   }
 
@@ -199,16 +210,15 @@ final class ArchiveStore {
       List<String> followers = new ArrayList<>();
       List<String> friends = new ArrayList<>();
       for (Cell c : familyCells(r, RELATIONSHIP)) {
-        KeyReader k = new KeyReader(CellUtil.cloneQualifier(c));
-        int kind = k.readByte();
-        List<String> target = kind == 'F' ? followers : friends;
+        KeyLayout.Key k = ArchiveKeys.RELATION.decode(CellUtil.cloneQualifier(c));
+        List<String> target = k.integer("kind") == 'F' ? followers : friends;
         if (target.size() < maxRelations) {
-          target.add(k.readString());
+          target.add(k.string("id"));
         }
       }
       return Optional.of(new UserRecord(uid, profile, followers, friends));
     } catch (IOException e) {
-      throw new UncheckedIOException("could not read user " + uid + ": " + e.getMessage(), e);
+      throw StorageException.of("read user " + uid, e);
     }
   }
 
@@ -235,7 +245,7 @@ final class ArchiveStore {
       }
       return out;
     } catch (IOException e) {
-      throw new UncheckedIOException("could not read statuses of " + uid + ": " + e.getMessage(), e);
+      throw StorageException.of("read the statuses of " + uid, e);
     }
   }
 
@@ -248,7 +258,7 @@ final class ArchiveStore {
       Result r = statuses.get(new Get(layout.statusRow(Bytes.toString(uid), id)));
       return r.isEmpty() ? Optional.empty() : Optional.of(decodeStatus(id, r));
     } catch (IOException e) {
-      throw new UncheckedIOException("could not read status " + id + ": " + e.getMessage(), e);
+      throw StorageException.of("read status " + id, e);
     }
   }
 

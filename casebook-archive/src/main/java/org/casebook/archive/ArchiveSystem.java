@@ -5,35 +5,30 @@ import java.util.function.Supplier;
 import org.casebook.archive.cli.ArchiveCommand;
 import org.casebook.archive.http.ArchiveRoutes;
 import org.casebook.core.CasebookSystem;
+import org.casebook.core.RunningSystem;
 import org.casebook.core.SystemContext;
-import org.casebook.core.http.HttpRoutes;
-import org.casebook.core.schema.TableSpec;
+import org.casebook.core.SystemDescriptor;
+import org.casebook.core.http.Route;
 
-/** The Weibo archive, plugged into the server. */
+/** The Weibo archive, plugged into the platform. */
 public final class ArchiveSystem implements CasebookSystem {
   @Override
-  public String name() {
-    return "archive";
+  public SystemDescriptor descriptor() {
+    return new SystemDescriptor("archive",
+        "Weibo archive import (seed 001): JSON files into pre-split user and status tables, bad files quarantined",
+        ArchiveService.schemas(ArchiveSchema.DEFAULT_NAMESPACE), ArchiveKeys.declared(), ArchiveRoutes.ROUTES.specs(),
+        List.of());
   }
 
   @Override
-  public String summary() {
-    return "Weibo archive import (seed 001): JSON files into pre-split user and status tables, bad files quarantined";
+  public RunningSystem start(SystemContext ctx) {
+    ArchiveService archive = ArchiveService.create(ctx, true);
+    List<Route> routes = ArchiveRoutes.ROUTES.bind(archive);
+    return () -> routes;
   }
 
   @Override
-  public List<TableSpec> schemas() {
-    return ArchiveService.schemas(ArchiveSchema.DEFAULT_NAMESPACE);
-  }
-
-  @Override
-  public AutoCloseable registerRoutes(SystemContext context, HttpRoutes routes) {
-    ArchiveRoutes.register(new ArchiveService(context.connection()), routes);
-    return () -> { };
-  }
-
-  @Override
-  public Object command(Supplier<SystemContext> context) {
-    return new ArchiveCommand(context);
+  public Object command(Supplier<SystemContext> ctx) {
+    return new ArchiveCommand(ctx);
   }
 }

@@ -3,13 +3,16 @@ package org.casebook.archive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.List;
 import org.apache.hadoop.hbase.client.Admin;
 import org.casebook.archive.gen.ArchiveGenerator;
 import org.casebook.core.HBaseRuntime;
 import org.casebook.core.InvalidInputException;
+import org.casebook.core.Json;
 import org.casebook.core.cli.Progress;
 import org.casebook.core.testing.EmbeddedHBase;
 import org.casebook.core.testing.TestIds;
@@ -24,14 +27,16 @@ class ArchiveServiceIT {
     Path dir = EmbeddedHBase.scratchDir(ns);
     ArchiveGenerator.Written w = ArchiveGenerator.write(new ArchiveGenerator.Spec(10, 20, 5, true, 5, 3), dir.resolve("in"));
     assertThat(w.badFiles()).hasSize(4);
-    ArchiveService archive = new ArchiveService(runtime.connection(), ns);
+    ArchiveService archive = service(runtime, ns, dir);
     Layout layout = archive.prepare(new Layout(4, true), true);
+    assertThat(layout).isEqualTo(new Layout(4, true));
     try (Admin admin = runtime.connection().getAdmin()) {
       assertThat(admin.getRegions(org.apache.hadoop.hbase.TableName.valueOf(ns, "status"))).hasSize(4);
     }
 
-    ImportReport first = archive.importWithPuts(ArchiveService.inputFiles(dir.resolve("in")), dir.resolve("quarantine"), 2,
-        "test", Progress.logging("import", w.bytes(), "bytes"));
+    ImportRequest puts = ImportRequest.local(dir.resolve("in"), ImportMode.PUT).withRegions(4)
+        .withQuarantine(dir.resolve("quarantine")).withAttempts(2);
+    ImportReport first = archive.importFiles(puts, Progress.logging("import", w.bytes(), "bytes"));
     assertThat(first.filesLoaded()).isEqualTo(6);
     assertThat(first.skipped()).hasSize(4);
     assertThat(first.skipped()).extracting(ImportReport.Skipped::attempts).containsOnly(2);
@@ -46,6 +51,16 @@ class ArchiveServiceIT {
     }
     assertThat(first.users()).isEqualTo(w.users());
     assertThat(first.statuses()).isEqualTo(w.statuses());
+    // The report is serialised as it is, with the report's field names; no HFile counts for puts.
+    JsonNode json = Json.mapper().valueToTree(first);
+    assertThat(json.get("mode").asText()).isEqualTo("put");
+    assertThat(json.get("regions").asInt()).isEqualTo(4);
+    assertThat(json.get("keyRule").asBoolean()).isTrue();
+    assertThat(json.get("filesSkipped").asInt()).isEqualTo(4);
+    assertThat(json.get("skipped").get(0).has("quarantinedTo")).isTrue();
+    assertThat(json.has("hfiles")).isFalse();
+    assertThat(json.get("phaseSeconds").has("memstoreFlush")).isTrue();
+    assertThat(json.has("recordsPerSecond")).isTrue();
 
     // Every good user and status is there; the big file (5x the users) was streamed.
     int goodFile = 2;
@@ -73,8 +88,7 @@ class ArchiveServiceIT {
     // Paging and the rerun: same counts, nothing doubled.
     List<StatusRecord> page2 = archive.statuses(uid, statuses.get(0).id(), 1000);
     assertThat(page2).hasSize(statuses.size() - 1);
-    ImportReport second = archive.importWithPuts(ArchiveService.inputFiles(dir.resolve("in")), dir.resolve("quarantine"), 2,
-        "test", Progress.logging("import", w.bytes(), "bytes"));
+    ImportReport second = archive.importFiles(puts, Progress.logging("import", w.bytes(), "bytes"));
     assertThat(second.skipped()).isEmpty();
     assertThat(second.filesLoaded()).isEqualTo(6);
     assertThat(archive.statuses(uid, 0, 1000)).isEqualTo(statuses);
@@ -85,10 +99,11 @@ class ArchiveServiceIT {
     String ns = "archive_" + TestIds.unique("b").replace('-', '_');
     Path dir = EmbeddedHBase.scratchDir(ns);
     ArchiveGenerator.Written w = ArchiveGenerator.write(new ArchiveGenerator.Spec(10, 20, 5, true, 5, 4), dir.resolve("in"));
-    ArchiveService archive = new ArchiveService(runtime.connection(), ns);
+    ArchiveService archive = service(runtime, ns, dir);
     archive.prepare(new Layout(4, true), true);
-    ImportReport r = archive.importWithBulkLoad(ArchiveService.inputFiles(dir.resolve("in")), dir.resolve("quarantine"), 2,
-        "test", runtime.configuration(), dir.resolve("work"), Progress.logging("bulk load", 0, "bytes"));
+    ImportRequest bulk = ImportRequest.local(dir.resolve("in"), ImportMode.BULKLOAD).withRegions(4)
+        .withQuarantine(dir.resolve("quarantine")).withAttempts(2);
+    ImportReport r = archive.importFiles(bulk, Progress.logging("bulk load", 0, "bytes"));
     assertThat(r.mode()).isEqualTo("bulkload");
     assertThat(r.filesLoaded()).isEqualTo(6);
     assertThat(r.skipped()).hasSize(4);
@@ -117,8 +132,7 @@ class ArchiveServiceIT {
     // A rerun loads the same cells again: still one status per id.
     String uid = ArchiveGenerator.userId(2, 0, 20);
     List<StatusRecord> before = archive.statuses(uid, 0, 1000);
-    archive.importWithBulkLoad(ArchiveService.inputFiles(dir.resolve("in")), dir.resolve("quarantine"), 2, "test",
-        runtime.configuration(), dir.resolve("work"), Progress.logging("bulk load", 0, "bytes"));
+    archive.importFiles(bulk, Progress.logging("bulk load", 0, "bytes"));
     List<StatusRecord> again = archive.statuses(uid, 0, 1000);
     assertThat(again).isNotEmpty().isEqualTo(before);
     assertThat(again).extracting(StatusRecord::id).doesNotHaveDuplicates();
@@ -127,13 +141,33 @@ class ArchiveServiceIT {
   @Test
   void anExistingArchiveKeepsItsLayout(HBaseRuntime runtime) {
     String ns = "archive_" + TestIds.unique("l").replace('-', '_');
-    ArchiveService archive = new ArchiveService(runtime.connection(), ns);
+    ArchiveService archive = service(runtime, ns, EmbeddedHBase.scratchDir(ns));
     assertThat(archive.layout()).isEmpty();
     assertThat(archive.prepare(new Layout(3, true), true)).isEqualTo(new Layout(3, true));
     assertThat(archive.prepare(new Layout(8, true), true)).isEqualTo(new Layout(3, true));
     assertThat(archive.user("123")).isEmpty();
     assertThatThrownBy(() -> archive.user("abc")).isInstanceOf(InvalidInputException.class);
     assertThatThrownBy(() -> archive.status(0)).isInstanceOf(InvalidInputException.class);
+  }
+
+  @Test
+  void anImportOfAMissingOrEmptyInputIsRefusedBeforeAnythingIsCreated(HBaseRuntime runtime) throws Exception {
+    String ns = "archive_" + TestIds.unique("e").replace('-', '_');
+    Path dir = EmbeddedHBase.scratchDir(ns);
+    ArchiveService archive = service(runtime, ns, dir);
+    assertThatThrownBy(() -> archive.importFiles(ImportRequest.local(dir.resolve("missing"), ImportMode.PUT),
+        Progress.silent())).isInstanceOf(InvalidInputException.class).hasMessageContaining("no such file");
+    Files.createDirectories(dir.resolve("empty"));
+    assertThatThrownBy(() -> archive.importFiles(ImportRequest.local(dir.resolve("empty"), ImportMode.PUT),
+        Progress.silent())).isInstanceOf(InvalidInputException.class).hasMessageContaining("no input files");
+    assertThat(archive.layout()).isEmpty();
+    assertThatThrownBy(() -> ImportRequest.local(dir, ImportMode.PUT).withAttempts(11))
+        .isInstanceOf(InvalidInputException.class).hasMessageContaining("attempts");
+  }
+
+  static ArchiveService service(HBaseRuntime runtime, String ns, Path dir) {
+    return new ArchiveService(runtime.connection(), runtime.configuration(), dir.resolve("scratch"), ns, Clock.systemUTC(),
+        null);
   }
 
   @Test

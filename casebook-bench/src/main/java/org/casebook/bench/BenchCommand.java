@@ -33,7 +33,7 @@ public final class BenchCommand {
   @Command(name = "weibo", mixinStandardHelpOptions = true,
       description = "Social feed: graph import, publish latency by follower count, follow back-fill, timeline reads.")
   int weibo(@picocli.CommandLine.Mixin WeiboBenchmark.Options options) {
-    java.util.Map<String, Object> json = new WeiboBenchmark(context.get().connection(), options).run();
+    java.util.Map<String, Object> json = new WeiboBenchmark(context.get(), options).run();
     System.out.println();
     System.out.println("JSON: " + BenchResults.write("weibo", json));
     return 0;
@@ -45,6 +45,18 @@ public final class BenchCommand {
     java.util.Map<String, Object> json = new TrailsBenchmark(context.get(), options).run();
     System.out.println();
     System.out.println("JSON: " + BenchResults.write("trails", json));
+    return 0;
+  }
+
+  @Command(name = "archive", mixinStandardHelpOptions = true,
+      description = {"Seed 001 §3.2: import time vs users for (1) no pre-split, no key rule, (2) pre-split, no key rule, "
+          + "(3) pre-split with the key rule; HFile and region splits; bulk load vs put; planted bad files.",
+          "Prints a table and writes JSON and a PNG chart."})
+  int archive(@picocli.CommandLine.Mixin ArchiveExperiment.Options options) {
+    ArchiveExperiment.Settings settings = options.settings();
+    SystemContext ctx = context.get();
+    new ArchiveExperiment(ctx.connection(), ctx.runtime().configuration(),
+        ctx.dataDir().resolve("tmp").resolve("archive-experiment"), settings).run(options.out);
     return 0;
   }
 

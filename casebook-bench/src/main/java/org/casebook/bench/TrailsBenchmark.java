@@ -27,6 +27,7 @@ import org.casebook.core.InvalidInputException;
 import org.casebook.core.Json;
 import org.casebook.core.SystemContext;
 import org.casebook.core.cli.Progress;
+import org.casebook.core.page.PageRequest;
 import org.casebook.core.schema.SchemaManager;
 import org.casebook.core.schema.TableSpec;
 import org.casebook.trails.Event;
@@ -120,7 +121,7 @@ final class TrailsBenchmark {
     List<TableSpec> specs = TrailsService.schemas(NAMESPACE);
     specs.forEach(s -> schemas.drop(s.name()));
     schemas.ensureAll(specs);
-    TrailsService trails = new TrailsService(context.connection(), NAMESPACE);
+    TrailsService trails = new TrailsService(context, NAMESPACE);
     SplittableRandom rnd = new SplittableRandom(5);
     LocalDate lastDay = FIRST_DAY.plusDays(o.days - 1);
     try {
@@ -176,8 +177,8 @@ final class TrailsBenchmark {
           activeDirect + " active");
       if (!o.noMapReduce) {
         s = System.nanoTime();
-        int activeMr = trails.activeMapReduce(activeUsers, FIRST_DAY, lastDay, context.runtime().configuration(),
-            o.work.toAbsolutePath().resolve("mr")).size();
+        int activeMr = trails.activeMapReduce(activeUsers, FIRST_DAY, lastDay, o.work.toAbsolutePath().resolve("mr"))
+            .size();
         table.add("HBase: 000 task, MapReduce (local runner)", o.activeUsers, "users", (System.nanoTime() - s) / 1e9, null,
             activeMr + " active");
       }
@@ -187,7 +188,7 @@ final class TrailsBenchmark {
         for (int i = 0; i < o.samples; i++) {
           String uid = LogGenerator.userId(rnd.nextInt(Math.min(o.users, 2000)));
           long t = System.nanoTime();
-          trails.latest(uid, 20, layout);
+          trails.latest(uid, PageRequest.first(20), layout);
           latest.recordNanos(System.nanoTime() - t);
           t = System.nanoTime();
           trails.all(uid, 100_000, layout);

@@ -10,11 +10,13 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import org.apache.hadoop.hbase.client.Connection;
 import org.casebook.core.InvalidInputException;
+import org.casebook.core.SystemContext;
 import org.casebook.core.cli.Progress;
+import org.casebook.core.page.Page;
+import org.casebook.core.page.PageRequest;
 import org.casebook.core.schema.SchemaManager;
 import org.casebook.core.schema.TableSpec;
 import org.casebook.weibo.Follow;
-import org.casebook.weibo.Page;
 import org.casebook.weibo.Post;
 import org.casebook.weibo.WeiboConfig;
 import org.casebook.weibo.WeiboService;
@@ -81,12 +83,14 @@ final class WeiboBenchmark {
     }
   }
 
+  private final SystemContext context;
   private final Connection connection;
   private final Options o;
   private final SplittableRandom rnd = new SplittableRandom(2026);
 
-  WeiboBenchmark(Connection connection, Options options) {
-    this.connection = connection;
+  WeiboBenchmark(SystemContext context, Options options) {
+    this.context = context;
+    this.connection = context.connection();
     this.o = options;
     options.validate();
   }
@@ -104,7 +108,7 @@ final class WeiboBenchmark {
     List<TableSpec> specs = WeiboService.schemas(NAMESPACE);
     specs.forEach(s -> schemas.drop(s.name()));
     schemas.ensureAll(specs);
-    try (WeiboService weibo = new WeiboService(connection, new WeiboConfig(o.threshold, 200, 200), NAMESPACE)) {
+    try (WeiboService weibo = new WeiboService(context, new WeiboConfig(o.threshold, 200), NAMESPACE)) {
       Graph g = buildGraph();
       long t0 = System.nanoTime();
       long added = weibo.importFollows(g.edges);
@@ -172,13 +176,13 @@ final class WeiboBenchmark {
       for (int i = 0; i < o.reads; i++) {
         String reader = g.readers.get(rnd.nextInt(g.readers.size()));
         long s = System.nanoTime();
-        Page<Post> page = weibo.timeline(reader, 20, null);
+        Page<Post> page = weibo.timeline(reader, PageRequest.first(20));
         long d = System.nanoTime() - s;
         (g.starFans.contains(reader) ? merged : first).recordNanos(d);
         posts += page.items().size();
         if (page.next().isPresent()) {
           s = System.nanoTime();
-          posts += weibo.timeline(reader, 20, page.next().get()).items().size();
+          posts += weibo.timeline(reader, new PageRequest(20, page.next())).items().size();
           second.recordNanos(System.nanoTime() - s);
         }
       }

@@ -253,6 +253,11 @@ public final class HBaseRuntime implements Closeable {
     Connection connection = null;
     try {
       int zkPort;
+      // A fresh ZooKeeper every start: after a SIGKILL the old master's session would otherwise
+      // live on in ZooKeeper's snapshot, and the new master waits out its 40 s timeout before it
+      // may become active. Nothing of HBase 2.6's lives only in ZooKeeper (meta's location is in
+      // the master's local region, table states in meta), and we hold the data directory's lock.
+      LocalFiles.deleteRecursively(dataDir.resolve("zk"));
       try {
         zkPort = zk.startup(dataDir.resolve("zk").toFile());
       } catch (InterruptedException e) {

@@ -6,6 +6,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
@@ -27,8 +31,17 @@ public final class Json {
       .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
       .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
       .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+      .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
       .addModule(new Jdk8Module())
       .build();
+
+  static {
+    // A number or boolean where text is expected is a client's mistake to report, not to store.
+    for (CoercionInputShape shape : new CoercionInputShape[] {CoercionInputShape.Integer, CoercionInputShape.Float,
+        CoercionInputShape.Boolean}) {
+      MAPPER.coercionConfigFor(LogicalType.Textual).setCoercion(shape, CoercionAction.Fail);
+    }
+  }
 
   private Json() {}
 

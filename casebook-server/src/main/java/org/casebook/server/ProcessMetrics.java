@@ -44,7 +44,7 @@ final class ProcessMetrics {
     sb.append("# HELP casebook_hbase_client_rpc_seconds HBase client RPC latency by method (summary).\n");
     sb.append("# TYPE casebook_hbase_client_rpc_seconds summary\n");
     m.getRpcTimers().forEach((name, timer) -> {
-      String method = org.casebook.core.http.RequestMetrics.escapeLabel(name.replaceFirst("^rpcCallDurationMs_", ""));
+      String method = escapeLabel(name.replaceFirst("^rpcCallDurationMs_", ""));
       com.codahale.metrics.Snapshot snap = timer.getSnapshot();
       for (double q : new double[] {0.5, 0.99}) {
         sb.append("casebook_hbase_client_rpc_seconds{method=\"").append(method).append("\",quantile=\"").append(q)
@@ -101,6 +101,11 @@ final class ProcessMetrics {
     sb.append("# HELP ").append(name).append(' ').append(help).append('\n');
     sb.append("# TYPE ").append(name).append(" counter\n");
     sb.append(name).append(' ').append(format(value)).append('\n');
+  }
+
+  /** A Prometheus label value: backslash, quote and newline escaped. */
+  static String escapeLabel(String v) {
+    return v.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
   }
 
   private static String format(double v) {

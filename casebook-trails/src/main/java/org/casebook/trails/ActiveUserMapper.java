@@ -1,6 +1,5 @@
 package org.casebook.trails;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -10,12 +9,11 @@ import java.util.Set;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Mapper;
+import org.casebook.core.Json;
 
 /** Rebuilds one user's trail from the reader's results; emits it if all four behaviours occur. */
 final class ActiveUserMapper extends Mapper<Text, Result[], Text, Text> {
   enum Counters { USERS, ACTIVE_USERS, EVENTS }
-
-  private static final ObjectMapper MAPPER = new ObjectMapper();
 
   @Override
   protected void map(Text uid, Result[] results, Context context) throws IOException, InterruptedException {
@@ -33,9 +31,7 @@ final class ActiveUserMapper extends Mapper<Text, Result[], Text, Text> {
     events.forEach(e -> seen.add(e.type()));
     if (seen.size() == Behaviour.values().length) {
       events.sort(Comparator.comparingLong(Event::ts).thenComparing(e -> e.type().id()));
-      List<Object> json = new ArrayList<>(events.size());
-      events.forEach(e -> json.add(e.toJson()));
-      context.write(uid, new Text(MAPPER.writeValueAsString(json)));
+      context.write(uid, new Text(Json.mapper().writeValueAsString(EventView.of(events))));
       context.getCounter(Counters.ACTIVE_USERS).increment(1);
     }
   }

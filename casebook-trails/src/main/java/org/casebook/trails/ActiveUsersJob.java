@@ -1,5 +1,6 @@
 package org.casebook.trails;
 
+import java.io.IOException;
 import java.time.LocalDate;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
@@ -41,7 +42,7 @@ public final class ActiveUsersJob extends Configured implements Tool {
 
   /** Configures, submits and waits for the job. */
   public static Outcome run(Configuration base, Path usersFile, LocalDate from, LocalDate to, Path output,
-                            String namespace) throws Exception {
+                            String namespace) throws IOException, InterruptedException, ClassNotFoundException {
     Configuration conf = HBaseConfiguration.create(base);
     conf.set(UserRegionInputFormat.USERS_FILE, usersFile.toString());
     conf.set(UserRegionInputFormat.FROM, from.toString());
@@ -56,10 +57,12 @@ public final class ActiveUsersJob extends Configured implements Tool {
     job.setOutputValueClass(Text.class);
     job.setOutputFormatClass(TextOutputFormat.class);
     FileOutputFormat.setOutputPath(job, output);
-    // Ships HBase's and our jars with the job when it runs on a cluster; a no-op for local runs.
+    // Ships HBase's, core's and our jars (and Jackson's, for the shared mapper) with the job when it
+    // runs on a cluster; a no-op for local runs.
     TableMapReduceUtil.addDependencyJars(job);
     TableMapReduceUtil.addDependencyJarsForClasses(job.getConfiguration(), ActiveUsersJob.class,
-        com.fasterxml.jackson.databind.ObjectMapper.class);
+        org.casebook.core.Json.class, com.fasterxml.jackson.databind.ObjectMapper.class,
+        com.fasterxml.jackson.datatype.jdk8.Jdk8Module.class);
     TableMapReduceUtil.initCredentials(job);
     boolean ok = job.waitForCompletion(false);
     org.apache.hadoop.mapreduce.Counters c = job.getCounters();

@@ -1,5 +1,6 @@
 package org.casebook.trails;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -57,21 +58,13 @@ public enum Behaviour {
     return fields.stream().filter(f -> f.name().equals(name)).findFirst();
   }
 
+  /** The behaviour of a log line's exact (lower-case) label; user input goes through {@code Enums.parse}. */
   public static Optional<Behaviour> byLabel(String label) {
-    for (Behaviour b : values()) {
-      if (b.label().equals(label)) {
-        return Optional.of(b);
-      }
-    }
-    return Optional.empty();
+    return Arrays.stream(values()).filter(b -> b.label().equals(label)).findFirst();
   }
 
   static Behaviour byId(int id) {
-    for (Behaviour b : values()) {
-      if (b.id == id) {
-        return b;
-      }
-    }
-    throw new IllegalArgumentException("unknown behaviour id " + id);
+    return Arrays.stream(values()).filter(b -> b.id == id).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("unknown behaviour id " + id));
   }
 }

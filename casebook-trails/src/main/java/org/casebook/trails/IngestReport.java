@@ -16,19 +16,13 @@ public record IngestReport(Path input, long lines, long accepted, long rejected,
     rejectReasons = Map.copyOf(rejectReasons);
   }
 
-  /** The report as JSON-ready values (paths as plain strings). */
-  public Map<String, Object> toJson() {
-    Map<String, Object> m = new java.util.LinkedHashMap<>();
-    m.put("input", input.toString());
-    m.put("lines", lines);
-    m.put("accepted", accepted);
-    m.put("rejected", rejected);
-    m.put("cells", cells);
-    m.put("seconds", seconds);
-    m.put("cellsPerSecond", Math.round(cellsPerSecond()));
-    m.put("rejectsFile", rejectsFile.toString());
-    m.put("rejectReasons", rejectReasons);
-    return m;
+  /** The report as printed (paths as plain strings, cells per second rounded). */
+  public record Summary(String input, long lines, long accepted, long rejected, long cells, double seconds,
+                        long cellsPerSecond, String rejectsFile, Map<String, Long> rejectReasons) {}
+
+  public Summary toJson() {
+    return new Summary(input.toString(), lines, accepted, rejected, cells, seconds, Math.round(cellsPerSecond()),
+        rejectsFile.toString(), new java.util.TreeMap<>(rejectReasons));
   }
 
   public double cellsPerSecond() {

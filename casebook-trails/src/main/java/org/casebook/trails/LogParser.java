@@ -17,7 +17,8 @@ import org.casebook.core.Json;
  * Unknown extra fields are dropped; a missing or mistyped known field rejects the line.
  */
 public final class LogParser {
-  static final int MAX_UID_CHARS = 128;
+  /** Longest uid, in code points (the one limit for ids in logs, queries and paths). */
+  public static final int MAX_UID_CHARS = 128;
   static final int MAX_TEXT_CHARS = 256;
   private static final long MAX_TS = Instant.parse("9999-01-01T00:00:00Z").toEpochMilli();
 
@@ -74,7 +75,8 @@ public final class LogParser {
       try {
         ts = Instant.parse(tsNode.asText()).toEpochMilli();
       } catch (DateTimeParseException | ArithmeticException e) {
-        return Parsed.reject("bad ts", "bad ts '" + abbreviate(tsNode.asText()) + "': expected ISO-8601 like 2026-09-01T20:15:03Z");
+        return Parsed.reject("bad ts", "bad ts '" + abbreviate(tsNode.asText())
+            + "': expected ISO-8601 like 2026-09-01T20:15:03Z");
       }
     } else {
       return Parsed.reject("bad ts", "ts must be an ISO-8601 string or epoch milliseconds");
@@ -123,7 +125,8 @@ public final class LogParser {
         } catch (NumberFormatException e) {
           return null;
         }
-        if (d == null || d.signum() < 0 || d.stripTrailingZeros().scale() > 2 || d.compareTo(BigDecimal.valueOf(1_000_000_000L)) > 0) {
+        if (d == null || d.signum() < 0 || d.stripTrailingZeros().scale() > 2
+            || d.compareTo(BigDecimal.valueOf(1_000_000_000L)) > 0) {
           return null;
         }
         return d.setScale(2, RoundingMode.UNNECESSARY).toPlainString();

@@ -29,7 +29,8 @@ public record TrailQuery(List<String> users, LocalDate from, LocalDate to, Set<B
     InvalidInputException.check(users.size() <= MAX_USERS, "users", "at most " + MAX_USERS + " users per query");
     users.forEach(u -> Ids.check(u, "users", LogParser.MAX_UID_CHARS));
     InvalidInputException.check(!to.isBefore(from), "to", "'to' must not be before 'from'");
-    InvalidInputException.check(to.toEpochDay() - from.toEpochDay() < MAX_DAYS, "to", "at most " + MAX_DAYS + " days per query");
+    InvalidInputException.check(to.toEpochDay() - from.toEpochDay() < MAX_DAYS, "to",
+        "at most " + MAX_DAYS + " days per query");
     for (String f : fields) {
       boolean known = types.stream().anyMatch(b -> b.field(f).isPresent());
       InvalidInputException.check(known, "fields", "field '" + f + "' belongs to none of the requested types");

@@ -59,7 +59,8 @@ final class TrailsKeys {
 
   /** A stable 32-bit hash of the whole record: the disambiguating half of the column id. */
   static int recordHash(Event e) {
-    StringBuilder sb = new StringBuilder().append(e.uid()).append('\n').append(e.type().id()).append('\n').append(e.ts());
+    StringBuilder sb = new StringBuilder().append(e.uid()).append('\n').append(e.type().id()).append('\n')
+        .append(e.ts());
     e.fields().forEach((k, v) -> sb.append('\n').append(k).append('=').append(v));
     byte[] md5 = Hashing.md5(sb.toString().getBytes(StandardCharsets.UTF_8));
     return ((md5[0] & 0xFF) << 24) | ((md5[1] & 0xFF) << 16) | ((md5[2] & 0xFF) << 8) | (md5[3] & 0xFF);

@@ -27,10 +27,10 @@ record TrailsSchema(TableName events, TableName tall, TableName wide) {
   List<TableSpec> tables() {
     return List.of(
         new TableSpec(events, List.of(FamilySpec.of("d")), firstCharSplits(), TrailsKeys.EVENT_ROW.shape()
-            + "; columns field:string | msOfDay:int | hash:int"),
+            + "; columns " + TrailsKeys.EVENT_COLUMN.shape()),
         new TableSpec(tall, List.of(FamilySpec.of("h")), SplitPoints.none(), TrailsKeys.TALL_ROW.shape()),
         new TableSpec(wide, List.of(FamilySpec.of("h")), SplitPoints.none(),
-            "uid:string; columns ts:reverse_timestamp | hash:int"));
+            TrailsKeys.WIDE_ROW.shape() + "; columns " + TrailsKeys.WIDE_COLUMN.shape()));
   }
 
   private static SplitPoints firstCharSplits() {

@@ -97,7 +97,8 @@ final class TrailsStore {
             cells++;
           }
           if (wide != null) {
-            wide.mutate(new Put(TrailsKeys.wideRow(e.uid())).addColumn(H, TrailsKeys.wideQualifier(e.ts(), hash), json));
+            wide.mutate(new Put(TrailsKeys.wideRow(e.uid()))
+                .addColumn(H, TrailsKeys.wideQualifier(e.ts(), hash), json));
             cells++;
           }
         }
@@ -243,7 +244,8 @@ final class TrailsStore {
     for (Cell c : r.rawCells()) {
       TrailsKeys.EventColumn col = TrailsKeys.eventColumn(CellUtil.cloneQualifier(c));
       long columnId = ((long) col.msOfDay() << 32) | (col.hash() & 0xFFFFFFFFL);
-      byColumnId.computeIfAbsent(columnId, k -> new HashMap<>()).put(col.field(), Bytes.toString(CellUtil.cloneValue(c)));
+      byColumnId.computeIfAbsent(columnId, k -> new HashMap<>())
+          .put(col.field(), Bytes.toString(CellUtil.cloneValue(c)));
     }
     long dayStart = TrailsKeys.startOfDay(day);
     byColumnId.forEach((columnId, fields) -> {
@@ -270,7 +272,8 @@ final class TrailsStore {
     try {
       if (layout == HistoryLayout.TALL) {
         KeyRange user = TrailsKeys.TALL_ROW.range(uid);
-        byte[] start = after.map(p -> KeyRange.successorOf(TrailsKeys.tallRow(uid, p.ts(), p.hash()))).orElse(user.start());
+        byte[] start = after.map(p -> KeyRange.successorOf(TrailsKeys.tallRow(uid, p.ts(), p.hash())))
+            .orElse(user.start());
         Scan scan = KeyRange.between(start, user.stop()).toScan().setLimit(page.fetchSize())
             .setCaching(page.fetchSize());
         fetched = scanTall(uid, scan);

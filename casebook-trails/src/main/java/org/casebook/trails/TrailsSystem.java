@@ -3,33 +3,29 @@ package org.casebook.trails;
 import java.util.List;
 import java.util.function.Supplier;
 import org.casebook.core.CasebookSystem;
+import org.casebook.core.RunningSystem;
 import org.casebook.core.SystemContext;
-import org.casebook.core.http.HttpRoutes;
-import org.casebook.core.schema.TableSpec;
+import org.casebook.core.SystemDescriptor;
+import org.casebook.core.http.Route;
 import org.casebook.trails.cli.TrailsCommand;
 import org.casebook.trails.http.TrailsRoutes;
 
-/** Behaviour trails, plugged into the server. */
+/** Behaviour trails, plugged into the platform. */
 public final class TrailsSystem implements CasebookSystem {
+  static final String NAME = "trails";
+  private static final String SUMMARY = "Behaviour trails (seeds 000, 004): log ingest, per-user trails, MapReduce "
+      + "batch query";
+
   @Override
-  public String name() {
-    return "trails";
+  public SystemDescriptor descriptor() {
+    return new SystemDescriptor(NAME, SUMMARY, TrailsSchema.in(TrailsSchema.DEFAULT_NAMESPACE).tables(), TrailsKeys.ALL,
+        TrailsRoutes.ROUTES.specs(), List.of());
   }
 
   @Override
-  public String summary() {
-    return "Behaviour trails (seeds 000, 004): log ingest, per-user trails, MapReduce batch query";
-  }
-
-  @Override
-  public List<TableSpec> schemas() {
-    return TrailsService.schemas(TrailsSchema.DEFAULT_NAMESPACE);
-  }
-
-  @Override
-  public AutoCloseable registerRoutes(SystemContext context, HttpRoutes routes) {
-    TrailsRoutes.register(new TrailsService(context.connection()), routes);
-    return () -> { };
+  public RunningSystem start(SystemContext context) {
+    List<Route> routes = TrailsRoutes.ROUTES.bind(new TrailsService(context));
+    return () -> routes;
   }
 
   @Override

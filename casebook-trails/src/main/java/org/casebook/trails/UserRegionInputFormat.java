@@ -43,7 +43,8 @@ public final class UserRegionInputFormat extends InputFormat<Text, Result[]> {
     int firstDay = TrailsKeys.epochDay(LocalDate.parse(conf.get(FROM)));
     Map<String, List<String>> byRegion = new LinkedHashMap<>();
     Map<String, String> hostOf = new LinkedHashMap<>();
-    try (Connection c = ConnectionFactory.createConnection(conf); RegionLocator locator = c.getRegionLocator(schema.events())) {
+    try (Connection c = ConnectionFactory.createConnection(conf);
+         RegionLocator locator = c.getRegionLocator(schema.events())) {
       for (String u : users) {
         HRegionLocation loc = locator.getRegionLocation(TrailsKeys.eventRow(u, firstDay, Behaviour.LOGIN));
         String region = loc.getRegion().getEncodedName();

@@ -49,7 +49,7 @@ final class UserTrailRecordReader extends RecordReader<Text, Result[]> {
     List<Get> gets = new ArrayList<>();
     for (int day = firstDay; day <= lastDay; day++) {
       for (Behaviour b : Behaviour.values()) {
-        gets.add(TrailsStore.toGet(new TrailsStore.EventGet(uid, day, b, List.of())));
+        gets.add(TrailsStore.toGet(new TrailPlan.RowGet(uid, day, b, List.of())));
       }
     }
     key.set(uid);

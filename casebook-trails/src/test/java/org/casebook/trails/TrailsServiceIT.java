@@ -15,11 +15,15 @@ import java.util.Map;
 import java.util.Set;
 import org.casebook.core.HBaseRuntime;
 import org.casebook.core.InvalidInputException;
+import org.casebook.core.Platform;
 import org.casebook.core.cli.Progress;
+import org.casebook.core.page.Page;
+import org.casebook.core.page.PageRequest;
 import org.casebook.core.schema.SchemaManager;
 import org.casebook.core.testing.EmbeddedHBase;
 import org.casebook.core.testing.TestIds;
 import org.casebook.trails.gen.LogGenerator;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -27,6 +31,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(EmbeddedHBase.class)
 class TrailsServiceIT {
   private static final LocalDate DAY1 = LocalDate.parse("2026-09-01");
+  private Platform platform;
   private TrailsService trails;
   private String run;
   private Path dir;
@@ -34,9 +39,24 @@ class TrailsServiceIT {
   @BeforeEach
   void setUp(HBaseRuntime runtime) {
     new SchemaManager(runtime.connection()).ensureAll(TrailsService.schemas("trails"));
-    trails = new TrailsService(runtime.connection());
+    platform = Platform.create(runtime, EmbeddedHBase.dataDir());
+    trails = new TrailsService(platform.contextFor(new TrailsSystem().descriptor()));
     run = TestIds.unique("t");
     dir = EmbeddedHBase.scratchDir("trails-" + run);
+  }
+
+  @AfterEach
+  void tearDown() {
+    platform.close();
+  }
+
+  private static void assertInvalid(org.assertj.core.api.ThrowableAssert.ThrowingCallable call, String field) {
+    assertThatThrownBy(call).isInstanceOf(InvalidInputException.class)
+        .extracting(e -> ((InvalidInputException) e).field()).isEqualTo(field);
+  }
+
+  private List<Event> latest(String uid, int limit, HistoryLayout layout) {
+    return trails.latest(uid, PageRequest.first(limit), layout).items();
   }
 
   private String u(String id) {
@@ -129,8 +149,8 @@ class TrailsServiceIT {
       List<Event> events = result.get(ids.get(i)).events();
       assertThat(events).as(ids.get(i)).hasSize(1);
       assertThat(events.get(0).fields()).containsEntry("page", "p" + i);
-      assertThat(trails.latest(ids.get(i), 10, HistoryLayout.TALL)).as("tall " + ids.get(i)).hasSize(1);
-      assertThat(trails.latest(ids.get(i), 10, HistoryLayout.WIDE)).as("wide " + ids.get(i)).hasSize(1);
+      assertThat(latest(ids.get(i), 10, HistoryLayout.TALL)).as("tall " + ids.get(i)).hasSize(1);
+      assertThat(latest(ids.get(i), 10, HistoryLayout.WIDE)).as("wide " + ids.get(i)).hasSize(1);
     }
   }
 
@@ -168,7 +188,7 @@ class TrailsServiceIT {
     assertThat(trails.range(a, Behaviour.PLAY, from, to)).extracting(e -> e.fields().get("contentId")).containsExactly("c2", "c3");
 
     for (HistoryLayout layout : HistoryLayout.values()) {
-      List<Event> latest = trails.latest(a, 4, layout);
+      List<Event> latest = latest(a, 4, layout);
       assertThat(latest).as(layout.name()).extracting(e -> e.type().label()).containsExactly("visit", "order", "play", "visit");
       assertThat(latest.get(1).fields()).containsEntry("price", "5.00");
       long ts = Instant.parse("2026-09-03T21:00:00Z").toEpochMilli();
@@ -177,11 +197,54 @@ class TrailsServiceIT {
       assertThat(trails.all(a, 1000, layout)).hasSize(15);
       assertThat(trails.all(a, 5, layout)).hasSize(5);
     }
-    assertThat(trails.latest(a, 15, HistoryLayout.TALL)).isEqualTo(trails.latest(a, 15, HistoryLayout.WIDE));
+    assertThat(latest(a, 15, HistoryLayout.TALL)).isEqualTo(latest(a, 15, HistoryLayout.WIDE));
+    assertThat(latest(a, 1000, HistoryLayout.TALL)).hasSize(15);
+
+    // Pages of 4 walk the 15 records newest first, on either design; the last page has no next.
+    for (HistoryLayout layout : HistoryLayout.values()) {
+      List<Event> walked = new ArrayList<>();
+      Page<Event> page = trails.latest(a, PageRequest.first(4), layout);
+      int pages = 1;
+      walked.addAll(page.items());
+      while (page.next().isPresent()) {
+        page = trails.latest(a, new PageRequest(4, page.next()), layout);
+        walked.addAll(page.items());
+        pages++;
+      }
+      assertThat(pages).as(layout.name()).isEqualTo(4);
+      assertThat(walked).as(layout.name()).isEqualTo(latest(a, 15, layout));
+    }
+    String tallCursor = trails.latest(a, PageRequest.first(4), HistoryLayout.TALL).next().orElseThrow();
+    assertInvalid(() -> trails.latest(a, new PageRequest(4, java.util.Optional.of(tallCursor)), HistoryLayout.WIDE),
+        "cursor");
+  }
+
+  /** The seed's plan (one Get per user, day and behaviour) and the range scan answer the same. */
+  @Test
+  void getsAndScanPlansAgreeOnGeneratedLogs() throws Exception {
+    Path file = dir.resolve("plans.jsonl");
+    LogGenerator.write(new LogGenerator.Spec(300, 4, 8000, 0.0, DAY1, 13), file,
+        Progress.logging("gen", 8000, "lines"));
+    ingest(file);
+    List<String> users = new ArrayList<>();
+    for (int i = 0; i < 60; i++) {
+      users.add(LogGenerator.userId(i * 5));
+    }
+    List<TrailQuery> queries = List.of(
+        new TrailQuery(users, DAY1, DAY1.plusDays(3), Set.of(), Set.of()),
+        new TrailQuery(users, DAY1.plusDays(1), DAY1.plusDays(2), Set.of(Behaviour.PLAY, Behaviour.ORDER), Set.of()),
+        new TrailQuery(users, DAY1, DAY1.plusDays(3), Set.of(), Set.of("price", "page", "duration")),
+        new TrailQuery(users.subList(0, 1), DAY1, DAY1.plusDays(3), Set.of(Behaviour.VISIT), Set.of("column")));
+    for (TrailQuery q : queries) {
+      Map<String, TrailsService.Trail> gets = trails.trails(q, TrailsService.Plan.GETS);
+      Map<String, TrailsService.Trail> scan = trails.trails(q, TrailsService.Plan.SCAN);
+      assertThat(scan).as(q.toString()).isEqualTo(gets);
+      assertThat(gets.values().stream().mapToInt(t -> t.events().size()).sum()).as(q.toString()).isPositive();
+    }
   }
 
   @Test
-  void activeUsersDirectlyAndAsAMapReduceJob(HBaseRuntime runtime) throws Exception {
+  void activeUsersDirectlyAndAsAMapReduceJob() throws Exception {
     List<String> lines = new ArrayList<>();
     List<String> users = new ArrayList<>();
     for (int i = 0; i < 30; i++) {
@@ -204,8 +267,7 @@ class TrailsServiceIT {
     Map<String, TrailsService.Trail> direct = trails.active(users, DAY1, DAY1.plusDays(9));
     assertThat(direct.keySet()).containsExactlyInAnyOrder(u("m0"), u("m3"), u("m6"), u("m9"), u("m12"), u("m15"),
         u("m18"), u("m21"), u("m24"), u("m27"));
-    Map<String, TrailsService.Trail> viaJob = trails.activeMapReduce(users, DAY1, DAY1.plusDays(9), runtime.configuration(),
-        dir.resolve("mr"));
+    Map<String, TrailsService.Trail> viaJob = trails.activeMapReduce(users, DAY1, DAY1.plusDays(9), dir.resolve("mr"));
     assertThat(viaJob.keySet()).containsExactlyInAnyOrderElementsOf(direct.keySet());
     for (String uid : direct.keySet()) {
       assertThat(viaJob.get(uid).events()).as(uid).isEqualTo(direct.get(uid).events());
@@ -226,13 +288,16 @@ class TrailsServiceIT {
 
   @Test
   void badQueriesAreRejectedWithTheFieldNamed() {
-    assertThatThrownBy(() -> new TrailQuery(List.of(), DAY1, DAY1, Set.of(), Set.of()))
-        .isInstanceOf(InvalidInputException.class).extracting(e -> ((InvalidInputException) e).field()).isEqualTo("users");
-    assertThatThrownBy(() -> new TrailQuery(List.of("a"), DAY1, DAY1.minusDays(1), Set.of(), Set.of()))
-        .isInstanceOf(InvalidInputException.class).extracting(e -> ((InvalidInputException) e).field()).isEqualTo("to");
-    assertThatThrownBy(() -> new TrailQuery(List.of("a"), DAY1, DAY1, Set.of(Behaviour.PLAY), Set.of("price")))
-        .isInstanceOf(InvalidInputException.class).extracting(e -> ((InvalidInputException) e).field()).isEqualTo("fields");
-    assertThatThrownBy(() -> trails.latest("a", 0, HistoryLayout.TALL))
-        .isInstanceOf(InvalidInputException.class).extracting(e -> ((InvalidInputException) e).field()).isEqualTo("n");
+    assertInvalid(() -> new TrailQuery(List.of(), DAY1, DAY1, Set.of(), Set.of()), "users");
+    assertInvalid(() -> new TrailQuery(List.of("a"), DAY1, DAY1.minusDays(1), Set.of(), Set.of()), "to");
+    assertInvalid(() -> new TrailQuery(List.of("a"), DAY1, DAY1, Set.of(Behaviour.PLAY), Set.of("price")), "fields");
+    assertInvalid(() -> trails.latest("a", PageRequest.first(0), HistoryLayout.TALL), "limit");
+    assertInvalid(() -> trails.latest("a", PageRequest.first(1001), HistoryLayout.TALL), "limit");
+    assertThat(trails.latest("a", PageRequest.first(1000), HistoryLayout.TALL).items()).isEmpty();
+    assertInvalid(() -> trails.latest("", PageRequest.first(10), HistoryLayout.TALL), "uid");
+    assertInvalid(() -> new TrailQuery(List.of("a"), LocalDate.of(1969, 12, 31), DAY1, Set.of(), Set.of()), "from");
+    assertInvalid(() -> new TrailQuery(List.of("a"), DAY1, LocalDate.of(10_000, 1, 1), Set.of(), Set.of()), "to");
+    assertInvalid(() -> new TrailQuery(List.of("a", " "), DAY1, DAY1, Set.of(), Set.of()), "users");
+    assertInvalid(() -> trails.range("a", Behaviour.PLAY, Long.MAX_VALUE - 1, Long.MAX_VALUE), "from");
   }
 }

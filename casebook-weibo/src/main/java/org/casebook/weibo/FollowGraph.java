@@ -104,7 +104,8 @@ final class FollowGraph {
             continue;
           }
           writer.mutate(WeiboStore.relationPut(rows.get(i), now));
-          writer.mutate(WeiboStore.relationPut(WeiboKeys.relation(f.followee(), WeiboKeys.FOLLOWER, f.follower()), now));
+          byte[] reverse = WeiboKeys.relation(f.followee(), WeiboKeys.FOLLOWER, f.follower());
+          writer.mutate(WeiboStore.relationPut(reverse, now));
           counters.computeIfAbsent(f.follower(), k -> new long[2])[1]++;
           counters.computeIfAbsent(f.followee(), k -> new long[2])[0]++;
           added++;

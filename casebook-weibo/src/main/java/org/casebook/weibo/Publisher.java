@@ -66,7 +66,8 @@ final class Publisher {
     }
     long postId = Long.parseLong(post.id());
     if (author.fanOut() != FanOut.READ) {
-      store.forEachRelated(uid, WeiboKeys.FOLLOWER, FAN_OUT_CHUNK, followers -> store.addToInboxes(followers, uid, postId));
+      store.forEachRelated(uid, WeiboKeys.FOLLOWER, FAN_OUT_CHUNK,
+          followers -> store.addToInboxes(followers, uid, postId));
     }
     if (author.fanOut() == FanOut.PROMOTING
         || (author.fanOut() == FanOut.WRITE && author.followers() >= config.fanOutThreshold())) {

@@ -41,8 +41,10 @@ record WeiboSchema(String namespace, TableName posts, TableName inbox, TableName
         new TableSpec(posts, List.of(FamilySpec.of("p")), SplitPoints.none(), WeiboKeys.POST.shape()),
         new TableSpec(inbox, List.of(FamilySpec.of("i").withTtlSeconds(WeiboConfig.INBOX_TTL_DAYS * 86_400),
             FamilySpec.of("m"), FamilySpec.of("o").withTtlSeconds(WeiboConfig.INBOX_TTL_DAYS * 86_400)),
-            SplitPoints.none(), "uid:string; i: " + WeiboKeys.INBOX_ENTRY.shape() + "; m: followee:string; o: postId:reverse_timestamp"),
+            SplitPoints.none(), WeiboKeys.USER.shape() + "; i: " + WeiboKeys.INBOX_ENTRY.shape() + "; m: "
+                + WeiboKeys.MARKER.shape() + "; o: " + WeiboKeys.OUTBOX.shape()),
         new TableSpec(relations, List.of(FamilySpec.of("r")), SplitPoints.none(), WeiboKeys.RELATION.shape()),
-        new TableSpec(users, List.of(FamilySpec.of("u").withInMemory(true)), SplitPoints.none(), "uid:string"));
+        new TableSpec(users, List.of(FamilySpec.of("u").withInMemory(true)), SplitPoints.none(),
+            WeiboKeys.USER.shape()));
   }
 }

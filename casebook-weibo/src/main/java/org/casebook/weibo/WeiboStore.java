@@ -146,7 +146,8 @@ final class WeiboStore {
 
   /** Up to {@code limit} posts of {@code uid} with ids below {@code beforeId} (or from the newest), newest first. */
   List<Post> posts(String uid, long beforeId, boolean inclusive, int limit) {
-    Scan scan = WeiboKeys.POST.range(uid).toScan().addColumn(P, CONTENT).setLimit(limit).setCaching(Math.min(limit, 1000));
+    Scan scan = WeiboKeys.POST.range(uid).toScan().addColumn(P, CONTENT).setLimit(limit)
+        .setCaching(Math.min(limit, 1000));
     if (beforeId >= 0) {
       scan.withStartRow(WeiboKeys.post(uid, beforeId), inclusive);
     }
@@ -260,7 +261,8 @@ final class WeiboStore {
         List<Post> posts = new ArrayList<>();
         for (Cell c : results[i].rawCells()) {
           long id = WeiboKeys.outboxPostIdOf(CellUtil.cloneQualifier(c));
-          posts.add(new Post(Long.toString(id), accounts.get(i), PostIds.millisOf(id), Bytes.toString(CellUtil.cloneValue(c))));
+          posts.add(new Post(Long.toString(id), accounts.get(i), PostIds.millisOf(id),
+              Bytes.toString(CellUtil.cloneValue(c))));
         }
         out.add(posts);
       }
@@ -319,7 +321,8 @@ final class WeiboStore {
     try (Table t = connection.getTable(schema.posts())) {
       byte[] content = t.get(new Get(WeiboKeys.post(uid, postId)).addColumn(P, CONTENT)).getValue(P, CONTENT);
       if (content != null) {
-        addToOutbox(uid, List.of(new Post(Long.toString(postId), uid, PostIds.millisOf(postId), Bytes.toString(content))));
+        addToOutbox(uid, List.of(new Post(Long.toString(postId), uid, PostIds.millisOf(postId),
+            Bytes.toString(content))));
       }
     } catch (IOException e) {
       throw StorageException.of("restore outbox entry", e);

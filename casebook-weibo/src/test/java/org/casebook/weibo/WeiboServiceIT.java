@@ -3,10 +3,17 @@ package org.casebook.weibo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.casebook.core.HBaseRuntime;
 import org.casebook.core.InvalidInputException;
+import org.casebook.core.Platform;
+import org.casebook.core.page.Page;
+import org.casebook.core.page.PageRequest;
 import org.casebook.core.schema.SchemaManager;
 import org.casebook.core.testing.EmbeddedHBase;
 import org.casebook.core.testing.TestIds;
@@ -17,19 +24,30 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 @ExtendWith(EmbeddedHBase.class)
 class WeiboServiceIT {
+  private Platform platform;
   private WeiboService weibo;
   private String run;
 
   @BeforeEach
   void setUp(HBaseRuntime runtime) {
     new SchemaManager(runtime.connection()).ensureAll(WeiboService.schemas("weibo"));
-    weibo = new WeiboService(runtime.connection(), new WeiboConfig(5, 50, 200));
+    platform = Platform.create(runtime, EmbeddedHBase.dataDir());
+    weibo = new WeiboService(platform.contextFor("weibo"), new WeiboConfig(5, 50));
     run = TestIds.unique("r");
   }
 
   @AfterEach
   void tearDown() {
     weibo.close();
+    platform.close();
+  }
+
+  private static PageRequest first(int limit) {
+    return PageRequest.first(limit);
+  }
+
+  private static PageRequest after(int limit, String cursor) {
+    return new PageRequest(limit, Optional.ofNullable(cursor));
   }
 
   private String u(String name) {
@@ -47,13 +65,13 @@ class WeiboServiceIT {
     Post second = weibo.publish(alice, "second 第二条 😀");
     assertThat(Long.parseLong(second.id())).isGreaterThan(Long.parseLong(first.id()));
     for (String reader : List.of(bob, carol)) {
-      Page<Post> t = weibo.timeline(reader, 20, null);
+      Page<Post> t = weibo.timeline(reader, first(20));
       assertThat(t.items()).extracting(Post::content).containsExactly("second 第二条 😀", "first");
       assertThat(t.items()).extracting(Post::uid).containsOnly(alice);
       assertThat(t.next()).isEmpty();
     }
-    assertThat(weibo.timeline(alice, 20, null).items()).as("own posts are not in one's feed").isEmpty();
-    assertThat(weibo.posts(alice, 20, null).items()).extracting(Post::id).containsExactly(second.id(), first.id());
+    assertThat(weibo.timeline(alice, first(20)).items()).as("own posts are not in one's feed").isEmpty();
+    assertThat(weibo.posts(alice, first(20)).items()).extracting(Post::id).containsExactly(second.id(), first.id());
     assertThat(weibo.stats(alice)).isEqualTo(new UserStats(alice, 2, 0, 2, false));
   }
 
@@ -67,11 +85,11 @@ class WeiboServiceIT {
     weibo.publish(dave, "d1");
     assertThat(weibo.follow(bob, alice)).isTrue();
     assertThat(weibo.follow(bob, dave)).isTrue();
-    assertThat(weibo.timeline(bob, 20, null).items()).extracting(Post::content).containsExactly("d1", "a2", "a1");
+    assertThat(weibo.timeline(bob, first(20)).items()).extracting(Post::content).containsExactly("d1", "a2", "a1");
     assertThat(weibo.unfollow(bob, alice)).isTrue();
-    assertThat(weibo.timeline(bob, 20, null).items()).extracting(Post::content).containsExactly("d1");
-    assertThat(weibo.following(bob, 100, null).items()).containsExactly(dave);
-    assertThat(weibo.followers(alice, 100, null).items()).isEmpty();
+    assertThat(weibo.timeline(bob, first(20)).items()).extracting(Post::content).containsExactly("d1");
+    assertThat(weibo.following(bob, first(100)).items()).containsExactly(dave);
+    assertThat(weibo.followers(alice, first(100)).items()).isEmpty();
     assertThat(weibo.stats(alice).followers()).isZero();
   }
 
@@ -102,14 +120,15 @@ class WeiboServiceIT {
     for (String other : lookalikes) {
       weibo.publish(other, "from " + other);
     }
-    assertThat(weibo.posts(one, 50, null).items()).extracting(Post::content).containsExactly("from one");
-    assertThat(weibo.timeline(reader, 50, null).items()).extracting(Post::content).containsExactly("from one");
+    assertThat(weibo.posts(one, first(50)).items()).extracting(Post::content).containsExactly("from one");
+    assertThat(weibo.timeline(reader, first(50)).items()).extracting(Post::content).containsExactly("from one");
     // Following a look-alike back-fills only its posts; unfollowing "1" leaves them alone.
     weibo.follow(reader, u("1_"));
     weibo.follow(reader, u("1/2"));
     weibo.unfollow(reader, one);
-    assertThat(weibo.timeline(reader, 50, null).items()).extracting(Post::uid).containsExactlyInAnyOrder(u("1_"), u("1/2"));
-    assertThat(weibo.following(reader, 50, null).items()).containsExactlyInAnyOrder(u("1/2"), u("1_"));
+    assertThat(weibo.timeline(reader, first(50)).items()).extracting(Post::uid)
+        .containsExactlyInAnyOrder(u("1_"), u("1/2"));
+    assertThat(weibo.following(reader, first(50)).items()).containsExactlyInAnyOrder(u("1/2"), u("1_"));
   }
 
   @Test
@@ -127,7 +146,7 @@ class WeiboServiceIT {
     String cursor = null;
     int pages = 0;
     do {
-      Page<Post> p = weibo.timeline(reader, 7, cursor);
+      Page<Post> p = weibo.timeline(reader, after(7, cursor));
       p.items().forEach(post -> seen.add(post.content()));
       cursor = p.next().orElse(null);
       pages++;
@@ -158,12 +177,12 @@ class WeiboServiceIT {
     weibo.publish(star, "after promotion");
     weibo.publish(u("other"), "not followed");
     for (String reader : List.of(fans.get(0), fans.get(6), late)) {
-      List<String> t = weibo.timeline(reader, 20, null).items().stream().map(Post::content).toList();
+      List<String> t = weibo.timeline(reader, first(20)).items().stream().map(Post::content).toList();
       assertThat(t).as(reader).containsExactly("after promotion", "before promotion");
     }
     // Unfollowing a read-merged account removes its posts from the timeline too.
     weibo.unfollow(late, star);
-    assertThat(weibo.timeline(late, 20, null).items()).isEmpty();
+    assertThat(weibo.timeline(late, first(20)).items()).isEmpty();
   }
 
   /** Paging with a cursor across inbox entries and read-merged outboxes: no gaps, no repeats, in order. */
@@ -190,7 +209,7 @@ class WeiboServiceIT {
       List<String> seen = new ArrayList<>();
       String cursor = null;
       do {
-        Page<Post> p = weibo.timeline(reader, limit, cursor);
+        Page<Post> p = weibo.timeline(reader, after(limit, cursor));
         assertThat(p.items().size()).isLessThanOrEqualTo(limit);
         p.items().forEach(post -> seen.add(post.content()));
         cursor = p.next().orElse(null);
@@ -206,16 +225,17 @@ class WeiboServiceIT {
    */
   @Test
   void postIdCollisionsBetweenServersLoseNothing(HBaseRuntime runtime) {
-    java.time.Clock frozen = java.time.Clock.fixed(java.time.Instant.parse("2026-11-22T06:00:00Z"), java.time.ZoneOffset.UTC);
-    WeiboConfig config = new WeiboConfig(5, 50, 200);
+    Clock frozen = Clock.fixed(Instant.parse("2026-11-22T06:00:00Z"), ZoneOffset.UTC);
+    WeiboConfig config = new WeiboConfig(5, 50);
     String star = u("star");
     String fan = u("fan0");
     for (int i = 0; i < 6; i++) {
       weibo.follow(u("fan" + i), star);
     }
     weibo.awaitBackgroundWork();
-    try (WeiboService a = new WeiboService(runtime.connection(), config, "weibo", frozen, new PostIds(() -> 0));
-         WeiboService b = new WeiboService(runtime.connection(), config, "weibo", frozen, new PostIds(() -> 0))) {
+    try (Platform servers = Platform.builder(runtime, EmbeddedHBase.dataDir()).clock(frozen).build();
+         WeiboService a = new WeiboService(servers.contextFor("weibo-a"), config, "weibo", new PostIds(() -> 0));
+         WeiboService b = new WeiboService(servers.contextFor("weibo-b"), config, "weibo", new PostIds(() -> 0))) {
       Post first = a.publish(star, "from server a");
       Post second = b.publish(star, "from server b");
       assertThat(Long.parseLong(second.id())).isEqualTo(Long.parseLong(first.id()) + 1);
@@ -225,11 +245,11 @@ class WeiboServiceIT {
       assertThat(fourth.id()).isNotEqualTo(third.id());
     }
     assertThat(weibo.stats(star).fanOutOnRead()).isTrue();
-    assertThat(weibo.timeline(fan, 10, null).items()).extracting(Post::content)
+    assertThat(weibo.timeline(fan, first(10)).items()).extracting(Post::content)
         .containsExactly("from server b", "from server a");
-    assertThat(weibo.posts(star, 10, null).items()).extracting(Post::content)
+    assertThat(weibo.posts(star, first(10)).items()).extracting(Post::content)
         .containsExactly("from server b", "from server a");
-    assertThat(weibo.posts(u("small"), 10, null).items()).extracting(Post::content)
+    assertThat(weibo.posts(u("small"), first(10)).items()).extracting(Post::content)
         .containsExactlyInAnyOrder("small a", "small b");
     assertThat(weibo.stats(star).posts()).isEqualTo(2);
   }
@@ -242,10 +262,24 @@ class WeiboServiceIT {
     assertField(() -> weibo.publish("ok", "   "), "content");
     assertField(() -> weibo.publish("ok", "x".repeat(2001)), "content");
     assertField(() -> weibo.publish("ok", "bad \uD800 surrogate"), "content");
-    assertField(() -> weibo.timeline("ok", 0, null), "limit");
-    assertField(() -> weibo.timeline("ok", 20, "not-a-cursor!"), "cursor");
+    assertField(() -> weibo.timeline("ok", first(0)), "limit");
+    assertField(() -> weibo.timeline("ok", first(PageRequest.MAX_LIMIT + 1)), "limit");
+    assertThat(weibo.timeline(u("ok"), first(PageRequest.MAX_LIMIT)).items()).isEmpty();
+    assertField(() -> weibo.timeline("ok", after(20, "not-a-cursor!")), "cursor");
+    // A cursor of another listing, or an edited one, never starts a scan elsewhere.
+    String postsCursor = WeiboKeys.postCursor(42);
+    assertField(() -> weibo.timeline("ok", after(20, postsCursor)), "cursor");
+    assertField(() -> weibo.posts("ok", after(20, tamper(postsCursor))), "cursor");
+    assertField(() -> weibo.followers("ok", after(20, WeiboKeys.userCursor(WeiboKeys.FOLLOWING_SCOPE, "x"))),
+        "cursor");
     assertThat(weibo.publish(u("ok"), "line one\nline two\t😀".repeat(1)).content()).contains("\n");
     assertThat(weibo.publish("用户" + "名".repeat(62), "64 characters of CJK are fine").uid()).hasSize(64);
+  }
+
+  /** The cursor with one character in the middle changed. */
+  static String tamper(String cursor) {
+    int i = cursor.length() / 2;
+    return cursor.substring(0, i) + (cursor.charAt(i) == 'A' ? 'B' : 'A') + cursor.substring(i + 1);
   }
 
   private static void assertField(Runnable call, String field) {

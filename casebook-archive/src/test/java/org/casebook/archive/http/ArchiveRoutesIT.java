@@ -3,19 +3,27 @@ package org.casebook.archive.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.util.Optional;
+import java.time.Clock;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.casebook.archive.ArchiveService;
+import org.casebook.archive.ImportMode;
+import org.casebook.archive.ImportRequest;
 import org.casebook.archive.Layout;
 import org.casebook.archive.gen.ArchiveGenerator;
+import org.casebook.core.AccessRule;
 import org.casebook.core.HBaseRuntime;
 import org.casebook.core.Json;
+import org.casebook.core.Threads;
 import org.casebook.core.cli.Progress;
 import org.casebook.core.http.HttpApiServer;
+import org.casebook.core.http.Route;
 import org.casebook.core.testing.EmbeddedHBase;
 import org.casebook.core.testing.TestIds;
 import org.junit.jupiter.api.Test;
@@ -30,37 +38,160 @@ class ArchiveRoutesIT {
     String ns = "archive_" + TestIds.unique("h").replace('-', '_');
     Path dir = EmbeddedHBase.scratchDir(ns);
     ArchiveGenerator.write(new ArchiveGenerator.Spec(2, 5, 6, false, 0, 9), dir.resolve("in"));
-    ArchiveService archive = new ArchiveService(runtime.connection(), ns);
+    ArchiveService archive = new ArchiveService(runtime.connection(), runtime.configuration(), dir.resolve("scratch"), ns,
+        Clock.systemUTC(), null);
     archive.prepare(new Layout(2, true), true);
-    archive.importWithPuts(ArchiveService.inputFiles(dir.resolve("in")), dir.resolve("q"), 1, "test",
-        Progress.logging("t", 0, "bytes"));
-    try (HttpApiServer server = new HttpApiServer("127.0.0.1", 0, Optional.empty(), 2)) {
-      ArchiveRoutes.register(archive, server);
-      server.start();
+    archive.importFiles(ImportRequest.local(dir.resolve("in"), ImportMode.PUT).withAttempts(1)
+        .withQuarantine(dir.resolve("q")), Progress.logging("t", 0, "bytes"));
+    try (HttpApiServer server = serve(archive)) {
       String base = "http://127.0.0.1:" + server.port() + "/api/archive/";
       String uid = ArchiveGenerator.userId(1, 2, 5);
       JsonNode user = ok(get(base + "users/" + uid));
       assertThat(user.get("uid").asText()).isEqualTo(uid);
+      JsonNode all = ok(get(base + "users/" + uid + "/statuses?limit=1000"));
+      assertThat(all.get("statuses").size()).isGreaterThan(2);
+      assertThat(all.get("next").isNull()).isTrue();
       JsonNode page = ok(get(base + "users/" + uid + "/statuses?limit=2"));
       assertThat(page.get("statuses")).hasSize(2);
       long newest = page.get("statuses").get(0).get("id").asLong();
       assertThat(page.get("statuses").get(1).get("id").asLong()).isLessThan(newest);
-      if (!page.get("next").isNull()) {
-        JsonNode next = ok(get(base + "users/" + uid + "/statuses?limit=2&cursor=" + page.get("next").asText()));
-        assertThat(next.get("statuses").get(0).get("id").asLong()).isLessThan(page.get("statuses").get(1).get("id").asLong());
+      // Following the cursors walks every status once, newest first.
+      int seen = 2;
+      String next = page.get("next").asText();
+      long last = page.get("statuses").get(1).get("id").asLong();
+      while (next != null) {
+        JsonNode p = ok(get(base + "users/" + uid + "/statuses?limit=2&cursor=" + next));
+        for (JsonNode s : p.get("statuses")) {
+          assertThat(s.get("id").asLong()).isLessThan(last);
+          last = s.get("id").asLong();
+          seen++;
+        }
+        next = p.get("next").isNull() ? null : p.get("next").asText();
       }
+      assertThat(seen).isEqualTo(all.get("statuses").size());
+      assertThat(field(get(base + "users/" + uid + "/statuses?limit=1001"))).isEqualTo("limit");
+      assertThat(field(get(base + "users/" + uid + "/statuses?limit=0"))).isEqualTo("limit");
+      String cursor = page.get("next").asText();
+      String tampered = cursor.substring(0, cursor.length() - 2) + (cursor.endsWith("A") ? "BB" : "AA");
+      assertThat(field(get(base + "users/" + uid + "/statuses?cursor=" + tampered))).isEqualTo("cursor");
+      assertThat(field(get(base + "users/" + uid + "/statuses?cursor=12345"))).isEqualTo("cursor");
+
       assertThat(ok(get(base + "statuses/" + newest)).get("uid").asText()).isEqualTo(uid);
       assertThat(get(base + "statuses/999").statusCode()).isEqualTo(404);
       assertThat(get(base + "users/1").statusCode()).isEqualTo(404);
-      HttpResponse<String> bad = get(base + "statuses/abc");
-      assertThat(bad.statusCode()).isEqualTo(400);
-      assertThat(Json.mapper().readTree(bad.body()).get("field").asText()).isEqualTo("id");
-      assertThat(Json.mapper().readTree(get(base + "users/x/statuses").body()).get("field").asText()).isEqualTo("uid");
+      assertThat(field(get(base + "statuses/abc"))).isEqualTo("id");
+      assertThat(field(get(base + "users/x/statuses"))).isEqualTo("uid");
     }
+  }
+
+  @Test
+  void anImportJobRunsInTheBackgroundOneAtATimeAndIsListedNewestFirst(HBaseRuntime runtime) throws Exception {
+    String ns = "archive_" + TestIds.unique("j").replace('-', '_');
+    Path dir = EmbeddedHBase.scratchDir(ns);
+    ArchiveGenerator.Written w = ArchiveGenerator.write(new ArchiveGenerator.Spec(10, 5, 3, true, 0, 12), dir.resolve("in"));
+    ArchiveGenerator.write(new ArchiveGenerator.Spec(4, 5, 3, false, 0, 13), dir.resolve("more"));
+    ExecutorService runner = Executors.newSingleThreadExecutor(Threads.daemon("archive-test-import"));
+    ArchiveService archive = new ArchiveService(runtime.connection(), runtime.configuration(), dir.resolve("scratch"), ns,
+        Clock.systemUTC(), runner);
+    try (HttpApiServer server = serve(archive)) {
+      String base = "http://127.0.0.1:" + server.port() + "/api/archive/";
+      HttpResponse<String> started = post(base + "imports", "{\"input\": " + Json.write(dir.resolve("in").toString())
+          + ", \"mode\": \"put\", \"regions\": 2, \"attempts\": 2}");
+      assertThat(started.statusCode()).as(started.body()).isEqualTo(202);
+      JsonNode job = Json.mapper().readTree(started.body());
+      String id = job.get("id").asText();
+      assertThat(job.get("state").asText()).isEqualTo("running");
+      JsonNode done = awaitDone(base + "imports/" + id);
+      assertThat(done.get("state").asText()).as(done.toString()).isEqualTo("succeeded");
+      JsonNode report = done.get("report");
+      assertThat(report.get("mode").asText()).isEqualTo("put");
+      assertThat(report.get("regions").asInt()).isEqualTo(2);
+      assertThat(report.get("filesLoaded").asInt()).isEqualTo(6);
+      assertThat(report.get("filesSkipped").asInt()).isEqualTo(4);
+      assertThat(report.get("users").asLong()).isEqualTo(w.users());
+      assertThat(report.get("statuses").asLong()).isEqualTo(w.statuses());
+      assertThat(done.get("finishedAt").isNull()).isFalse();
+      // The data is there.
+      int good = 0;
+      while (w.badFiles().contains(w.files().get(good))) {
+        good++;
+      }
+      String uid = ArchiveGenerator.userId(good, 0, 5);
+      assertThat(ok(get(base + "users/" + uid)).get("uid").asText()).isEqualTo(uid);
+
+      // A bulk load, and a second import while it runs: refused.
+      HttpResponse<String> second = post(base + "imports", "{\"input\": " + Json.write(dir.resolve("more").toString())
+          + ", \"mode\": \"bulkload\"}");
+      assertThat(second.statusCode()).as(second.body()).isEqualTo(202);
+      String secondId = Json.mapper().readTree(second.body()).get("id").asText();
+      HttpResponse<String> third = post(base + "imports", "{\"input\": " + Json.write(dir.resolve("more").toString()) + "}");
+      assertThat(third.statusCode()).as(third.body()).isEqualTo(409);
+      JsonNode bulk = awaitDone(base + "imports/" + secondId);
+      assertThat(bulk.get("state").asText()).as(bulk.toString()).isEqualTo("succeeded");
+      assertThat(bulk.get("report").get("mode").asText()).isEqualTo("bulkload");
+      assertThat(bulk.get("report").get("regions").asInt()).as("the archive keeps its regions").isEqualTo(2);
+      assertThat(bulk.get("report").get("hfileSplits").asLong()).isZero();
+
+      // Listing: newest first, paged with an opaque cursor.
+      JsonNode list = ok(get(base + "imports"));
+      assertThat(list.get("imports")).hasSize(2);
+      assertThat(list.get("imports").get(0).get("id").asText()).isEqualTo(secondId);
+      assertThat(list.get("imports").get(1).get("id").asText()).isEqualTo(id);
+      JsonNode first = ok(get(base + "imports?limit=1"));
+      assertThat(first.get("imports")).hasSize(1);
+      JsonNode rest = ok(get(base + "imports?limit=1&cursor=" + first.get("next").asText()));
+      assertThat(rest.get("imports").get(0).get("id").asText()).isEqualTo(id);
+      assertThat(rest.get("next").isNull()).isTrue();
+      assertThat(field(get(base + "imports?cursor=" + first.get("next").asText() + "x"))).isEqualTo("cursor");
+      assertThat(field(get(base + "imports?limit=1001"))).isEqualTo("limit");
+
+      // Bad requests are refused before anything starts.
+      assertThat(get(base + "imports/nope").statusCode()).isEqualTo(404);
+      assertThat(field(post(base + "imports", "{\"input\": \"" + dir.resolve("missing") + "\"}"))).isEqualTo("input");
+      assertThat(field(post(base + "imports", "{\"input\": \"" + dir.resolve("in") + "\", \"mode\": \"zip\"}")))
+          .isEqualTo("mode");
+      assertThat(field(post(base + "imports", "{\"input\": \"" + dir.resolve("in") + "\", \"speed\": 3}")))
+          .isEqualTo("speed");
+      assertThat(field(post(base + "imports", "{\"input\": \"" + dir.resolve("in") + "\", \"attempts\": 0}")))
+          .isEqualTo("attempts");
+      assertThat(field(post(base + "imports", "{\"mode\": \"put\"}"))).isEqualTo("input");
+    } finally {
+      runner.shutdownNow();
+    }
+  }
+
+  private JsonNode awaitDone(String url) throws Exception {
+    long deadline = System.nanoTime() + 180_000_000_000L;
+    while (true) {
+      JsonNode job = ok(get(url));
+      if (!job.get("state").asText().equals("running") || System.nanoTime() > deadline) {
+        return job;
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  private static HttpApiServer serve(ArchiveService archive) {
+    HttpApiServer server = new HttpApiServer("127.0.0.1", 0, AccessRule.open(), 2, new SimpleMeterRegistry());
+    for (Route r : ArchiveRoutes.ROUTES.bind(archive)) {
+      server.add(r);
+    }
+    server.start();
+    return server;
   }
 
   private HttpResponse<String> get(String url) throws Exception {
     return client.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private HttpResponse<String> post(String url, String body) throws Exception {
+    return client.send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static String field(HttpResponse<String> r) throws Exception {
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
+    return Json.mapper().readTree(r.body()).get("field").asText();
   }
 
   private static JsonNode ok(HttpResponse<String> r) throws Exception {

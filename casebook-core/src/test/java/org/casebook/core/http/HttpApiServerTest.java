@@ -110,6 +110,11 @@ class HttpApiServerTest {
     assertThat(trailing.statusCode()).isEqualTo(400);
     var wrongType = send("POST", "/api/t/hello", "{\"name\":\"x\",\"times\":\"many\"}", auth);
     assertThat(json(wrongType).get("field").asText()).isEqualTo("times");
+    var numberAsText = send("POST", "/api/t/hello", "{\"name\":42,\"times\":2}", auth);
+    assertThat(numberAsText.statusCode()).isEqualTo(400);
+    assertThat(json(numberAsText).get("field").asText()).isEqualTo("name");
+    var textAsNumber = send("POST", "/api/t/hello", "{\"name\":\"x\",\"times\":\"2\"}", auth);
+    assertThat(json(textAsNumber).get("field").asText()).isEqualTo("times");
     var check = send("POST", "/api/t/hello", "{\"name\":\"x\",\"times\":0}", auth);
     assertThat(check.statusCode()).isEqualTo(400);
     assertThat(json(check).get("field").asText()).isEqualTo("times");

@@ -1,25 +1,28 @@
 package org.casebook.trails.cli;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
+import org.casebook.core.Enums;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.Json;
+import org.casebook.core.LocalFileException;
 import org.casebook.core.SystemContext;
 import org.casebook.core.cli.Progress;
+import org.casebook.core.page.Page;
+import org.casebook.core.page.PageRequest;
 import org.casebook.trails.Behaviour;
 import org.casebook.trails.Event;
+import org.casebook.trails.EventView;
 import org.casebook.trails.HistoryLayout;
 import org.casebook.trails.IngestReport;
 import org.casebook.trails.TrailQuery;
@@ -34,45 +37,66 @@ import picocli.CommandLine.Parameters;
 public final class TrailsCommand {
   private final Supplier<SystemContext> context;
 
+  /** What {@code generate} wrote. */
+  record Generated(String file, long lines, long malformed, long bytes) {}
+
+  /** One user's trail as printed by {@code query}. */
+  record TrailOut(String uid, List<EventView> events) {}
+
+  /** One page of {@code latest}; {@code next} is the value for {@code --cursor}, or null on the last page. */
+  record LatestOut(String uid, List<EventView> events, String next) {}
+
+  /** What {@code active} found: the active users, or (with {@code --trails}) their trails. */
+  record ActiveOut(int users, int active, double seconds, String mode, List<String> activeUsers,
+                   List<TrailOut> trails) {}
+
   public TrailsCommand(Supplier<SystemContext> context) {
     this.context = context;
   }
 
   private TrailsService service() {
-    return new TrailsService(context.get().connection());
+    return new TrailsService(context.get());
   }
 
-  @Command(name = "generate", mixinStandardHelpOptions = true, description = "Write a realistic behaviour log (JSON lines).")
-  int generate(@Option(names = "--out", defaultValue = "trails-logs.jsonl", description = "Output file (default ${DEFAULT-VALUE}).") Path out,
-               @Option(names = "--users", defaultValue = "10000") int users,
-               @Option(names = "--days", defaultValue = "10") int days,
-               @Option(names = "--records", defaultValue = "100000") long records,
-               @Option(names = "--malformed", defaultValue = "0.01", description = "Share of broken lines (default ${DEFAULT-VALUE}).") double malformed,
-               @Option(names = "--first-day", defaultValue = "2026-09-01") LocalDate firstDay,
-               @Option(names = "--seed", defaultValue = "1") long seed) {
+  @Command(name = "generate", mixinStandardHelpOptions = true,
+      description = "Write a realistic behaviour log (JSON lines).")
+  int generate(@Option(names = "--out", paramLabel = "FILE", defaultValue = "trails-logs.jsonl",
+                   description = "Output file (default ${DEFAULT-VALUE}).") Path out,
+               @Option(names = "--users", paramLabel = "N", defaultValue = "10000",
+                   description = "Distinct users (default ${DEFAULT-VALUE}).") int users,
+               @Option(names = "--days", paramLabel = "D", defaultValue = "10",
+                   description = "Days of logs from --first-day (default ${DEFAULT-VALUE}).") int days,
+               @Option(names = "--records", paramLabel = "N", defaultValue = "100000",
+                   description = "Lines to write, broken ones included (default ${DEFAULT-VALUE}).") long records,
+               @Option(names = "--malformed", paramLabel = "SHARE", defaultValue = "0.01",
+                   description = "Share of broken lines, 0..1 (default ${DEFAULT-VALUE}).") double malformed,
+               @Option(names = "--first-day", paramLabel = "YYYY-MM-DD", defaultValue = "2026-09-01",
+                   description = "First UTC day of the logs (default ${DEFAULT-VALUE}).") LocalDate firstDay,
+               @Option(names = "--seed", paramLabel = "SEED", defaultValue = "1",
+                   description = "Random seed; the same seed writes the same file (default ${DEFAULT-VALUE}).")
+               long seed) {
     LogGenerator.Spec spec = new LogGenerator.Spec(users, days, records, malformed, firstDay, seed);
     LogGenerator.Written w;
     try (Progress p = Progress.start("generate", records, "lines")) {
       w = LogGenerator.write(spec, out, p);
     }
-    System.out.println(Json.writePretty(Map.of("file", w.file().toString(), "lines", w.lines(), "malformed", w.malformed(),
-        "bytes", w.bytes())));
+    System.out.println(Json.writePretty(new Generated(w.file().toString(), w.lines(), w.malformed(), w.bytes())));
     return 0;
   }
 
   @Command(name = "ingest", mixinStandardHelpOptions = true,
       description = "Clean and store a log file; bad lines go to a rejects file. Re-running is harmless.")
-  int ingest(@Parameters(paramLabel = "FILE") Path file,
-             @Option(names = "--rejects", description = "Rejects file (default FILE.rejects).") Path rejects,
-             @Option(names = "--history", defaultValue = "both", description = "Also write the seed-004 history tables: both, tall, wide, none (default ${DEFAULT-VALUE}).") String history,
-             @Option(names = "--threads", defaultValue = "2") int threads) {
+  int ingest(@Parameters(paramLabel = "FILE", description = "The log file (JSON lines).") Path file,
+             @Option(names = "--rejects", paramLabel = "PATH",
+                 description = "Rejects file (default FILE.rejects).") Path rejects,
+             @Option(names = "--history", paramLabel = "TABLES", defaultValue = "both",
+                 description = "Also write the seed-004 history tables: both, tall, wide, none "
+                     + "(default ${DEFAULT-VALUE}).")
+             String history,
+             @Option(names = "--threads", paramLabel = "N", defaultValue = "2",
+                 description = "Parser/writer threads, 1..64 (default ${DEFAULT-VALUE}).") int threads) {
     InvalidInputException.check(Files.isRegularFile(file), "file", "no such file: " + file);
-    TrailsService.History h;
-    try {
-      h = TrailsService.History.valueOf(history.toUpperCase(java.util.Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new InvalidInputException("history", "--history must be both, tall, wide or none");
-    }
+    TrailsService.History h = Enums.parse(TrailsService.History.class, history, "history");
     Path rejectsFile = rejects != null ? rejects : file.resolveSibling(file.getFileName() + ".rejects");
     TrailsService s = service();
     IngestReport report;
@@ -83,82 +107,80 @@ public final class TrailsCommand {
     return 0;
   }
 
-  @Command(name = "query", mixinStandardHelpOptions = true, description = "Trails of users over a day range (seed 000 §3.2.1).")
-  int query(@Option(names = "--user", required = true, description = "A user id (repeatable).") List<String> users,
-            @Option(names = "--from", required = true) LocalDate from,
-            @Option(names = "--to") LocalDate to,
-            @Option(names = "--types", split = ",", description = "login, play, visit, order (default all).") List<String> types,
-            @Option(names = "--fields", split = ",", description = "Only these fields.") List<String> fields) {
+  @Command(name = "query", mixinStandardHelpOptions = true,
+      description = "Trails of users over a day range (seed 000 §3.2.1).")
+  int query(@Option(names = "--user", paramLabel = "UID", required = true,
+                description = "A user id (repeatable).") List<String> users,
+            @Option(names = "--from", paramLabel = "YYYY-MM-DD", required = true,
+                description = "First UTC day, included.") LocalDate from,
+            @Option(names = "--to", paramLabel = "YYYY-MM-DD",
+                description = "Last UTC day, included (default --from).") LocalDate to,
+            @Option(names = "--types", paramLabel = "TYPE", split = ",",
+                description = "login, play, visit, order (default all).") List<String> types,
+            @Option(names = "--fields", paramLabel = "FIELD", split = ",",
+                description = "Only these fields (default all).") List<String> fields) {
     TrailQuery q = new TrailQuery(users, from, to == null ? from : to, types(types),
         fields == null ? Set.of() : new LinkedHashSet<>(fields));
-    List<Object> out = new ArrayList<>();
-    service().trails(q).forEach((u, t) -> out.add(Map.of("uid", u, "events", json(t.events()))));
+    List<TrailOut> out = new ArrayList<>();
+    service().trails(q).forEach((u, t) -> out.add(new TrailOut(u, EventView.of(t.events()))));
     System.out.println(Json.writePretty(out));
     return 0;
   }
 
-  @Command(name = "latest", mixinStandardHelpOptions = true, description = "A user's latest records (seed 004).")
-  int latest(@Parameters(paramLabel = "UID") String uid, @Option(names = "-n", defaultValue = "10") int n,
-             @Option(names = "--layout", defaultValue = "tall", description = "tall or wide (default ${DEFAULT-VALUE}).") String layout) {
-    HistoryLayout l;
-    try {
-      l = HistoryLayout.valueOf(layout.toUpperCase(java.util.Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new InvalidInputException("layout", "--layout must be tall or wide");
-    }
-    System.out.println(Json.writePretty(json(service().latest(uid, n, l))));
+  @Command(name = "latest", mixinStandardHelpOptions = true,
+      description = "A user's latest records, newest first, a page at a time (seed 004).")
+  int latest(@Parameters(paramLabel = "UID", description = "The user id.") String uid,
+             @Option(names = {"-n", "--limit"}, paramLabel = "N", defaultValue = "10",
+                 description = "Records per page, 1..1000 (default ${DEFAULT-VALUE}).") int n,
+             @Option(names = "--cursor", paramLabel = "CURSOR",
+                 description = "The 'next' value of the previous page.") String cursor,
+             @Option(names = "--layout", paramLabel = "LAYOUT", defaultValue = "tall",
+                 description = "tall or wide (default ${DEFAULT-VALUE}).") String layout) {
+    HistoryLayout l = Enums.parse(HistoryLayout.class, layout, "layout");
+    Page<Event> page = service().latest(uid, PageRequest.of(n, cursor, 10), l);
+    System.out.println(Json.writePretty(new LatestOut(uid, EventView.of(page.items()), page.nextOrNull())));
     return 0;
   }
 
   @Command(name = "active", mixinStandardHelpOptions = true,
       description = "Users who did login, play, visit and order in the range, with their trails (seed 000 task).")
-  int active(@Option(names = "--users-file", required = true, description = "One user id per line.") Path usersFile,
-             @Option(names = "--from", required = true) LocalDate from,
-             @Option(names = "--to", required = true) LocalDate to,
-             @Option(names = "--mapreduce", description = "Run as a MapReduce job (LocalJobRunner when embedded).") boolean mapreduce,
-             @Option(names = "--trails", description = "Print the trails too, not only the users.") boolean printTrails) {
+  int active(@Option(names = "--users-file", paramLabel = "FILE", required = true,
+                 description = "One user id per line.") Path usersFile,
+             @Option(names = "--from", paramLabel = "YYYY-MM-DD", required = true,
+                 description = "First UTC day, included.") LocalDate from,
+             @Option(names = "--to", paramLabel = "YYYY-MM-DD", required = true,
+                 description = "Last UTC day, included.") LocalDate to,
+             @Option(names = "--mapreduce", description = "Run as a MapReduce job (LocalJobRunner when embedded).")
+             boolean mapreduce,
+             @Option(names = "--trails", description = "Print the trails too, not only the users.")
+             boolean printTrails) {
     List<String> users;
     try {
-      users = Files.readAllLines(usersFile, StandardCharsets.UTF_8).stream().map(String::strip).filter(s -> !s.isEmpty()).toList();
+      users = Files.readAllLines(usersFile, StandardCharsets.UTF_8).stream().map(String::strip)
+          .filter(s -> !s.isEmpty()).toList();
     } catch (IOException e) {
-      throw new InvalidInputException("users-file", "cannot read " + usersFile + ": " + e.getMessage());
+      throw LocalFileException.of("read", usersFile, e);
     }
     SystemContext ctx = context.get();
     long t0 = System.nanoTime();
-    TrailsService s = new TrailsService(ctx.connection());
+    TrailsService s = new TrailsService(ctx);
     Map<String, TrailsService.Trail> active = mapreduce
-        ? s.activeMapReduce(users, from, to, ctx.runtime().configuration(),
-            ctx.dataDir().resolve("tmp").resolve("trails-active-" + System.currentTimeMillis()))
+        ? s.activeMapReduce(users, from, to,
+            ctx.dataDir().resolve("tmp").resolve("trails-active-" + ctx.clock().millis()))
         : s.active(users, from, to);
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("users", users.size());
-    out.put("active", active.size());
-    out.put("seconds", (System.nanoTime() - t0) / 1e9);
-    out.put("mode", mapreduce ? "mapreduce" : "direct");
-    if (printTrails) {
-      Map<String, Object> trails = new LinkedHashMap<>();
-      active.forEach((u, t) -> trails.put(u, json(t.events())));
-      out.put("trails", trails);
-    } else {
-      out.put("activeUsers", new ArrayList<>(active.keySet()));
-    }
-    System.out.println(Json.writePretty(out));
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    List<TrailOut> trails = printTrails
+        ? active.values().stream().map(t -> new TrailOut(t.uid(), EventView.of(t.events()))).toList() : null;
+    System.out.println(Json.writePretty(new ActiveOut(users.size(), active.size(), seconds,
+        mapreduce ? "mapreduce" : "direct", printTrails ? null : List.copyOf(active.keySet()), trails)));
     return 0;
   }
 
   private static Set<Behaviour> types(List<String> labels) {
     Set<Behaviour> out = EnumSet.noneOf(Behaviour.class);
     if (labels != null) {
-      for (String l : labels) {
-        out.add(Behaviour.byLabel(l.trim()).orElseThrow(() -> new InvalidInputException("types", "unknown type '" + l + "'")));
-      }
+      labels.forEach(l -> out.add(Enums.parse(Behaviour.class, l, "types")));
     }
-    return out;
-  }
-
-  private static List<Object> json(List<Event> events) {
-    List<Object> out = new ArrayList<>(events.size());
-    events.forEach(e -> out.add(e.toJson()));
     return out;
   }
 
@@ -166,7 +188,7 @@ public final class TrailsCommand {
     try {
       return Files.size(file);
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw LocalFileException.of("read", file, e);
     }
   }
 }

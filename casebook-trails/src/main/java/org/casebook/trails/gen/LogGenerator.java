@@ -1,10 +1,8 @@
 package org.casebook.trails.gen;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +16,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import org.casebook.core.InvalidInputException;
+import org.casebook.core.Json;
+import org.casebook.core.LocalFileException;
 import org.casebook.core.cli.Progress;
 
 /**
@@ -33,7 +33,8 @@ public final class LogGenerator {
       InvalidInputException.check(users >= 1 && users <= 100_000_000, "users", "users must be 1..100,000,000");
       InvalidInputException.check(days >= 1 && days <= 366, "days", "days must be 1..366");
       InvalidInputException.check(records >= 1, "records", "records must be positive");
-      InvalidInputException.check(malformedShare >= 0 && malformedShare < 1, "malformed", "malformed share must be in [0, 1)");
+      InvalidInputException.check(malformedShare >= 0 && malformedShare < 1, "malformed",
+          "malformed share must be in [0, 1)");
     }
   }
 
@@ -47,7 +48,6 @@ public final class LogGenerator {
   private static final String[] CHANNELS = {"movies", "series", "news", "sports", "kids", "music", "documentary"};
   private static final String[] PAGES = {"home", "search", "detail", "category", "profile", "vip", "live"};
   private static final String[] COLUMNS = {"recommended", "hot", "new", "free", "vip-only", "classic"};
-  private static final ObjectMapper MAPPER = new ObjectMapper();
 
   private LogGenerator() {}
 
@@ -92,7 +92,7 @@ public final class LogGenerator {
                 line = malformed(rnd, spec, ts);
                 malformed++;
               } else {
-                line = MAPPER.writeValueAsBytes(record(rnd, spec, ts));
+                line = Json.mapper().writeValueAsBytes(record(rnd, spec, ts));
               }
               out.write(line);
               out.write('\n');
@@ -104,7 +104,7 @@ public final class LogGenerator {
         }
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("could not write " + file + ": " + e.getMessage(), e);
+      throw LocalFileException.of("write", file, e);
     }
     return new Written(file, lines, malformed, bytes);
   }
@@ -143,7 +143,7 @@ public final class LogGenerator {
 
   /** One of several kinds of broken line. */
   static byte[] malformed(SplittableRandom rnd, Spec spec, long ts) throws IOException {
-    byte[] good = MAPPER.writeValueAsBytes(record(rnd, spec, ts));
+    byte[] good = Json.mapper().writeValueAsBytes(record(rnd, spec, ts));
     switch (rnd.nextInt(7)) {
       case 0: // truncated
         return java.util.Arrays.copyOf(good, Math.max(1, good.length / 2));
@@ -153,7 +153,7 @@ public final class LogGenerator {
         Map<String, Object> m = record(rnd, spec, ts);
         List<String> keys = new ArrayList<>(m.keySet());
         m.remove(keys.get(keys.size() - 1));
-        return MAPPER.writeValueAsBytes(m);
+        return Json.mapper().writeValueAsBytes(m);
       }
       case 3: { // wrong type
         Map<String, Object> m = record(rnd, spec, ts);
@@ -162,17 +162,17 @@ public final class LogGenerator {
         m.putIfAbsent("contentId", "c1");
         m.putIfAbsent("channel", "news");
         m.putIfAbsent("start", 0);
-        return MAPPER.writeValueAsBytes(m);
+        return Json.mapper().writeValueAsBytes(m);
       }
       case 4: { // unknown behaviour
         Map<String, Object> m = record(rnd, spec, ts);
         m.put("type", "share");
-        return MAPPER.writeValueAsBytes(m);
+        return Json.mapper().writeValueAsBytes(m);
       }
       case 5: { // unparseable timestamp
         Map<String, Object> m = record(rnd, spec, ts);
         m.put("ts", "2013/09/01 25:61");
-        return MAPPER.writeValueAsBytes(m);
+        return Json.mapper().writeValueAsBytes(m);
       }
       default: { // invalid UTF-8 inside a string
         byte[] bad = java.util.Arrays.copyOf(good, good.length);

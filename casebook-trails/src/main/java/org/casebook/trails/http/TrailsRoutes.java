@@ -1,125 +1,111 @@
 package org.casebook.trails.http;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
+import org.casebook.core.Enums;
+import org.casebook.core.Ids;
 import org.casebook.core.InvalidInputException;
+import org.casebook.core.http.HttpRequest;
 import org.casebook.core.http.HttpResponse;
-import org.casebook.core.http.HttpRoutes;
+import org.casebook.core.http.RouteTable;
+import org.casebook.core.page.Page;
 import org.casebook.trails.Behaviour;
 import org.casebook.trails.Event;
+import org.casebook.trails.EventView;
 import org.casebook.trails.HistoryLayout;
+import org.casebook.trails.LogParser;
 import org.casebook.trails.TrailQuery;
 import org.casebook.trails.TrailsService;
 
 /** REST adapter of the trails system. */
 public final class TrailsRoutes {
+  /** A user's trail: {@code {"uid":…,"events":[…]}}. */
+  record TrailBody(String uid, List<EventView> events) {
+    static TrailBody of(String uid, List<Event> events) {
+      return new TrailBody(uid, EventView.of(events));
+    }
+  }
+
+  /** The answer of {@code POST /api/trails/query}: one trail per requested user, in request order. */
+  record TrailsBody(List<TrailBody> trails) {}
+
+  /** One page of a user's latest records, newest first; {@code next} is the cursor of the next page or null. */
+  record LatestPage(String uid, List<EventView> events, String next) {}
+
+  /**
+   * The body of {@code POST /api/trails/query}; {@code to} defaults to {@code from}, {@code types}
+   * to all four, {@code fields} to all of them. Each problem is a 400 naming its field.
+   */
+  record TrailQueryRequest(List<String> users, String from, String to, List<String> types, List<String> fields) {
+    public TrailQueryRequest {
+      InvalidInputException.check(users != null, "users", "users (an array of user ids) is required");
+      InvalidInputException.check(from != null, "from", "from (YYYY-MM-DD) is required");
+      InvalidInputException.check(!users.contains(null), "users", "users must not contain null");
+      InvalidInputException.check(types == null || !types.contains(null), "types", "types must not contain null");
+      InvalidInputException.check(fields == null || !fields.contains(null), "fields", "fields must not contain null");
+      users = List.copyOf(users);
+      types = types == null ? List.of() : List.copyOf(types);
+      fields = fields == null ? List.of() : List.copyOf(fields);
+    }
+
+    TrailQuery toQuery() {
+      LocalDate start = date(from, "from");
+      return new TrailQuery(users, start, to == null ? start : date(to, "to"), parseTypes(types),
+          new LinkedHashSet<>(fields));
+    }
+  }
+
+  public static final RouteTable<TrailsService> ROUTES = RouteTable.<TrailsService>builder()
+      .get("/api/trails/{uid}", "A user's trail over a day range (from, to, types, fields)", TrailsRoutes::trail)
+      .postQuery("/api/trails/query", "Trails of several users over a day range (a read: no token needed)", (svc, req) -> {
+        TrailQuery q = req.body(TrailQueryRequest.class).toQuery();
+        List<TrailBody> trails = svc.trails(q).values().stream().map(t -> TrailBody.of(t.uid(), t.events())).toList();
+        return HttpResponse.ok(new TrailsBody(trails));
+      })
+      .list("/api/trails/{uid}/latest", "A user's records, newest first, paged (layout tall or wide)",
+          TrailsRoutes::latest)
+      .build();
+
   private TrailsRoutes() {}
 
-  public static void register(TrailsService service, HttpRoutes routes) {
-    routes.get("/api/trails/{uid}", req -> {
-      String uid = req.pathParam("uid");
-      LocalDate from = date(req.query("from").orElse(null), "from");
-      LocalDate to = date(req.query("to").orElse(from == null ? null : from.toString()), "to");
-      InvalidInputException.check(from != null, "from", "from (YYYY-MM-DD) is required");
-      TrailQuery q = new TrailQuery(List.of(uid), from, to, types(csv(req.query("types").orElse(""))),
-          new LinkedHashSet<>(csv(req.query("fields").orElse(""))));
-      return HttpResponse.ok(trail(uid, service.trails(q).get(uid).events()));
-    });
-    routes.post("/api/trails/query", req -> {
-      JsonNode body = req.jsonObject();
-      for (var it = body.fieldNames(); it.hasNext(); ) {
-        String f = it.next();
-        InvalidInputException.check(Set.of("users", "from", "to", "types", "fields").contains(f), f, "unknown field '" + f + "'");
-      }
-      List<String> users = strings(body, "users");
-      LocalDate from = date(text(body, "from"), "from");
-      InvalidInputException.check(from != null, "from", "'from' (YYYY-MM-DD) is required");
-      LocalDate to = body.has("to") ? date(text(body, "to"), "to") : from;
-      TrailQuery q = new TrailQuery(users, from, to, types(body.has("types") ? strings(body, "types") : List.of()),
-          new LinkedHashSet<>(body.has("fields") ? strings(body, "fields") : List.of()));
-      Map<String, Object> out = new LinkedHashMap<>();
-      List<Object> trails = new ArrayList<>();
-      service.trails(q).forEach((u, t) -> trails.add(trail(u, t.events())));
-      out.put("trails", trails);
-      return HttpResponse.ok(out);
-    });
-    routes.get("/api/trails/{uid}/latest", req -> {
-      String uid = req.pathParam("uid");
-      int n = req.queryInt("n", 10, 1, 10_000);
-      HistoryLayout layout = layout(req.query("layout").orElse("tall"));
-      return HttpResponse.ok(trail(uid, service.latest(uid, n, layout)));
-    });
+  private static HttpResponse trail(TrailsService svc, HttpRequest req) {
+    String uid = Ids.check(req.pathParam("uid"), "uid", LogParser.MAX_UID_CHARS);
+    LocalDate from = date(req.query("from").orElse(null), "from");
+    LocalDate to = req.query("to").isPresent() ? date(req.query("to").get(), "to") : from;
+    TrailQuery q = new TrailQuery(List.of(uid), from, to, parseTypes(csv(req.query("types").orElse(""))),
+        new LinkedHashSet<>(csv(req.query("fields").orElse(""))));
+    return HttpResponse.ok(TrailBody.of(uid, svc.trails(q).get(uid).events()));
   }
 
-  static Map<String, Object> trail(String uid, List<Event> events) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("uid", uid);
-    List<Object> list = new ArrayList<>(events.size());
-    events.forEach(e -> list.add(e.toJson()));
-    m.put("events", list);
-    return m;
+  private static HttpResponse latest(TrailsService svc, HttpRequest req) {
+    String uid = Ids.check(req.pathParam("uid"), "uid", LogParser.MAX_UID_CHARS);
+    HistoryLayout layout = Enums.parse(HistoryLayout.class, req.query("layout").orElse("tall"), "layout");
+    Page<Event> page = svc.latest(uid, req.page(10), layout);
+    return HttpResponse.ok(new LatestPage(uid, EventView.of(page.items()), page.nextOrNull()));
   }
 
-  static HistoryLayout layout(String v) {
-    try {
-      return HistoryLayout.valueOf(v.toUpperCase(java.util.Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new InvalidInputException("layout", "layout must be 'tall' or 'wide'");
-    }
-  }
-
+  /** A date within {@link TrailQuery#FIRST_DATE}..{@link TrailQuery#LAST_DATE}, or a 400 naming {@code field}. */
   static LocalDate date(String v, String field) {
-    if (v == null || v.isBlank()) {
-      return null;
-    }
+    InvalidInputException.check(v != null && !v.isBlank(), field, field + " (YYYY-MM-DD) is required");
     try {
-      return LocalDate.parse(v.trim());
+      return TrailQuery.checkDate(LocalDate.parse(v.trim()), field);
     } catch (DateTimeParseException e) {
       throw new InvalidInputException(field, field + " must be a date like 2026-09-01, got '" + v + "'");
     }
   }
 
-  static Set<Behaviour> types(List<String> labels) {
+  static Set<Behaviour> parseTypes(List<String> labels) {
     Set<Behaviour> out = EnumSet.noneOf(Behaviour.class);
-    for (String l : labels) {
-      out.add(Behaviour.byLabel(l).orElseThrow(() -> new InvalidInputException("types",
-          "unknown type '" + l + "' (login, play, visit, order)")));
-    }
+    labels.forEach(l -> out.add(Enums.parse(Behaviour.class, l, "types")));
     return out;
   }
 
   static List<String> csv(String v) {
-    List<String> out = new ArrayList<>();
-    for (String p : v.split(",")) {
-      if (!p.isBlank()) {
-        out.add(p.trim());
-      }
-    }
-    return out;
-  }
-
-  static String text(JsonNode body, String field) {
-    JsonNode v = body.get(field);
-    InvalidInputException.check(v != null && v.isTextual(), field, "'" + field + "' must be a string");
-    return v.asText();
-  }
-
-  static List<String> strings(JsonNode body, String field) {
-    JsonNode v = body.get(field);
-    InvalidInputException.check(v != null && v.isArray(), field, "'" + field + "' must be an array of strings");
-    List<String> out = new ArrayList<>();
-    for (JsonNode n : v) {
-      InvalidInputException.check(n.isTextual(), field, "'" + field + "' must contain only strings");
-      out.add(n.asText());
-    }
-    return out;
+    return Arrays.stream(v.split(",")).map(String::trim).filter(p -> !p.isEmpty()).toList();
   }
 }

@@ -1,19 +1,21 @@
 package org.casebook.weibo.cli;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Supplier;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.Json;
+import org.casebook.core.LocalFileException;
+import org.casebook.core.SystemContext;
+import org.casebook.core.page.PageRequest;
 import org.casebook.weibo.Follow;
-import org.casebook.weibo.Page;
+import org.casebook.weibo.PostsPage;
+import org.casebook.weibo.UsersPage;
+import org.casebook.weibo.WeiboConfig;
 import org.casebook.weibo.WeiboService;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -22,76 +24,105 @@ import picocli.CommandLine.Parameters;
 /** {@code casebook weibo …}: the feed from the command line; reads print JSON like the REST API. */
 @Command(name = "weibo", mixinStandardHelpOptions = true, description = "Social feed (seed 003).")
 public final class WeiboCommand {
-  private final Supplier<WeiboService> services;
+  private static final int POSTS_PAGE = 20;
+  private static final int USERS_PAGE = 100;
+  private static final String CURSOR_HELP = "The 'next' value of the previous page.";
+  private final Supplier<SystemContext> context;
 
-  public WeiboCommand(Supplier<WeiboService> services) {
-    this.services = services;
+  public WeiboCommand(Supplier<SystemContext> context) {
+    this.context = context;
+  }
+
+  private WeiboService service() {
+    return new WeiboService(context.get(), WeiboConfig.fromEnvironment());
   }
 
   @Command(name = "publish", mixinStandardHelpOptions = true, description = "Publish a post and fan it out.")
-  int publish(@Parameters(paramLabel = "UID") String uid, @Parameters(paramLabel = "CONTENT") String content) {
-    try (WeiboService s = services.get()) {
+  int publish(@Parameters(paramLabel = "UID", description = "Author's user id (1-64 characters).") String uid,
+              @Parameters(paramLabel = "CONTENT", description = "Text of the post (1-2000 characters).")
+              String content) {
+    try (WeiboService s = service()) {
       System.out.println(Json.writePretty(s.publish(uid, content)));
     }
     return 0;
   }
 
-  @Command(name = "follow", mixinStandardHelpOptions = true, description = "UID follows TARGET (back-fills UID's inbox).")
-  int follow(@Parameters(paramLabel = "UID") String uid, @Parameters(paramLabel = "TARGET") String target) {
-    try (WeiboService s = services.get()) {
+  @Command(name = "follow", mixinStandardHelpOptions = true,
+      description = "UID follows TARGET (back-fills UID's inbox).")
+  int follow(@Parameters(paramLabel = "UID", description = "The user who follows.") String uid,
+             @Parameters(paramLabel = "TARGET", description = "The account followed.") String target) {
+    try (WeiboService s = service()) {
       System.out.println(s.follow(uid, target) ? uid + " now follows " + target : uid + " already followed " + target);
     }
     return 0;
   }
 
   @Command(name = "unfollow", mixinStandardHelpOptions = true, description = "UID stops following TARGET.")
-  int unfollow(@Parameters(paramLabel = "UID") String uid, @Parameters(paramLabel = "TARGET") String target) {
-    try (WeiboService s = services.get()) {
+  int unfollow(@Parameters(paramLabel = "UID", description = "The user who unfollows.") String uid,
+               @Parameters(paramLabel = "TARGET", description = "The account no longer followed.") String target) {
+    try (WeiboService s = service()) {
       System.out.println(s.unfollow(uid, target) ? uid + " no longer follows " + target
           : uid + " did not follow " + target);
     }
     return 0;
   }
 
-  @Command(name = "timeline", mixinStandardHelpOptions = true, description = "Posts of followed accounts, newest first.")
-  int timeline(@Parameters(paramLabel = "UID") String uid, @Option(names = "--limit", defaultValue = "20") int limit,
-               @Option(names = "--cursor") String cursor) {
-    try (WeiboService s = services.get()) {
-      print("posts", s.timeline(uid, limit, cursor));
+  @Command(name = "timeline", mixinStandardHelpOptions = true,
+      description = "Posts of followed accounts, newest first.")
+  int timeline(@Parameters(paramLabel = "UID", description = "The reader's user id.") String uid,
+               @Option(names = "--limit", paramLabel = "N", description = "Posts per page, 1-1000 (default 20).")
+               Integer limit,
+               @Option(names = "--cursor", paramLabel = "CURSOR", description = CURSOR_HELP)
+               String cursor) {
+    PageRequest page = PageRequest.of(limit, cursor, POSTS_PAGE);
+    try (WeiboService s = service()) {
+      System.out.println(Json.writePretty(PostsPage.of(s.timeline(uid, page))));
     }
     return 0;
   }
 
   @Command(name = "posts", mixinStandardHelpOptions = true, description = "A user's own posts, newest first.")
-  int posts(@Parameters(paramLabel = "UID") String uid, @Option(names = "--limit", defaultValue = "20") int limit,
-            @Option(names = "--cursor") String cursor) {
-    try (WeiboService s = services.get()) {
-      print("posts", s.posts(uid, limit, cursor));
+  int posts(@Parameters(paramLabel = "UID", description = "The author's user id.") String uid,
+            @Option(names = "--limit", paramLabel = "N", description = "Posts per page, 1-1000 (default 20).")
+            Integer limit,
+            @Option(names = "--cursor", paramLabel = "CURSOR", description = CURSOR_HELP)
+            String cursor) {
+    PageRequest page = PageRequest.of(limit, cursor, POSTS_PAGE);
+    try (WeiboService s = service()) {
+      System.out.println(Json.writePretty(PostsPage.of(s.posts(uid, page))));
     }
     return 0;
   }
 
   @Command(name = "followers", mixinStandardHelpOptions = true, description = "Who follows UID.")
-  int followers(@Parameters(paramLabel = "UID") String uid, @Option(names = "--limit", defaultValue = "100") int limit,
-                @Option(names = "--cursor") String cursor) {
-    try (WeiboService s = services.get()) {
-      print("users", s.followers(uid, limit, cursor));
+  int followers(@Parameters(paramLabel = "UID", description = "The followed user's id.") String uid,
+                @Option(names = "--limit", paramLabel = "N", description = "Users per page, 1-1000 (default 100).")
+                Integer limit,
+                @Option(names = "--cursor", paramLabel = "CURSOR", description = CURSOR_HELP)
+                String cursor) {
+    PageRequest page = PageRequest.of(limit, cursor, USERS_PAGE);
+    try (WeiboService s = service()) {
+      System.out.println(Json.writePretty(UsersPage.of(s.followers(uid, page))));
     }
     return 0;
   }
 
   @Command(name = "following", mixinStandardHelpOptions = true, description = "Whom UID follows.")
-  int following(@Parameters(paramLabel = "UID") String uid, @Option(names = "--limit", defaultValue = "100") int limit,
-                @Option(names = "--cursor") String cursor) {
-    try (WeiboService s = services.get()) {
-      print("users", s.following(uid, limit, cursor));
+  int following(@Parameters(paramLabel = "UID", description = "The following user's id.") String uid,
+                @Option(names = "--limit", paramLabel = "N", description = "Users per page, 1-1000 (default 100).")
+                Integer limit,
+                @Option(names = "--cursor", paramLabel = "CURSOR", description = CURSOR_HELP)
+                String cursor) {
+    PageRequest page = PageRequest.of(limit, cursor, USERS_PAGE);
+    try (WeiboService s = service()) {
+      System.out.println(Json.writePretty(UsersPage.of(s.following(uid, page))));
     }
     return 0;
   }
 
   @Command(name = "stats", mixinStandardHelpOptions = true, description = "Counters and fan-out mode of UID.")
-  int stats(@Parameters(paramLabel = "UID") String uid) {
-    try (WeiboService s = services.get()) {
+  int stats(@Parameters(paramLabel = "UID", description = "The user's id.") String uid) {
+    try (WeiboService s = service()) {
       System.out.println(Json.writePretty(s.stats(uid)));
     }
     return 0;
@@ -99,33 +130,30 @@ public final class WeiboCommand {
 
   @Command(name = "import-follows", mixinStandardHelpOptions = true,
       description = "Bulk-import a social graph: one 'follower<TAB>followee' per line (ids cannot contain tabs).")
-  int importFollows(@Parameters(paramLabel = "FILE") Path file) {
+  int importFollows(@Parameters(paramLabel = "FILE", description = "UTF-8 file of 'follower<TAB>followee' lines; "
+      + "blank lines and lines starting with # are skipped.") Path file) {
     List<Follow> edges = new ArrayList<>();
+    List<String> lines;
     try {
-      int lineNo = 0;
-      for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-        lineNo++;
-        if (line.isBlank() || line.startsWith("#")) {
-          continue;
-        }
-        String[] parts = line.split("\t", -1);
-        InvalidInputException.check(parts.length == 2, "file", file + ":" + lineNo + ": expected 'follower<TAB>followee'");
-        edges.add(new Follow(parts[0], parts[1]));
-      }
+      lines = Files.readAllLines(file, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
+      throw LocalFileException.of("read", file, e);
     }
-    try (WeiboService s = services.get()) {
+    int lineNo = 0;
+    for (String line : lines) {
+      lineNo++;
+      if (line.isBlank() || line.startsWith("#")) {
+        continue;
+      }
+      String[] parts = line.split("\t", -1);
+      InvalidInputException.check(parts.length == 2, "file",
+          file + ":" + lineNo + ": expected 'follower<TAB>followee'");
+      edges.add(new Follow(parts[0], parts[1]));
+    }
+    try (WeiboService s = service()) {
       long added = s.importFollows(edges);
       System.out.println("imported " + added + " new follow(s) of " + edges.size() + " line(s)");
     }
     return 0;
-  }
-
-  private static <T> void print(String key, Page<T> page) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put(key, page.items());
-    m.put("next", page.next().orElse(null));
-    System.out.println(Json.writePretty(m));
   }
 }

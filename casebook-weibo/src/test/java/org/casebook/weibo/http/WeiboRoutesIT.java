@@ -9,15 +9,19 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.util.Optional;
+import java.util.List;
+import org.casebook.core.AccessRule;
 import org.casebook.core.HBaseRuntime;
 import org.casebook.core.Json;
+import org.casebook.core.Platform;
+import org.casebook.core.RunningSystem;
+import org.casebook.core.SystemContext;
+import org.casebook.core.SystemDescriptor;
 import org.casebook.core.http.HttpApiServer;
+import org.casebook.core.http.Route;
 import org.casebook.core.schema.SchemaManager;
 import org.casebook.core.testing.EmbeddedHBase;
 import org.casebook.core.testing.TestIds;
-import org.casebook.weibo.WeiboConfig;
-import org.casebook.weibo.WeiboService;
 import org.casebook.weibo.WeiboSystem;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,17 +32,22 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class WeiboRoutesIT {
   private static final String TOKEN = "s3cret";
   private final HttpClient client = HttpClient.newHttpClient();
+  private Platform platform;
   private HttpApiServer server;
-  private WeiboService service;
   private String base;
   private String run;
 
   @BeforeEach
   void start(HBaseRuntime runtime) {
-    new SchemaManager(runtime.connection()).ensureAll(new WeiboSystem().schemas());
-    service = new WeiboService(runtime.connection(), WeiboConfig.defaults());
-    server = new HttpApiServer("127.0.0.1", 0, Optional.of(TOKEN), 4);
-    WeiboRoutes.register(service, server);
+    WeiboSystem system = new WeiboSystem();
+    SystemDescriptor descriptor = system.descriptor();
+    new SchemaManager(runtime.connection()).ensureAll(descriptor.tables());
+    platform = Platform.create(runtime, EmbeddedHBase.dataDir());
+    SystemContext context = platform.contextFor(descriptor);
+    RunningSystem running = context.own(system.start(context));
+    assertThat(running.routes()).extracting(Route::spec).containsExactlyInAnyOrderElementsOf(descriptor.routes());
+    server = new HttpApiServer("127.0.0.1", 0, AccessRule.token(TOKEN), 4, platform.metrics());
+    running.routes().forEach(server::add);
     server.start();
     base = "http://127.0.0.1:" + server.port() + "/api/weibo/users/";
     run = TestIds.unique("h");
@@ -47,7 +56,7 @@ class WeiboRoutesIT {
   @AfterEach
   void stop() {
     server.close();
-    service.close();
+    platform.close();
   }
 
   @Test
@@ -90,6 +99,40 @@ class WeiboRoutesIT {
     assertError(send("GET", user(run) + "/timeline?cursor=AAAA", null), 400, "cursor");
     assertThat(send("GET", base + "x/nothing-here", null).statusCode()).isEqualTo(404);
     assertThat(send("PATCH", user(run) + "/posts", "{}").statusCode()).isEqualTo(405);
+  }
+
+  /** Every listing: the platform's page rule (1..1000) and opaque cursors that page and cannot be edited. */
+  @Test
+  void listingsPageUpToAThousandAndRefuseMoreOrTamperedCursors() throws Exception {
+    String alice = run + "-alice";
+    String bob = run + "-bob";
+    String carol = run + "-carol";
+    send("PUT", user(bob) + "/following/" + enc(alice), null);
+    send("PUT", user(bob) + "/following/" + enc(carol), null);
+    send("PUT", user(carol) + "/following/" + enc(alice), null);
+    send("POST", user(alice) + "/posts", "{\"content\":\"one\"}");
+    send("POST", user(alice) + "/posts", "{\"content\":\"two\"}");
+    record Listing(String path, String field) {}
+    List<Listing> listings = List.of(new Listing(user(bob) + "/timeline", "posts"),
+        new Listing(user(alice) + "/posts", "posts"), new Listing(user(alice) + "/followers", "users"),
+        new Listing(user(bob) + "/following", "users"));
+    for (Listing l : listings) {
+      assertThat(json(send("GET", l.path() + "?limit=1000", null)).get(l.field())).as(l.path()).hasSize(2);
+      assertError(send("GET", l.path() + "?limit=1001", null), 400, "limit");
+      JsonNode first = json(send("GET", l.path() + "?limit=1", null));
+      assertThat(first.get(l.field())).as(l.path()).hasSize(1);
+      String next = first.get("next").asText();
+      JsonNode second = json(send("GET", l.path() + "?limit=1&cursor=" + enc(next), null));
+      assertThat(second.get(l.field())).as(l.path()).hasSize(1);
+      assertThat(second.get(l.field()).get(0)).as(l.path()).isNotEqualTo(first.get(l.field()).get(0));
+      assertThat(second.get("next").isNull()).as(l.path()).isTrue();
+      int i = next.length() / 2;
+      String tampered = next.substring(0, i) + (next.charAt(i) == 'A' ? 'B' : 'A') + next.substring(i + 1);
+      assertError(send("GET", l.path() + "?limit=1&cursor=" + enc(tampered), null), 400, "cursor");
+    }
+    // A cursor of one listing is refused by another.
+    String postsCursor = json(send("GET", user(alice) + "/posts?limit=1", null)).get("next").asText();
+    assertError(send("GET", user(bob) + "/timeline?cursor=" + enc(postsCursor), null), 400, "cursor");
   }
 
   @Test

@@ -1,16 +1,16 @@
-package org.casebook.archive;
+package org.casebook.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ArchiveExperimentTest {
-  private static ArchiveExperiment.Run run(ArchiveExperiment.Case kase, int users, double seconds, double job, double load) {
-    return new ArchiveExperiment.Run(kase, users, users * 20L, users * 200L, users * 8000L, users / 1000, seconds, job, load,
-        seconds - job - load, 56, 0, 24, 24);
+  private static ArchiveExperiment.Run run(ArchiveExperiment.Case kase, int users, double seconds, double job,
+                                           double load) {
+    return new ArchiveExperiment.Run(kase, users, users * 20L, users * 200L, users * 8000L, users / 1000, seconds, job,
+        load, seconds - job - load, 56, 0, 24, 24);
   }
 
   @Test
@@ -23,12 +23,12 @@ class ArchiveExperimentTest {
         // A compaction waited for at the end: 1.0 s more than the import itself.
         run(three, 3000, 4.0, 2.4, 0.6),
         run(three, 4000, 4.0, 3.2, 0.8));
-    Map<String, Object> lin = ArchiveExperiment.linearity(runs);
+    ArchiveExperiment.Linearity lin = ArchiveExperiment.linearity(runs);
     // ms/user 1.0, 1.0, 1.333, 1.0: mean 1.0833, worst +23.1 %.
-    assertThat((Double) lin.get("meanMsPerUser")).isCloseTo(1.0833, within(1e-3));
-    assertThat((Double) lin.get("maxDeviation")).isCloseTo(0.2308, within(1e-3));
-    assertThat(lin.get("withinTwentyPercent")).isEqualTo(false);
-    assertThat((Double) lin.get("importMaxDeviation")).isCloseTo(0.0, within(1e-9));
-    assertThat(lin.get("importWithinTwentyPercent")).isEqualTo(true);
+    assertThat(lin.meanMsPerUser()).isCloseTo(1.0833, within(1e-3));
+    assertThat(lin.maxDeviation()).isCloseTo(0.2308, within(1e-3));
+    assertThat(lin.withinTwentyPercent()).isFalse();
+    assertThat(lin.importMaxDeviation()).isCloseTo(0.0, within(1e-9));
+    assertThat(lin.importWithinTwentyPercent()).isTrue();
   }
 }

@@ -1,0 +1,48 @@
+package org.casebook.bench;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import org.casebook.core.LocalFileException;
+import org.jfree.chart.ChartFactory;
+import org.jfree.chart.ChartUtils;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.plot.PlotOrientation;
+import org.jfree.data.xy.XYSeries;
+import org.jfree.data.xy.XYSeriesCollection;
+
+/** A line chart written as PNG with JFreeChart, for benchmark figures next to their JSON. */
+final class LineChartPng {
+  /** One line: a name and its (x, y) points. */
+  record Series(String name, List<double[]> points) {
+    Series {
+      Objects.requireNonNull(name, "name is null");
+      points = List.copyOf(points);
+    }
+  }
+
+  private LineChartPng() {}
+
+  static void write(Path png, String title, String xLabel, String yLabel, List<Series> series) {
+    // Benchmarks run on servers without a display.
+    if (System.getProperty("java.awt.headless") == null) {
+      System.setProperty("java.awt.headless", "true");
+    }
+    XYSeriesCollection data = new XYSeriesCollection();
+    for (Series s : series) {
+      XYSeries line = new XYSeries(s.name());
+      for (double[] p : s.points()) {
+        line.add(p[0], p[1]);
+      }
+      data.addSeries(line);
+    }
+    JFreeChart chart = ChartFactory.createXYLineChart(title, xLabel, yLabel, data, PlotOrientation.VERTICAL, true,
+        false, false);
+    try {
+      ChartUtils.saveChartAsPNG(png.toFile(), chart, 900, 560);
+    } catch (IOException e) {
+      throw LocalFileException.of("write the chart", png, e);
+    }
+  }
+}

@@ -1,0 +1,61 @@
+package org.casebook.trails;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.casebook.core.key.KeyLayout;
+import org.casebook.core.testing.KeyLayoutChecks;
+import org.junit.jupiter.api.Test;
+
+class TrailsKeysTest {
+  /** The README's worked example record. */
+  private static final String EXAMPLE = "{\"uid\":\"10000745\",\"type\":\"order\",\"ts\":\"2026-09-10T16:36:23.302Z\","
+      + "\"product\":\"p141\",\"price\":73.69}";
+
+  @Test
+  void everyLayoutRoundTripsAndKeepsItsOrder() {
+    for (KeyLayout layout : TrailsKeys.ALL) {
+      KeyLayoutChecks.verify(layout, 400);
+    }
+  }
+
+  @Test
+  void theDescriptorListsEveryLayout() {
+    assertThat(new TrailsSystem().descriptor().keys()).containsExactlyElementsOf(TrailsKeys.ALL).hasSize(5);
+  }
+
+  @Test
+  void theReadmeWorkedExampleIsWhatTheLayoutsPrint() throws Exception {
+    String readme = Files.readString(Path.of("README.md"), StandardCharsets.UTF_8);
+    Event e = LogParser.parse(EXAMPLE).event().orElseThrow();
+    int day = TrailsKeys.epochDay(e.ts());
+    int ms = TrailsKeys.msOfDay(e.ts());
+    int hash = TrailsKeys.recordHash(e);
+    assertThat(readme).contains(EXAMPLE);
+    assertThat(readme).contains("day " + day).contains(String.format(java.util.Locale.ROOT, "%,d", ms))
+        .contains("hash " + hash).contains("ts " + e.ts());
+    assertThat(readme).contains(TrailsKeys.EVENT_ROW.explain(e.uid(), day, e.type().id()));
+    assertThat(readme).contains(TrailsKeys.EVENT_COLUMN.explain("product", ms, hash));
+    assertThat(readme).contains(TrailsKeys.EVENT_COLUMN.explain("price", ms, hash));
+    assertThat(readme).contains(TrailsKeys.TALL_ROW.explain(e.uid(), e.ts(), hash));
+    assertThat(readme).contains(TrailsKeys.WIDE_ROW.explain(e.uid()));
+    assertThat(readme).contains(TrailsKeys.WIDE_COLUMN.explain(e.ts(), hash));
+    assertThat(readme).contains(new String(TrailsStore.historyValue(e), StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void keysDecodeToWhatWasEncoded() {
+    byte[] row = TrailsKeys.eventRow("1,2", 20_706, Behaviour.ORDER);
+    assertThat(TrailsKeys.eventRowOf(row)).isEqualTo(new TrailsKeys.EventRow("1,2", 20_706, Behaviour.ORDER));
+    assertThat(TrailsKeys.eventDays("1,2", 20_700, 20_706).contains(row)).isTrue();
+    assertThat(TrailsKeys.eventDays("1,2", 20_700, 20_705).contains(row)).isFalse();
+    assertThat(TrailsKeys.eventDays("1", 20_700, 20_706).contains(row)).isFalse();
+    long ts = 1_789_058_183_302L;
+    assertThat(TrailsKeys.eventColumn(TrailsKeys.eventQualifier("price", ts, -5)))
+        .isEqualTo(new TrailsKeys.EventColumn("price", TrailsKeys.msOfDay(ts), -5));
+    assertThat(TrailsKeys.tallPosition(TrailsKeys.tallRow("u", ts, 7))).isEqualTo(new TrailsKeys.Position(ts, 7));
+    assertThat(TrailsKeys.widePosition(TrailsKeys.wideQualifier(ts, 7))).isEqualTo(new TrailsKeys.Position(ts, 7));
+  }
+}

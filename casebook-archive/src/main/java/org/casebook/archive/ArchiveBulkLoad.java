@@ -44,12 +44,12 @@ import org.casebook.core.cli.Progress;
 
 /**
  * The bulk-load path, one MapReduce job for all three data tables: the mapper streams each JSON
- * file once and emits the cells of every table; HBase's multi-table HFile output partitions them
- * by region (one reducer per region of every table, so each HFile belongs to exactly one region)
- * and writes {@code out/namespace/table/family/}; then {@link BulkLoadHFilesTool} moves each
- * table's files in. SK-bad (seed 001 §2.2.3) lives in the mapper (bounded validating reads) and
- * in {@link WholeFileInputFormat} (task attempts counted per file); a bad file is quarantined with
- * a reason file and contributes no cells.
+ * file once and emits the cells of every table; HBase's multi-table HFile output partitions them by
+ * region (one reducer per region of every table, so each HFile belongs to exactly one region) and
+ * writes {@code out/namespace/table/family/}; then {@link BulkLoadHFilesTool} moves each table's
+ * files in. SK-bad (seed 001 §2.2.3) lives in the mapper (bounded validating reads) and in {@link
+ * WholeFileInputFormat} (task attempts counted per file); a bad file is quarantined with a reason
+ * file and contributes no cells.
  */
 public final class ArchiveBulkLoad {
   static final String ATTEMPTS = "casebook.archive.attempts";
@@ -57,27 +57,55 @@ public final class ArchiveBulkLoad {
   static final String REGIONS = "casebook.archive.regions";
   static final String KEY_RULE = "casebook.archive.keyrule";
   static final String TABLES = "casebook.archive.tables";
+
   /** Files up to this size are parsed once and held as records; larger ones are read twice. */
   static final String BUFFER_BYTES = "casebook.archive.buffer.bytes";
+
   /** How long a load waits for a table whose regions are in transition (a split, a move). */
   static final long AVAILABLE_WAIT_MILLIS = 300_000;
-  /** HBase's switch for asking the region server's location per HFile writer (one connection each). */
+
+  /**
+   * HBase's switch for asking the region server's location per HFile writer (one connection each).
+   */
   static final String LOCALITY_SENSITIVE = "hbase.bulkload.locality.sensitive.enabled";
 
   /** Job counters. */
-  public enum Counters { FILES_LOADED, FILES_QUARANTINED, USERS, STATUSES, CELLS, BYTES, BAD_FILE_READS, BAD_FILE_MILLIS }
+  public enum Counters {
+    FILES_LOADED,
+    FILES_QUARANTINED,
+    USERS,
+    STATUSES,
+    CELLS,
+    BYTES,
+    BAD_FILE_READS,
+    BAD_FILE_MILLIS
+  }
 
   /**
    * How rows are sent to reducers. {@link #REGIONS} is HBase's total-order partitioning on the
-   * tables' regions; {@link #HASH} ignores the regions, as a job does that does not know them
-   * (seed 001's case 2): every HFile then spans regions and the loader must split it. Only the
-   * experiment uses it.
+   * tables' regions; {@link #HASH} ignores the regions, as a job does that does not know them (seed
+   * 001's case 2): every HFile then spans regions and the loader must split it. Only the experiment
+   * uses it.
    */
-  public enum Partitioning { REGIONS, HASH }
+  public enum Partitioning {
+    REGIONS,
+    HASH
+  }
 
   /** What the job and the loads did. */
-  public record Outcome(long filesLoaded, long filesQuarantined, long users, long statuses, long cells, long bytes, long hfiles,
-                 long hfileSplits, long badFileReads, long badFileMillis, double jobSeconds, double loadSeconds) {
+  public record Outcome(
+      long filesLoaded,
+      long filesQuarantined,
+      long users,
+      long statuses,
+      long cells,
+      long bytes,
+      long hfiles,
+      long hfileSplits,
+      long badFileReads,
+      long badFileMillis,
+      double jobSeconds,
+      double loadSeconds) {
     public double seconds() {
       return jobSeconds + loadSeconds;
     }
@@ -89,14 +117,26 @@ public final class ArchiveBulkLoad {
    * Runs the job and the bulk loads; {@code work} is a scratch directory on the job's file system.
    * {@code connection} (the caller's) reads the tables' descriptors and regions.
    */
-  static Outcome run(Connection connection, Configuration base, ArchiveSchema schema, Layout layout, List<Path> files,
-                     Path work, Path quarantine, int attempts, Partitioning partitioning, Progress progress)
+  static Outcome run(
+      Connection connection,
+      Configuration base,
+      ArchiveSchema schema,
+      Layout layout,
+      List<Path> files,
+      Path work,
+      Path quarantine,
+      int attempts,
+      Partitioning partitioning,
+      Progress progress)
       throws IOException, InterruptedException {
     Configuration conf = new Configuration(base);
-    boolean local = conf.get("mapreduce.framework.name") == null || conf.get("mapreduce.framework.name").equals("local");
+    boolean local =
+        conf.get("mapreduce.framework.name") == null
+            || conf.get("mapreduce.framework.name").equals("local");
     if (local) {
       conf.set("mapreduce.framework.name", "local");
-      // On one machine "locality" buys nothing, and HBase would open a connection per HFile writer to find it.
+      // On one machine "locality" buys nothing, and HBase would open a connection per HFile writer
+      // to find it.
       setUnlessConfigured(conf, LOCALITY_SENSITIVE, "false");
       String cores = Integer.toString(Runtime.getRuntime().availableProcessors());
       setUnlessConfigured(conf, "mapreduce.local.map.tasks.maximum", cores);
@@ -141,7 +181,8 @@ public final class ArchiveBulkLoad {
     job.setOutputFormatClass(UntrackedHFileOutputFormat.class);
     if (partitioning == Partitioning.REGIONS && local) {
       // Four groups per core keep both cores busy when the tables' sizes differ.
-      RegionGroups.install(job, regionStarts, 4 * conf.getInt("mapreduce.local.reduce.tasks.maximum", 2), work);
+      RegionGroups.install(
+          job, regionStarts, 4 * conf.getInt("mapreduce.local.reduce.tasks.maximum", 2), work);
     }
     if (partitioning == Partitioning.HASH) {
       // A job that does not know the regions cannot have a reducer per region: it hashes rows
@@ -150,18 +191,24 @@ public final class ArchiveBulkLoad {
       job.setNumReduceTasks(conf.getInt("mapreduce.local.reduce.tasks.maximum", 2));
     }
     if (local) {
-      // The LocalJobRunner runs tasks on this JVM's classpath: shipping jars to it is wasted copying.
+      // The LocalJobRunner runs tasks on this JVM's classpath: shipping jars to it is wasted
+      // copying.
       job.getConfiguration().unset("tmpjars");
     } else {
       // Tasks on a cluster need our classes and Jackson next to HBase's (which configure added).
-      TableMapReduceUtil.addDependencyJarsForClasses(job.getConfiguration(), ArchiveBulkLoad.class,
-          org.casebook.core.key.KeyBuilder.class, com.fasterxml.jackson.databind.ObjectMapper.class,
-          com.fasterxml.jackson.core.JsonFactory.class, com.fasterxml.jackson.annotation.JsonInclude.class);
+      TableMapReduceUtil.addDependencyJarsForClasses(
+          job.getConfiguration(),
+          ArchiveBulkLoad.class,
+          org.casebook.core.key.KeyBuilder.class,
+          com.fasterxml.jackson.databind.ObjectMapper.class,
+          com.fasterxml.jackson.core.JsonFactory.class,
+          com.fasterxml.jackson.annotation.JsonInclude.class);
     }
     try {
       job.submit();
     } catch (ClassNotFoundException e) {
-      throw new IllegalStateException("the job's classes are not on the classpath: " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "the job's classes are not on the classpath: " + e.getMessage(), e);
     }
     long shown = 0;
     long nextReport = System.nanoTime();
@@ -169,20 +216,29 @@ public final class ArchiveBulkLoad {
       // The LocalJobRunner answers in-process, so check often: a coarse sleep here added up to half
       // a second to every job. On a cluster each check is an RPC. Progress: twice a second.
       Thread.sleep(local ? 20 : 1000);
-      org.apache.hadoop.mapreduce.Counters running = System.nanoTime() < nextReport ? null : job.getCounters();
+      org.apache.hadoop.mapreduce.Counters running =
+          System.nanoTime() < nextReport ? null : job.getCounters();
       if (running != null) {
         nextReport = System.nanoTime() + 500_000_000L;
         long bytes = count(running, Counters.BYTES);
         progress.advance(bytes - shown);
         shown = bytes;
-        progress.detail(String.format(java.util.Locale.ROOT, "%,d records, map %.0f%%, reduce %.0f%%",
-            count(running, Counters.USERS) + count(running, Counters.STATUSES), job.mapProgress() * 100,
-            job.reduceProgress() * 100));
+        progress.detail(
+            String.format(
+                java.util.Locale.ROOT,
+                "%,d records, map %.0f%%, reduce %.0f%%",
+                count(running, Counters.USERS) + count(running, Counters.STATUSES),
+                job.mapProgress() * 100,
+                job.reduceProgress() * 100));
       }
     }
     if (!job.isSuccessful()) {
-      throw new IOException("bulk-load job " + job.getJobID() + " failed (" + job.getStatus().getFailureInfo()
-          + "); see the job log");
+      throw new IOException(
+          "bulk-load job "
+              + job.getJobID()
+              + " failed ("
+              + job.getStatus().getFailureInfo()
+              + "); see the job log");
     }
     double jobSeconds = (System.nanoTime() - t0) / 1e9;
     org.apache.hadoop.mapreduce.Counters c = job.getCounters();
@@ -197,38 +253,50 @@ public final class ArchiveBulkLoad {
       long n = countHFiles(fs, dir);
       if (n > 0) {
         hfiles += n;
-        loads.add(() -> {
-          try {
-            load(connection, new CountingLoader(conf, hfileSplits), t, dir);
-          } catch (IOException e) {
-            throw StorageException.of("bulk-load the HFiles of " + t, e);
-          } catch (InterruptedException e) {
-            throw StorageException.interrupted("bulk-load the HFiles of " + t, e);
-          }
-          return null;
-        });
+        loads.add(
+            () -> {
+              try {
+                load(connection, new CountingLoader(conf, hfileSplits), t, dir);
+              } catch (IOException e) {
+                throw StorageException.of("bulk-load the HFiles of " + t, e);
+              } catch (InterruptedException e) {
+                throw StorageException.interrupted("bulk-load the HFiles of " + t, e);
+              }
+              return null;
+            });
       }
     }
     runAll(loads);
     // The loader moved the HFiles away (or, between different file systems, copied them).
     fs.delete(out, true);
-    return new Outcome(count(c, Counters.FILES_LOADED), count(c, Counters.FILES_QUARANTINED), count(c, Counters.USERS),
-        count(c, Counters.STATUSES), count(c, Counters.CELLS), count(c, Counters.BYTES), hfiles, hfileSplits.get(),
-        count(c, Counters.BAD_FILE_READS), count(c, Counters.BAD_FILE_MILLIS), jobSeconds, (System.nanoTime() - t1) / 1e9);
+    return new Outcome(
+        count(c, Counters.FILES_LOADED),
+        count(c, Counters.FILES_QUARANTINED),
+        count(c, Counters.USERS),
+        count(c, Counters.STATUSES),
+        count(c, Counters.CELLS),
+        count(c, Counters.BYTES),
+        hfiles,
+        hfileSplits.get(),
+        count(c, Counters.BAD_FILE_READS),
+        count(c, Counters.BAD_FILE_MILLIS),
+        jobSeconds,
+        (System.nanoTime() - t1) / 1e9);
   }
 
   /**
    * Loads one table's HFiles over the caller's connection ({@link BulkLoadHFilesTool#bulkLoad}
-   * would open a connection of its own per call, half a second each here). HBase's loader refuses
-   * a table with a region offline, as during a split the previous load caused; that is waited out
-   * (up to {@link #AVAILABLE_WAIT_MILLIS}) rather than failing the import.
+   * would open a connection of its own per call, half a second each here). HBase's loader refuses a
+   * table with a region offline, as during a split the previous load caused; that is waited out (up
+   * to {@link #AVAILABLE_WAIT_MILLIS}) rather than failing the import.
    */
   @SuppressWarnings("deprecation")
   private static void load(Connection connection, CountingLoader loader, TableName table, Path dir)
       throws IOException, InterruptedException {
     long deadline = System.nanoTime() + AVAILABLE_WAIT_MILLIS * 1_000_000L;
-    try (Admin admin = connection.getAdmin(); Table t = connection.getTable(table);
-         RegionLocator locator = connection.getRegionLocator(table)) {
+    try (Admin admin = connection.getAdmin();
+        Table t = connection.getTable(table);
+        RegionLocator locator = connection.getRegionLocator(table)) {
       while (true) {
         while (!admin.isTableAvailable(table) && System.nanoTime() < deadline) {
           Thread.sleep(100);
@@ -246,12 +314,16 @@ public final class ArchiveBulkLoad {
     }
   }
 
-  /** Runs the tables' loads side by side (each waits mostly on region servers); rethrows the first failure. */
+  /**
+   * Runs the tables' loads side by side (each waits mostly on region servers); rethrows the first
+   * failure.
+   */
   private static void runAll(List<Callable<Void>> loads) throws InterruptedException {
     if (loads.isEmpty()) {
       return;
     }
-    ExecutorService pool = Executors.newFixedThreadPool(loads.size(), Threads.daemon("archive-bulkload"));
+    ExecutorService pool =
+        Executors.newFixedThreadPool(loads.size(), Threads.daemon("archive-bulkload"));
     try {
       RuntimeException failure = null;
       for (Future<Void> f : pool.invokeAll(loads)) {
@@ -274,9 +346,9 @@ public final class ArchiveBulkLoad {
   }
 
   /**
-   * Sets {@code key} unless someone configured it: a value from Hadoop's or HBase's
-   * {@code *-default.xml} does not count ({@code setIfUnset} would keep it — once any job has run
-   * in this JVM, {@code mapred-default.xml} is loaded and defines every MapReduce key).
+   * Sets {@code key} unless someone configured it: a value from Hadoop's or HBase's {@code
+   * *-default.xml} does not count ({@code setIfUnset} would keep it — once any job has run in this
+   * JVM, {@code mapred-default.xml} is loaded and defines every MapReduce key).
    */
   static void setUnlessConfigured(Configuration conf, String key, String value) {
     String[] sources = conf.getPropertySources(key);
@@ -299,8 +371,8 @@ public final class ArchiveBulkLoad {
    * HBase's multi-table HFile set-up for the tables' current regions; returns every region's first
    * composite key (table; start row), sorted, read through the same locators.
    */
-  private static List<byte[]> configureHFileOutput(Job job, Connection connection, List<TableName> tables)
-      throws IOException {
+  private static List<byte[]> configureHFileOutput(
+      Job job, Connection connection, List<TableName> tables) throws IOException {
     List<TableDescriptor> descriptors = new ArrayList<>();
     List<RegionLocator> locators = new ArrayList<>();
     try {
@@ -314,7 +386,8 @@ public final class ArchiveBulkLoad {
       List<byte[]> starts = new ArrayList<>();
       for (int i = 0; i < tables.size(); i++) {
         for (byte[] start : locators.get(i).getStartKeys()) {
-          starts.add(MultiTableHFileOutputFormat.createCompositeKey(tables.get(i).getName(), start));
+          starts.add(
+              MultiTableHFileOutputFormat.createCompositeKey(tables.get(i).getName(), start));
         }
       }
       starts.sort(org.apache.hadoop.hbase.util.Bytes.BYTES_COMPARATOR);
@@ -343,8 +416,11 @@ public final class ArchiveBulkLoad {
     return n;
   }
 
-  /** Moves a file to the job's quarantine with a reason file (idempotent if it is already there). */
-  static void quarantine(Configuration conf, Path file, String reason, int attempts) throws IOException {
+  /**
+   * Moves a file to the job's quarantine with a reason file (idempotent if it is already there).
+   */
+  static void quarantine(Configuration conf, Path file, String reason, int attempts)
+      throws IOException {
     Quarantine.move(conf, file, new Path(conf.get(QUARANTINE)), reason, attempts);
   }
 
@@ -363,9 +439,13 @@ public final class ArchiveBulkLoad {
     @Override
     @SuppressWarnings("deprecation")
     protected Pair<List<LoadIncrementalHFiles.LoadQueueItem>, String> groupOrSplit(
-        Multimap<java.nio.ByteBuffer, LoadIncrementalHFiles.LoadQueueItem> regionGroups, LoadIncrementalHFiles.LoadQueueItem item,
-        Table table, Pair<byte[][], byte[][]> startEndKeys) throws IOException {
-      Pair<List<LoadIncrementalHFiles.LoadQueueItem>, String> result = super.groupOrSplit(regionGroups, item, table, startEndKeys);
+        Multimap<java.nio.ByteBuffer, LoadIncrementalHFiles.LoadQueueItem> regionGroups,
+        LoadIncrementalHFiles.LoadQueueItem item,
+        Table table,
+        Pair<byte[][], byte[][]> startEndKeys)
+        throws IOException {
+      Pair<List<LoadIncrementalHFiles.LoadQueueItem>, String> result =
+          super.groupOrSplit(regionGroups, item, table, startEndKeys);
       if (result != null && result.getFirst() != null) {
         splits.incrementAndGet();
       }
@@ -377,7 +457,9 @@ public final class ArchiveBulkLoad {
   public static final class RowHashPartitioner extends Partitioner<ImmutableBytesWritable, Object> {
     @Override
     public int getPartition(ImmutableBytesWritable key, Object value, int partitions) {
-      return (org.apache.hadoop.hbase.util.Bytes.hashCode(key.get(), key.getOffset(), key.getLength()) & Integer.MAX_VALUE)
+      return (org.apache.hadoop.hbase.util.Bytes.hashCode(
+                  key.get(), key.getOffset(), key.getLength())
+              & Integer.MAX_VALUE)
           % partitions;
     }
   }
@@ -400,7 +482,8 @@ public final class ArchiveBulkLoad {
     }
 
     @Override
-    protected void map(Text file, NullWritable none, Context context) throws IOException, InterruptedException {
+    protected void map(Text file, NullWritable none, Context context)
+        throws IOException, InterruptedException {
       Configuration conf = context.getConfiguration();
       Path path = new Path(file.toString());
       FileSystem fs = path.getFileSystem(conf);
@@ -408,49 +491,59 @@ public final class ArchiveBulkLoad {
       long size = fs.getFileStatus(path).getLen();
       long started = System.nanoTime();
       int[] reads = {0};
-      String failure = ArchiveReader.readAllOrNothing(() -> {
-        reads[0]++;
-        return fs.open(path, 1 << 16);
-      }, size, attempts,
-          conf.getLong(BUFFER_BYTES, ArchiveReader.DEFAULT_HOLD_BYTES), new ArchiveReader.Sink() {
-            @Override
-            public void user(UserRecord user) throws IOException {
-              context.getCounter(Counters.USERS).increment(1);
-              emit(0, ArchiveStore.userPut(layout, user));
-            }
+      String failure =
+          ArchiveReader.readAllOrNothing(
+                  () -> {
+                    reads[0]++;
+                    return fs.open(path, 1 << 16);
+                  },
+                  size,
+                  attempts,
+                  conf.getLong(BUFFER_BYTES, ArchiveReader.DEFAULT_HOLD_BYTES),
+                  new ArchiveReader.Sink() {
+                    @Override
+                    public void user(UserRecord user) throws IOException {
+                      context.getCounter(Counters.USERS).increment(1);
+                      emit(0, ArchiveStore.userPut(layout, user));
+                    }
 
-            @Override
-            public void status(StatusRecord status) throws IOException {
-              context.getCounter(Counters.STATUSES).increment(1);
-              List<Put> puts = ArchiveStore.statusPuts(layout, status);
-              emit(1, puts.get(0));
-              emit(0, puts.get(1));
-              emit(2, puts.get(2));
-            }
+                    @Override
+                    public void status(StatusRecord status) throws IOException {
+                      context.getCounter(Counters.STATUSES).increment(1);
+                      List<Put> puts = ArchiveStore.statusPuts(layout, status);
+                      emit(1, puts.get(0));
+                      emit(0, puts.get(1));
+                      emit(2, puts.get(2));
+                    }
 
-            private void emit(int table, Put put) throws IOException {
-              ImmutableBytesWritable key = new ImmutableBytesWritable(
-                  MultiTableHFileOutputFormat.createCompositeKey(tableNames[table], put.getRow()));
-              List<KeyValue> cells = new ArrayList<>(put.size());
-              for (List<Cell> family : put.getFamilyCellMap().values()) {
-                for (Cell cell : family) {
-                  cells.add(KeyValueUtil.ensureKeyValue(cell));
-                }
-              }
-              context.getCounter(Counters.CELLS).increment(cells.size());
-              try {
-                context.write(key, new KeyValueShuffle.RowCells(cells));
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new java.io.InterruptedIOException("interrupted");
-              }
-            }
-          }).orElse(null);
+                    private void emit(int table, Put put) throws IOException {
+                      ImmutableBytesWritable key =
+                          new ImmutableBytesWritable(
+                              MultiTableHFileOutputFormat.createCompositeKey(
+                                  tableNames[table], put.getRow()));
+                      List<KeyValue> cells = new ArrayList<>(put.size());
+                      for (List<Cell> family : put.getFamilyCellMap().values()) {
+                        for (Cell cell : family) {
+                          cells.add(KeyValueUtil.ensureKeyValue(cell));
+                        }
+                      }
+                      context.getCounter(Counters.CELLS).increment(cells.size());
+                      try {
+                        context.write(key, new KeyValueShuffle.RowCells(cells));
+                      } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new java.io.InterruptedIOException("interrupted");
+                      }
+                    }
+                  })
+              .orElse(null);
       if (failure != null) {
         quarantine(conf, path, failure, attempts);
         context.getCounter(Counters.FILES_QUARANTINED).increment(1);
         context.getCounter(Counters.BAD_FILE_READS).increment(reads[0]);
-        context.getCounter(Counters.BAD_FILE_MILLIS).increment((System.nanoTime() - started) / 1_000_000);
+        context
+            .getCounter(Counters.BAD_FILE_MILLIS)
+            .increment((System.nanoTime() - started) / 1_000_000);
         return;
       }
       context.getCounter(Counters.FILES_LOADED).increment(1);

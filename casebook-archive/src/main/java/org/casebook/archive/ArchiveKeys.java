@@ -7,8 +7,8 @@ import org.casebook.core.key.KeyLayout;
 import org.casebook.core.key.KeyLayout.PartType;
 
 /**
- * Seed 001's row-key rule as declared layouts, for one {@link Layout} (R is chosen at run time,
- * so the layouts are built per R and kept):
+ * Seed 001's row-key rule as declared layouts, for one {@link Layout} (R is chosen at run time, so
+ * the layouts are built per R and kept):
  *
  * <pre>
  * user          region id (2 bytes, MD5(uid) mod R) | uid (string)                   rule (2)
@@ -16,10 +16,10 @@ import org.casebook.core.key.KeyLayout.PartType;
  * status_index  region id of the status id (2 bytes) | status id (long)               → uid
  * </pre>
  *
- * The tables are pre-split at region ids 1..R-1, so a user and all of its statuses sit in
- * exactly one pre-created region — and so does every HFile the bulk load writes for it. Without
- * the key rule (the experiment's cases 1 and 2) the user and status keys have no region id and
- * the index's region id is always 0 (one region).
+ * The tables are pre-split at region ids 1..R-1, so a user and all of its statuses sit in exactly
+ * one pre-created region — and so does every HFile the bulk load writes for it. Without the key
+ * rule (the experiment's cases 1 and 2) the user and status keys have no region id and the index's
+ * region id is always 0 (one region).
  */
 record ArchiveKeys(KeyLayout user, KeyLayout status, KeyLayout index) {
   static final String UID = "uid";
@@ -35,16 +35,28 @@ record ArchiveKeys(KeyLayout user, KeyLayout status, KeyLayout index) {
     if (!layout.keyRule()) {
       return new ArchiveKeys(
           KeyLayout.named("archive.user.plain").part(UID, PartType.STRING).build(),
-          KeyLayout.named("archive.status.plain").part(UID, PartType.STRING)
-              .part(STATUS_ID, PartType.REVERSE_TIMESTAMP).build(),
-          KeyLayout.named("archive.status_index.plain").regionId("region", 1, STATUS_ID)
-              .part(STATUS_ID, PartType.LONG).build());
+          KeyLayout.named("archive.status.plain")
+              .part(UID, PartType.STRING)
+              .part(STATUS_ID, PartType.REVERSE_TIMESTAMP)
+              .build(),
+          KeyLayout.named("archive.status_index.plain")
+              .regionId("region", 1, STATUS_ID)
+              .part(STATUS_ID, PartType.LONG)
+              .build());
     }
     return new ArchiveKeys(
-        KeyLayout.named("archive.user").regionId("region", r, UID).part(UID, PartType.STRING).build(),
-        KeyLayout.named("archive.status").regionId("region", r, UID).part(UID, PartType.STRING)
-            .part(STATUS_ID, PartType.REVERSE_TIMESTAMP).build(),
-        KeyLayout.named("archive.status_index").regionId("region", r, STATUS_ID).part(STATUS_ID, PartType.LONG)
+        KeyLayout.named("archive.user")
+            .regionId("region", r, UID)
+            .part(UID, PartType.STRING)
+            .build(),
+        KeyLayout.named("archive.status")
+            .regionId("region", r, UID)
+            .part(UID, PartType.STRING)
+            .part(STATUS_ID, PartType.REVERSE_TIMESTAMP)
+            .build(),
+        KeyLayout.named("archive.status_index")
+            .regionId("region", r, STATUS_ID)
+            .part(STATUS_ID, PartType.LONG)
             .build());
   }
 
@@ -59,21 +71,36 @@ record ArchiveKeys(KeyLayout user, KeyLayout status, KeyLayout index) {
   static List<KeyLayout> declared() {
     ArchiveKeys rule = of(new Layout(8, true));
     ArchiveKeys plain = of(new Layout(1, false));
-    return List.of(rule.user, rule.status, rule.index, plain.user, plain.status, plain.index, RELATION,
-        STATUS_QUALIFIER, IMPORT_ROW);
+    return List.of(
+        rule.user,
+        rule.status,
+        rule.index,
+        plain.user,
+        plain.status,
+        plain.index,
+        RELATION,
+        STATUS_QUALIFIER,
+        IMPORT_ROW);
   }
 
   /** The relationship qualifier: kind ('F' follower, 'T' friend) | account id. */
-  static final KeyLayout RELATION = KeyLayout.named("archive.relation").part("kind", PartType.BYTE)
-      .part("id", PartType.STRING).build();
+  static final KeyLayout RELATION =
+      KeyLayout.named("archive.relation")
+          .part("kind", PartType.BYTE)
+          .part("id", PartType.STRING)
+          .build();
 
   /** Row of a finished import job in {@code meta}: newest first, then the job id. */
-  static final KeyLayout IMPORT_ROW = KeyLayout.named("archive.meta.import")
-      .part("startedAt", PartType.REVERSE_TIMESTAMP).part("job", PartType.STRING).build();
+  static final KeyLayout IMPORT_ROW =
+      KeyLayout.named("archive.meta.import")
+          .part("startedAt", PartType.REVERSE_TIMESTAMP)
+          .part("job", PartType.STRING)
+          .build();
 
   /**
-   * The {@code statuses_id} qualifier of a user row: the status id's 8 big-endian bytes (the
-   * seed's {@code Bytes.toBytes(id)}, kept so existing archives stay readable).
+   * The {@code statuses_id} qualifier of a user row: the status id's 8 big-endian bytes (the seed's
+   * {@code Bytes.toBytes(id)}, kept so existing archives stay readable).
    */
-  static final KeyLayout STATUS_QUALIFIER = KeyLayout.named("archive.statuses_id").fixed(STATUS_ID, 8).build();
+  static final KeyLayout STATUS_QUALIFIER =
+      KeyLayout.named("archive.statuses_id").fixed(STATUS_ID, 8).build();
 }

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import java.io.CharConversionException;
 import java.io.IOException;
@@ -21,10 +21,10 @@ import java.util.Map;
 import org.casebook.core.Json;
 
 /**
- * Streams a file of Weibo-API-style user objects — one after another (JSON lines or
- * concatenated) — without loading it whole: the profile is read as a tree, followers/friends id
- * arrays and the statuses array element by element. A file far larger than memory is read in
- * constant space. Any structural or type error makes the whole file bad.
+ * Streams a file of Weibo-API-style user objects — one after another (JSON lines or concatenated) —
+ * without loading it whole: the profile is read as a tree, followers/friends id arrays and the
+ * statuses array element by element. A file far larger than memory is read in constant space. Any
+ * structural or type error makes the whole file bad.
  *
  * <pre>
  * {"user":{"id":…,"screen_name":…,…},"followers":[ids],"friends":[ids],"statuses":[{"id":…,"created_at":…,"text":…,…}]}
@@ -40,17 +40,31 @@ public final class ArchiveReader {
 
   /** Profile fields kept, with their JSON kinds. */
   static final Map<String, Kind> PROFILE = profileFields();
-  private static final DateTimeFormatter WEIBO_TIME = DateTimeFormatter.ofPattern("EEE MMM dd HH:mm:ss Z yyyy", Locale.ROOT);
+
+  private static final DateTimeFormatter WEIBO_TIME =
+      DateTimeFormatter.ofPattern("EEE MMM dd HH:mm:ss Z yyyy", Locale.ROOT);
+
   /** The shared mapper's parser: as strict as request bodies (duplicate keys make a file bad). */
   private static final JsonFactory FACTORY = Json.mapper().getFactory();
-  /** Reads one value of a stream as a tree; the rest of the stream follows it, so no trailing-token check. */
-  private static final ObjectReader TREES = Json.mapper().reader()
-      .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+  /**
+   * Reads one value of a stream as a tree; the rest of the stream follows it, so no trailing-token
+   * check.
+   */
+  private static final ObjectReader TREES =
+      Json.mapper().reader().without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
   static final int MAX_TEXT = 10_000;
+
   /** Files up to this size are held as records after one parse; larger ones are read twice. */
   static final long DEFAULT_HOLD_BYTES = 64L << 20;
 
-  enum Kind { TEXT, COUNT, FLAG, TIME }
+  enum Kind {
+    TEXT,
+    COUNT,
+    FLAG,
+    TIME
+  }
 
   private ArchiveReader() {}
 
@@ -81,34 +95,36 @@ public final class ArchiveReader {
 
   /**
    * SK-bad for an import: reads a file up to {@code attempts} times until one read succeeds, and
-   * delivers its records to {@code sink} only then — a bad file delivers nothing. A file of at
-   * most {@code bufferBytes} is parsed once and held as records; a larger one (the "far larger
-   * than the rest" file) is checked by a first streaming pass and delivered by a second, so memory
-   * stays bounded. Returns the last failure's reason if no read succeeded.
+   * delivers its records to {@code sink} only then — a bad file delivers nothing. A file of at most
+   * {@code bufferBytes} is parsed once and held as records; a larger one (the "far larger than the
+   * rest" file) is checked by a first streaming pass and delivered by a second, so memory stays
+   * bounded. Returns the last failure's reason if no read succeeded.
    *
    * @throws IOException if the sink fails, or a file that read cleanly fails on its second pass
    */
-  public static java.util.Optional<String> readAllOrNothing(Source source, long size, int attempts, long bufferBytes,
-                                                             Sink sink) throws IOException {
+  public static java.util.Optional<String> readAllOrNothing(
+      Source source, long size, int attempts, long bufferBytes, Sink sink) throws IOException {
     String failure = null;
     for (int i = 0; i < attempts; i++) {
       List<Object> held = size <= bufferBytes ? new ArrayList<>() : null;
       try (InputStream in = source.open()) {
-        read(in, new Sink() {
-          @Override
-          public void user(UserRecord user) {
-            if (held != null) {
-              held.add(user);
-            }
-          }
+        read(
+            in,
+            new Sink() {
+              @Override
+              public void user(UserRecord user) {
+                if (held != null) {
+                  held.add(user);
+                }
+              }
 
-          @Override
-          public void status(StatusRecord status) {
-            if (held != null) {
-              held.add(status);
-            }
-          }
-        });
+              @Override
+              public void status(StatusRecord status) {
+                if (held != null) {
+                  held.add(status);
+                }
+              }
+            });
       } catch (BadInputException e) {
         failure = e.getMessage();
         continue;
@@ -128,7 +144,8 @@ public final class ArchiveReader {
         try (InputStream in = source.open()) {
           read(in, sink);
         } catch (BadInputException e) {
-          throw new IOException("the file read cleanly, then failed on its second pass: " + e.getMessage(), e);
+          throw new IOException(
+              "the file read cleanly, then failed on its second pass: " + e.getMessage(), e);
         }
       }
       return java.util.Optional.empty();
@@ -156,8 +173,12 @@ public final class ArchiveReader {
       if (msg.startsWith("Unexpected end-of-input")) {
         throw new BadInputException("truncated file: " + msg + " at " + where(e), e);
       }
-      throw new BadInputException((msg.contains("UTF-8") || msg.contains("UTF8") ? "invalid UTF-8: " : "invalid JSON: ")
-          + msg + " at " + where(e), e);
+      throw new BadInputException(
+          (msg.contains("UTF-8") || msg.contains("UTF8") ? "invalid UTF-8: " : "invalid JSON: ")
+              + msg
+              + " at "
+              + where(e),
+          e);
     } catch (CharConversionException e) {
       throw new BadInputException("invalid UTF-8: " + e.getMessage(), e);
     }
@@ -236,7 +257,8 @@ public final class ArchiveReader {
     long id = Long.parseLong(id(s.get("id"), "status.id"));
     JsonNode text = s.get("text");
     if (text == null || !text.isTextual() || text.asText().length() > MAX_TEXT) {
-      throw new BadInputException("status " + id + ": 'text' must be a string of at most " + MAX_TEXT + " characters");
+      throw new BadInputException(
+          "status " + id + ": 'text' must be a string of at most " + MAX_TEXT + " characters");
     }
     JsonNode created = s.get("created_at");
     if (created == null || !created.isTextual()) {
@@ -246,7 +268,11 @@ public final class ArchiveReader {
     JsonNode g = s.get("geo");
     if (g != null && !g.isNull()) {
       JsonNode c = g.get("coordinates");
-      if (c == null || !c.isArray() || c.size() != 2 || !c.get(0).isNumber() || !c.get(1).isNumber()) {
+      if (c == null
+          || !c.isArray()
+          || c.size() != 2
+          || !c.get(0).isNumber()
+          || !c.get(1).isNumber()) {
         throw new BadInputException("status " + id + ": 'geo.coordinates' must be [lat, lon]");
       }
       geo = c.get(0).asText() + "," + c.get(1).asText();
@@ -257,12 +283,22 @@ public final class ArchiveReader {
     if (rt != null && !rt.isNull()) {
       retweetedId = id(rt.get("id"), "retweeted_status.id");
       JsonNode ru = rt.get("user");
-      retweetedUid = ru == null || ru.isNull() ? null : id(ru.get("id"), "retweeted_status.user.id");
+      retweetedUid =
+          ru == null || ru.isNull() ? null : id(ru.get("id"), "retweeted_status.user.id");
     }
     JsonNode source = s.get("source");
-    return new StatusRecord(id, uid, Long.parseLong(value(created, Kind.TIME, "status.created_at")), text.asText(),
+    return new StatusRecord(
+        id,
+        uid,
+        Long.parseLong(value(created, Kind.TIME, "status.created_at")),
+        text.asText(),
         source == null || source.isNull() ? "" : value(source, Kind.TEXT, "status.source"),
-        count(s, "reposts_count"), count(s, "comments_count"), count(s, "attitudes_count"), geo, retweetedId, retweetedUid);
+        count(s, "reposts_count"),
+        count(s, "comments_count"),
+        count(s, "attitudes_count"),
+        geo,
+        retweetedId,
+        retweetedUid);
   }
 
   private static long count(JsonNode s, String field) throws BadInputException {
@@ -282,7 +318,11 @@ public final class ArchiveReader {
         throw new BadInputException("'" + what + "' is out of range: " + v.asText());
       }
     }
-    throw new BadInputException("'" + what + "' must be a positive integer id, got " + (v == null ? "nothing" : v.toString()));
+    throw new BadInputException(
+        "'"
+            + what
+            + "' must be a positive integer id, got "
+            + (v == null ? "nothing" : v.toString()));
   }
 
   static String value(JsonNode v, Kind kind, String what) throws BadInputException {
@@ -306,22 +346,32 @@ public final class ArchiveReader {
         try {
           return Long.toString(weiboTime(v.asText()));
         } catch (DateTimeParseException e) {
-          throw new BadInputException("'" + what + "' must look like 'Tue May 31 17:46:55 +0800 2011', got " + v);
+          throw new BadInputException(
+              "'" + what + "' must look like 'Tue May 31 17:46:55 +0800 2011', got " + v);
         }
     }
   }
 
   private static final String[] DAYS = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
-  private static final String[] MONTHS = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  private static final String[] MONTHS = {
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"
+  };
 
   /**
-   * Epoch millis of a Weibo time such as {@code Tue May 31 17:46:55 +0800 2011}. The exact shape
-   * is decoded by position (the formatter's text lookups dominated import profiles); anything
-   * else goes to the formatter, which accepts or rejects it with the same rules.
+   * Epoch millis of a Weibo time such as {@code Tue May 31 17:46:55 +0800 2011}. The exact shape is
+   * decoded by position (the formatter's text lookups dominated import profiles); anything else
+   * goes to the formatter, which accepts or rejects it with the same rules.
    */
   static long weiboTime(String t) {
-    if (t.length() == 30 && t.charAt(3) == ' ' && t.charAt(7) == ' ' && t.charAt(10) == ' ' && t.charAt(13) == ':'
-        && t.charAt(16) == ':' && t.charAt(19) == ' ' && t.charAt(25) == ' ' && (t.charAt(20) == '+' || t.charAt(20) == '-')) {
+    if (t.length() == 30
+        && t.charAt(3) == ' '
+        && t.charAt(7) == ' '
+        && t.charAt(10) == ' '
+        && t.charAt(13) == ':'
+        && t.charAt(16) == ':'
+        && t.charAt(19) == ' '
+        && t.charAt(25) == ' '
+        && (t.charAt(20) == '+' || t.charAt(20) == '-')) {
       int day = indexOf(DAYS, t.substring(0, 3));
       int month = indexOf(MONTHS, t.substring(4, 7));
       int dom = digits(t, 8, 2);
@@ -331,13 +381,26 @@ public final class ArchiveReader {
       int offH = digits(t, 21, 2);
       int offM = digits(t, 23, 2);
       int year = digits(t, 26, 4);
-      if (day >= 0 && month >= 0 && dom > 0 && hour >= 0 && hour < 24 && minute >= 0 && minute < 60 && second >= 0
-          && second < 60 && offH >= 0 && offH < 18 && offM >= 0 && offM < 60 && year > 0) {
+      if (day >= 0
+          && month >= 0
+          && dom > 0
+          && hour >= 0
+          && hour < 24
+          && minute >= 0
+          && minute < 60
+          && second >= 0
+          && second < 60
+          && offH >= 0
+          && offH < 18
+          && offM >= 0
+          && offM < 60
+          && year > 0) {
         try {
           java.time.LocalDate date = java.time.LocalDate.of(year, month + 1, dom);
           if (date.getDayOfWeek().getValue() == day + 1) {
             int sign = t.charAt(20) == '-' ? -1 : 1;
-            java.time.ZoneOffset offset = java.time.ZoneOffset.ofHoursMinutes(sign * offH, sign * offM);
+            java.time.ZoneOffset offset =
+                java.time.ZoneOffset.ofHoursMinutes(sign * offH, sign * offM);
             return date.atTime(hour, minute, second).toEpochSecond(offset) * 1000L;
           }
         } catch (java.time.DateTimeException e) {
@@ -370,10 +433,15 @@ public final class ArchiveReader {
   }
 
   private static String where(JsonParser p) {
-    return "line " + p.getCurrentLocation().getLineNr() + ", column " + p.getCurrentLocation().getColumnNr();
+    return "line "
+        + p.getCurrentLocation().getLineNr()
+        + ", column "
+        + p.getCurrentLocation().getColumnNr();
   }
 
   private static String where(JsonParseException e) {
-    return e.getLocation() == null ? "?" : "line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
+    return e.getLocation() == null
+        ? "?"
+        : "line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
   }
 }

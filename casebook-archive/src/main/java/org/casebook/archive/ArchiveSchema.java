@@ -9,10 +9,11 @@ import org.casebook.core.schema.TableSpec;
 
 /**
  * Seed 001 §2.1's tables. The data tables are pre-split into R regions when the first import
- * creates them (R from the data size, see {@link SplitPlan}); R is recorded in {@code meta}
- * because every row key depends on it.
+ * creates them (R from the data size, see {@link SplitPlan}); R is recorded in {@code meta} because
+ * every row key depends on it.
  */
-record ArchiveSchema(String namespace, TableName user, TableName status, TableName statusIndex, TableName meta) {
+record ArchiveSchema(
+    String namespace, TableName user, TableName status, TableName statusIndex, TableName meta) {
   static final String DEFAULT_NAMESPACE = "archive";
   static final byte[] BASIC = Bytes.toBytes("basic_info");
   static final byte[] STATUSES = Bytes.toBytes("statuses_id");
@@ -26,28 +27,54 @@ record ArchiveSchema(String namespace, TableName user, TableName status, TableNa
   static final byte[] KEY_RULE = Bytes.toBytes("key_rule");
 
   static ArchiveSchema in(String namespace) {
-    return new ArchiveSchema(namespace, TableName.valueOf(namespace, "user"), TableName.valueOf(namespace, "status"),
-        TableName.valueOf(namespace, "status_index"), TableName.valueOf(namespace, "meta"));
+    return new ArchiveSchema(
+        namespace,
+        TableName.valueOf(namespace, "user"),
+        TableName.valueOf(namespace, "status"),
+        TableName.valueOf(namespace, "status_index"),
+        TableName.valueOf(namespace, "meta"));
   }
 
   TableSpec metaSpec() {
-    return new TableSpec(meta, List.of(FamilySpec.of("m")), SplitPoints.none(), "'layout' → regions, key rule");
+    return new TableSpec(
+        meta, List.of(FamilySpec.of("m")), SplitPoints.none(), "'layout' → regions, key rule");
   }
 
   /** The data tables, split in {@code regions} region-id regions (or not at all). */
   List<TableSpec> dataSpecs(int regions, boolean preSplit) {
-    SplitPoints splits = preSplit && regions > 1 ? SplitPoints.regionPrefixes(regions) : SplitPoints.none();
+    SplitPoints splits =
+        preSplit && regions > 1 ? SplitPoints.regionPrefixes(regions) : SplitPoints.none();
     return dataSpecs(splits, splits, splits);
   }
 
-  /** The data tables with their own split points (the experiment's case 2 splits each at its keys' quantiles). */
-  List<TableSpec> dataSpecs(SplitPoints userSplits, SplitPoints statusSplits, SplitPoints indexSplits) {
+  /**
+   * The data tables with their own split points (the experiment's case 2 splits each at its keys'
+   * quantiles).
+   */
+  List<TableSpec> dataSpecs(
+      SplitPoints userSplits, SplitPoints statusSplits, SplitPoints indexSplits) {
     return List.of(
-        new TableSpec(user, List.of(FamilySpec.of("basic_info"), FamilySpec.of("statuses_id"), FamilySpec.of("relationship")),
-            userSplits, "region id | uid"),
-        new TableSpec(status, List.of(FamilySpec.of("basic_info"), FamilySpec.of("other_info"), FamilySpec.of("text_info")),
-            statusSplits, "region id | uid | MAX - status id"),
-        new TableSpec(statusIndex, List.of(FamilySpec.of("u")), indexSplits, "region id(status id) | status id → uid"));
+        new TableSpec(
+            user,
+            List.of(
+                FamilySpec.of("basic_info"),
+                FamilySpec.of("statuses_id"),
+                FamilySpec.of("relationship")),
+            userSplits,
+            "region id | uid"),
+        new TableSpec(
+            status,
+            List.of(
+                FamilySpec.of("basic_info"),
+                FamilySpec.of("other_info"),
+                FamilySpec.of("text_info")),
+            statusSplits,
+            "region id | uid | MAX - status id"),
+        new TableSpec(
+            statusIndex,
+            List.of(FamilySpec.of("u")),
+            indexSplits,
+            "region id(status id) | status id → uid"));
   }
 
   List<TableName> dataTables() {

@@ -34,23 +34,46 @@ public final class ArchiveService {
   private final ImportJobs jobs;
 
   /**
-   * @param conf the MapReduce configuration of bulk loads (the LocalJobRunner unless it names a cluster)
+   * @param conf the MapReduce configuration of bulk loads (the LocalJobRunner unless it names a
+   *     cluster)
    * @param scratch local scratch space (bulk-load work directories)
-   * @param importRunner where REST import jobs run, one at a time; null when there are none (CLI, tool)
+   * @param importRunner where REST import jobs run, one at a time; null when there are none (CLI,
+   *     tool)
    */
-  public ArchiveService(Connection connection, Configuration conf, java.nio.file.Path scratch, String namespace,
-                        Clock clock, ExecutorService importRunner) {
+  public ArchiveService(
+      Connection connection,
+      Configuration conf,
+      java.nio.file.Path scratch,
+      String namespace,
+      Clock clock,
+      ExecutorService importRunner) {
     this.connection = Objects.requireNonNull(connection, "connection is null");
     this.store = new ArchiveStore(connection, ArchiveSchema.in(namespace));
-    this.importer = new ImportJob(this, store, connection, Objects.requireNonNull(conf, "conf is null"),
-        Objects.requireNonNull(scratch, "scratch is null"));
-    this.jobs = importRunner == null ? null : new ImportJobs(store, importRunner, Objects.requireNonNull(clock));
+    this.importer =
+        new ImportJob(
+            this,
+            store,
+            connection,
+            Objects.requireNonNull(conf, "conf is null"),
+            Objects.requireNonNull(scratch, "scratch is null"));
+    this.jobs =
+        importRunner == null
+            ? null
+            : new ImportJobs(store, importRunner, Objects.requireNonNull(clock));
   }
 
-  /** The archive of a running system or a CLI command: its connection, configuration, data directory and clock. */
+  /**
+   * The archive of a running system or a CLI command: its connection, configuration, data directory
+   * and clock.
+   */
   public static ArchiveService create(SystemContext ctx, boolean withImportJobs) {
-    return new ArchiveService(ctx.connection(), ctx.runtime().configuration(), ctx.dataDir().resolve("tmp"),
-        ArchiveSchema.DEFAULT_NAMESPACE, ctx.clock(), withImportJobs ? ctx.background("import") : null);
+    return new ArchiveService(
+        ctx.connection(),
+        ctx.runtime().configuration(),
+        ctx.dataDir().resolve("tmp"),
+        ArchiveSchema.DEFAULT_NAMESPACE,
+        ctx.clock(),
+        withImportJobs ? ctx.background("import") : null);
   }
 
   /** The meta table (the data tables are created by the first import, pre-split for its data). */
@@ -73,7 +96,10 @@ public final class ArchiveService {
     Optional<Layout> existing = store.layout();
     if (existing.isPresent()) {
       if (!existing.get().equals(wanted)) {
-        LOG.info("archive {} already has layout {}; keeping it (requested {})", store.schema().namespace(), existing.get(),
+        LOG.info(
+            "archive {} already has layout {}; keeping it (requested {})",
+            store.schema().namespace(),
+            existing.get(),
             wanted);
       }
       schemas.ensureAll(store.schema().dataSpecs(existing.get().regions(), preSplit));
@@ -91,8 +117,8 @@ public final class ArchiveService {
 
   /**
    * Imports {@code request}'s files now: the split computation, the tables (an existing archive
-   * keeps its regions), a bulk load or puts, bad files quarantined. Rerunning writes the same
-   * cells again (no duplicates).
+   * keeps its regions), a bulk load or puts, bad files quarantined. Rerunning writes the same cells
+   * again (no duplicates).
    */
   public ImportReport importFiles(ImportRequest request, Progress progress) {
     return importer.run(request, importer.list(request), progress);
@@ -103,7 +129,10 @@ public final class ArchiveService {
     return importer.list(request).bytes();
   }
 
-  /** Starts {@code request} as a background job (one at a time: another while one runs is a conflict). */
+  /**
+   * Starts {@code request} as a background job (one at a time: another while one runs is a
+   * conflict).
+   */
   public ImportJobStatus startImport(ImportRequest request) {
     return requireJobs().start(request, importer);
   }
@@ -132,10 +161,13 @@ public final class ArchiveService {
   /** A user's statuses, newest first; the cursor is the last status id of the previous page. */
   public Page<StatusRecord> statuses(String uid, PageRequest page) {
     checkId(uid, "uid");
-    long before = page.cursor().map(c -> Cursors.decode(STATUSES_SCOPE, c, r -> r.readLong())).orElse(0L);
+    long before =
+        page.cursor().map(c -> Cursors.decode(STATUSES_SCOPE, c, r -> r.readLong())).orElse(0L);
     InvalidInputException.check(before >= 0, "cursor", "cursor is not valid for this listing");
     List<StatusRecord> fetched = statuses(uid, before, page.fetchSize());
-    return Page.of(fetched, page.limit(),
+    return Page.of(
+        fetched,
+        page.limit(),
         s -> Cursors.encode(STATUSES_SCOPE, KeyBuilder.create().addLong(s.id()).build()));
   }
 
@@ -151,6 +183,7 @@ public final class ArchiveService {
 
   private static void checkId(String id, String field) {
     Ids.check(id, field, 19);
-    InvalidInputException.check(id.matches("[1-9][0-9]{0,18}"), field, field + " must be a positive integer id");
+    InvalidInputException.check(
+        id.matches("[1-9][0-9]{0,18}"), field, field + " must be a positive integer id");
   }
 }

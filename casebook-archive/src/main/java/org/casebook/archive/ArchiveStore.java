@@ -48,8 +48,10 @@ final class ArchiveStore {
       if (r.isEmpty()) {
         return Optional.empty();
       }
-      return Optional.of(new Layout(Bytes.toInt(r.getValue(ArchiveSchema.M, ArchiveSchema.REGIONS)),
-          Bytes.toBoolean(r.getValue(ArchiveSchema.M, ArchiveSchema.KEY_RULE))));
+      return Optional.of(
+          new Layout(
+              Bytes.toInt(r.getValue(ArchiveSchema.M, ArchiveSchema.REGIONS)),
+              Bytes.toBoolean(r.getValue(ArchiveSchema.M, ArchiveSchema.KEY_RULE))));
     } catch (org.apache.hadoop.hbase.TableNotFoundException e) {
       return Optional.empty();
     } catch (IOException e) {
@@ -59,8 +61,10 @@ final class ArchiveStore {
 
   void saveLayout(Layout layout) {
     try (Table t = connection.getTable(schema.meta())) {
-      t.put(new Put(ArchiveSchema.LAYOUT_ROW).addColumn(ArchiveSchema.M, ArchiveSchema.REGIONS, Bytes.toBytes(layout.regions()))
-          .addColumn(ArchiveSchema.M, ArchiveSchema.KEY_RULE, Bytes.toBytes(layout.keyRule())));
+      t.put(
+          new Put(ArchiveSchema.LAYOUT_ROW)
+              .addColumn(ArchiveSchema.M, ArchiveSchema.REGIONS, Bytes.toBytes(layout.regions()))
+              .addColumn(ArchiveSchema.M, ArchiveSchema.KEY_RULE, Bytes.toBytes(layout.keyRule())));
     } catch (IOException e) {
       throw StorageException.of("save the archive layout", e);
     }
@@ -69,7 +73,9 @@ final class ArchiveStore {
   /** A finished import job, kept in {@code meta} as its JSON (newest first by start time). */
   void saveImport(long startedMillis, String id, byte[] json) {
     try (Table t = connection.getTable(schema.meta())) {
-      t.put(new Put(ArchiveKeys.IMPORT_ROW.encode(startedMillis, id)).addColumn(ArchiveSchema.M, IMPORT_REPORT, json));
+      t.put(
+          new Put(ArchiveKeys.IMPORT_ROW.encode(startedMillis, id))
+              .addColumn(ArchiveSchema.M, IMPORT_REPORT, json));
     } catch (IOException e) {
       throw StorageException.of("record import " + id, e);
     }
@@ -102,16 +108,26 @@ final class ArchiveStore {
     return p;
   }
 
-  /** The status row, its id in the user row (seed 001's secondary index both ways), and the id index. */
+  /**
+   * The status row, its id in the user row (seed 001's secondary index both ways), and the id
+   * index.
+   */
   static List<Put> statusPuts(Layout layout, StatusRecord s) {
-    Put row = new Put(layout.statusRow(s.uid(), s.id()))
-        .addColumn(BASIC, Bytes.toBytes("user_id"), Bytes.toBytes(s.uid()))
-        .addColumn(BASIC, Bytes.toBytes("created_at"), Bytes.toBytes(Long.toString(s.createdAt())))
-        .addColumn(BASIC, Bytes.toBytes("source"), Bytes.toBytes(s.source()))
-        .addColumn(BASIC, Bytes.toBytes("reposts_count"), Bytes.toBytes(Long.toString(s.reposts())))
-        .addColumn(BASIC, Bytes.toBytes("comments_count"), Bytes.toBytes(Long.toString(s.comments())))
-        .addColumn(BASIC, Bytes.toBytes("attitudes_count"), Bytes.toBytes(Long.toString(s.attitudes())))
-        .addColumn(TEXT, Bytes.toBytes("text"), Bytes.toBytes(s.text()));
+    Put row =
+        new Put(layout.statusRow(s.uid(), s.id()))
+            .addColumn(BASIC, Bytes.toBytes("user_id"), Bytes.toBytes(s.uid()))
+            .addColumn(
+                BASIC, Bytes.toBytes("created_at"), Bytes.toBytes(Long.toString(s.createdAt())))
+            .addColumn(BASIC, Bytes.toBytes("source"), Bytes.toBytes(s.source()))
+            .addColumn(
+                BASIC, Bytes.toBytes("reposts_count"), Bytes.toBytes(Long.toString(s.reposts())))
+            .addColumn(
+                BASIC, Bytes.toBytes("comments_count"), Bytes.toBytes(Long.toString(s.comments())))
+            .addColumn(
+                BASIC,
+                Bytes.toBytes("attitudes_count"),
+                Bytes.toBytes(Long.toString(s.attitudes())))
+            .addColumn(TEXT, Bytes.toBytes("text"), Bytes.toBytes(s.text()));
     if (s.geo() != null) {
       row.addColumn(OTHER, Bytes.toBytes("geo"), Bytes.toBytes(s.geo()));
     }
@@ -121,9 +137,12 @@ final class ArchiveStore {
         row.addColumn(OTHER, Bytes.toBytes("retweeted_uid"), Bytes.toBytes(s.retweetedUid()));
       }
     }
-    Put link = new Put(layout.userRow(s.uid()))
-        .addColumn(STATUSES, ArchiveKeys.STATUS_QUALIFIER.encode(Bytes.toBytes(s.id())), new byte[0]);
-    Put index = new Put(layout.indexRow(s.id())).addColumn(U, Bytes.toBytes("uid"), Bytes.toBytes(s.uid()));
+    Put link =
+        new Put(layout.userRow(s.uid()))
+            .addColumn(
+                STATUSES, ArchiveKeys.STATUS_QUALIFIER.encode(Bytes.toBytes(s.id())), new byte[0]);
+    Put index =
+        new Put(layout.indexRow(s.id())).addColumn(U, Bytes.toBytes("uid"), Bytes.toBytes(s.uid()));
     return List.of(row, link, index);
   }
 
@@ -136,7 +155,8 @@ final class ArchiveStore {
     private final BufferedMutator users;
     private final BufferedMutator statuses;
     private final BufferedMutator index;
-    private final List<RetriesExhaustedWithDetailsException> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<RetriesExhaustedWithDetailsException> failures =
+        new java.util.concurrent.CopyOnWriteArrayList<>();
 
     Writers() throws IOException {
       users = open(schema.user());
@@ -145,8 +165,10 @@ final class ArchiveStore {
     }
 
     private BufferedMutator open(org.apache.hadoop.hbase.TableName t) throws IOException {
-      return connection.getBufferedMutator(new BufferedMutatorParams(t).writeBufferSize(8L << 20)
-          .listener((e, m) -> failures.add(e)));
+      return connection.getBufferedMutator(
+          new BufferedMutatorParams(t)
+              .writeBufferSize(8L << 20)
+              .listener((e, m) -> failures.add(e)));
     }
 
     /** Returns the number of cells sent. */
@@ -239,7 +261,8 @@ final class ArchiveStore {
       scan.withStartRow(layout.statusRow(uid, beforeId), false);
     }
     List<StatusRecord> out = new ArrayList<>();
-    try (Table t = connection.getTable(schema.status()); ResultScanner s = t.getScanner(scan)) {
+    try (Table t = connection.getTable(schema.status());
+        ResultScanner s = t.getScanner(scan)) {
       for (Result r : s) {
         out.add(decodeStatus(layout.statusIdOf(r.getRow()), r));
       }
@@ -250,8 +273,12 @@ final class ArchiveStore {
   }
 
   Optional<StatusRecord> status(Layout layout, long id) {
-    try (Table index = connection.getTable(schema.statusIndex()); Table statuses = connection.getTable(schema.status())) {
-      byte[] uid = index.get(new Get(layout.indexRow(id)).addColumn(U, Bytes.toBytes("uid"))).getValue(U, Bytes.toBytes("uid"));
+    try (Table index = connection.getTable(schema.statusIndex());
+        Table statuses = connection.getTable(schema.status())) {
+      byte[] uid =
+          index
+              .get(new Get(layout.indexRow(id)).addColumn(U, Bytes.toBytes("uid")))
+              .getValue(U, Bytes.toBytes("uid"));
       if (uid == null) {
         return Optional.empty();
       }
@@ -263,9 +290,17 @@ final class ArchiveStore {
   }
 
   private static StatusRecord decodeStatus(long id, Result r) {
-    return new StatusRecord(id, str(r, BASIC, "user_id"), Long.parseLong(str(r, BASIC, "created_at")), str(r, TEXT, "text"),
-        str(r, BASIC, "source"), Long.parseLong(str(r, BASIC, "reposts_count")), Long.parseLong(str(r, BASIC, "comments_count")),
-        Long.parseLong(str(r, BASIC, "attitudes_count")), str(r, OTHER, "geo"), str(r, OTHER, "retweeted_id"),
+    return new StatusRecord(
+        id,
+        str(r, BASIC, "user_id"),
+        Long.parseLong(str(r, BASIC, "created_at")),
+        str(r, TEXT, "text"),
+        str(r, BASIC, "source"),
+        Long.parseLong(str(r, BASIC, "reposts_count")),
+        Long.parseLong(str(r, BASIC, "comments_count")),
+        Long.parseLong(str(r, BASIC, "attitudes_count")),
+        str(r, OTHER, "geo"),
+        str(r, OTHER, "retweeted_id"),
         str(r, OTHER, "retweeted_uid"));
   }
 

@@ -14,9 +14,12 @@ import org.casebook.core.http.Route;
 public final class ArchiveSystem implements CasebookSystem {
   @Override
   public SystemDescriptor descriptor() {
-    return new SystemDescriptor("archive",
+    return new SystemDescriptor(
+        "archive",
         "Weibo archive import (seed 001): JSON files into pre-split user and status tables, bad files quarantined",
-        ArchiveService.schemas(ArchiveSchema.DEFAULT_NAMESPACE), ArchiveKeys.declared(), ArchiveRoutes.ROUTES.specs(),
+        ArchiveService.schemas(ArchiveSchema.DEFAULT_NAMESPACE),
+        ArchiveKeys.declared(),
+        ArchiveRoutes.ROUTES.specs(),
         List.of());
   }
 

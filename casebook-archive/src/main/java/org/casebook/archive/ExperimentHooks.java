@@ -19,10 +19,10 @@ import org.casebook.core.schema.SplitPoints;
 import org.casebook.core.schema.TableSpec;
 
 /**
- * What the seed 001 §3.2 experiment ({@code casebook bench archive}) needs beyond the service:
- * an archive namespace with chosen split points, key rule and table settings; a bulk load that
- * may partition rows by hash (case 2); and the plain keys of a file (to split case 2's tables at
- * their quantiles). Not for imports: those go through {@link ArchiveService#importFiles}.
+ * What the seed 001 §3.2 experiment ({@code casebook bench archive}) needs beyond the service: an
+ * archive namespace with chosen split points, key rule and table settings; a bulk load that may
+ * partition rows by hash (case 2); and the plain keys of a file (to split case 2's tables at their
+ * quantiles). Not for imports: those go through {@link ArchiveService#importFiles}.
  */
 public final class ExperimentHooks {
   /** Split points of the three data tables. */
@@ -44,11 +44,15 @@ public final class ExperimentHooks {
   private ExperimentHooks() {}
 
   /**
-   * Drops {@code namespace} if it exists and creates its tables with {@code splits} and
-   * {@code tableSettings} (region size, split policy), recording {@code layout}.
+   * Drops {@code namespace} if it exists and creates its tables with {@code splits} and {@code
+   * tableSettings} (region size, split policy), recording {@code layout}.
    */
-  public static void recreate(Connection connection, String namespace, Layout layout, TableSplits splits,
-                              Map<String, String> tableSettings) {
+  public static void recreate(
+      Connection connection,
+      String namespace,
+      Layout layout,
+      TableSplits splits,
+      Map<String, String> tableSettings) {
     ArchiveSchema schema = ArchiveSchema.in(namespace);
     SchemaManager schemas = new SchemaManager(connection);
     schemas.dropNamespace(namespace);
@@ -67,13 +71,30 @@ public final class ExperimentHooks {
    * One bulk-load job of local {@code files} into {@code namespace} ({@link #recreate} first),
    * partitioned by region or, for the seed's case 2, by hash.
    */
-  public static ArchiveBulkLoad.Outcome bulkLoad(Connection connection, Configuration conf, String namespace,
-                                                 Layout layout, List<Path> files, Path work, Path quarantine,
-                                                 int attempts, ArchiveBulkLoad.Partitioning partitioning) {
-    List<org.apache.hadoop.fs.Path> inputs = files.stream().map(ExperimentHooks::hadoopPath).toList();
+  public static ArchiveBulkLoad.Outcome bulkLoad(
+      Connection connection,
+      Configuration conf,
+      String namespace,
+      Layout layout,
+      List<Path> files,
+      Path work,
+      Path quarantine,
+      int attempts,
+      ArchiveBulkLoad.Partitioning partitioning) {
+    List<org.apache.hadoop.fs.Path> inputs =
+        files.stream().map(ExperimentHooks::hadoopPath).toList();
     try {
-      return ArchiveBulkLoad.run(connection, conf, ArchiveSchema.in(namespace), layout, inputs, hadoopPath(work),
-          hadoopPath(quarantine), attempts, partitioning, Progress.silent());
+      return ArchiveBulkLoad.run(
+          connection,
+          conf,
+          ArchiveSchema.in(namespace),
+          layout,
+          inputs,
+          hadoopPath(work),
+          hadoopPath(quarantine),
+          attempts,
+          partitioning,
+          Progress.silent());
     } catch (IOException e) {
       throw StorageException.of("bulk-load into " + namespace, e);
     } catch (InterruptedException e) {
@@ -88,18 +109,20 @@ public final class ExperimentHooks {
     List<byte[]> index = new ArrayList<>();
     Layout plain = new Layout(1, false);
     try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
-      ArchiveReader.read(in, new ArchiveReader.Sink() {
-        @Override
-        public void user(UserRecord user) {
-          users.add(plain.userRow(user.uid()));
-        }
+      ArchiveReader.read(
+          in,
+          new ArchiveReader.Sink() {
+            @Override
+            public void user(UserRecord user) {
+              users.add(plain.userRow(user.uid()));
+            }
 
-        @Override
-        public void status(StatusRecord status) {
-          statuses.add(plain.statusRow(status.uid(), status.id()));
-          index.add(plain.indexRow(status.id()));
-        }
-      });
+            @Override
+            public void status(StatusRecord status) {
+              statuses.add(plain.statusRow(status.uid(), status.id()));
+              index.add(plain.indexRow(status.id()));
+            }
+          });
     } catch (IOException e) {
       throw LocalFileException.of("read", file, e);
     } catch (BadInputException e) {

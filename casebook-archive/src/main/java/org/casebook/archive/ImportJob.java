@@ -31,8 +31,12 @@ final class ImportJob {
   private final Configuration conf;
   private final java.nio.file.Path scratch;
 
-  ImportJob(ArchiveService service, ArchiveStore store, Connection connection, Configuration conf,
-            java.nio.file.Path scratch) {
+  ImportJob(
+      ArchiveService service,
+      ArchiveStore store,
+      Connection connection,
+      Configuration conf,
+      java.nio.file.Path scratch) {
     this.service = service;
     this.store = store;
     this.connection = connection;
@@ -40,13 +44,17 @@ final class ImportJob {
     this.scratch = scratch;
   }
 
-  /** The input files: the file itself, or a directory's files that are not hidden, bookkeeping or reason files. */
+  /**
+   * The input files: the file itself, or a directory's files that are not hidden, bookkeeping or
+   * reason files.
+   */
   Listing list(ImportRequest request) {
     Path input = new Path(request.input());
     try {
       FileSystem fs = input.getFileSystem(conf);
       input = fs.makeQualified(input);
-      InvalidInputException.check(fs.exists(input), "input", "no such file or directory: " + request.input());
+      InvalidInputException.check(
+          fs.exists(input), "input", "no such file or directory: " + request.input());
       List<Path> files = new ArrayList<>();
       long bytes = 0;
       for (FileStatus s : fs.listStatus(input)) {
@@ -57,7 +65,8 @@ final class ImportJob {
           bytes += s.getLen();
         }
       }
-      InvalidInputException.check(!files.isEmpty(), "input", "no input files in " + request.input());
+      InvalidInputException.check(
+          !files.isEmpty(), "input", "no input files in " + request.input());
       files.sort(null);
       return new Listing(input, files, bytes);
     } catch (IOException e) {
@@ -73,14 +82,19 @@ final class ImportJob {
       throw StorageException.of("count the region servers", e);
     }
     SplitPlan plan = SplitPlan.compute(listing.bytes(), 1.5, request.regionSizeMb() << 20, servers);
-    Layout wanted = new Layout(request.regions() != null ? request.regions() : plan.regions(), true);
+    Layout wanted =
+        new Layout(request.regions() != null ? request.regions() : plan.regions(), true);
     Layout layout = service.prepare(wanted, true);
-    String computation = request.regions() != null ? "--regions " + request.regions() + " given" : plan.explain();
+    String computation =
+        request.regions() != null ? "--regions " + request.regions() + " given" : plan.explain();
     if (!layout.equals(wanted)) {
-      computation += "; the archive already had " + layout.regions() + " regions, kept (keys depend on them)";
+      computation +=
+          "; the archive already had " + layout.regions() + " regions, kept (keys depend on them)";
     }
-    Path quarantine = request.quarantine() != null ? new Path(request.quarantine())
-        : new Path(listing.input().getParent(), "quarantine");
+    Path quarantine =
+        request.quarantine() != null
+            ? new Path(request.quarantine())
+            : new Path(listing.input().getParent(), "quarantine");
     try {
       return request.mode() == ImportMode.PUT
           ? withPuts(layout, listing.files(), quarantine, request.attempts(), computation, progress)
@@ -91,13 +105,19 @@ final class ImportJob {
   }
 
   /**
-   * The put path: each file is read completely before any of it is written through
-   * BufferedMutators ({@link ArchiveReader#readAllOrNothing}), so a bad file writes nothing. The
-   * time includes flushing the tables' memstores, so the data ends where a bulk load puts it: in
-   * HFiles. Reimporting writes the same cells again (no duplicates).
+   * The put path: each file is read completely before any of it is written through BufferedMutators
+   * ({@link ArchiveReader#readAllOrNothing}), so a bad file writes nothing. The time includes
+   * flushing the tables' memstores, so the data ends where a bulk load puts it: in HFiles.
+   * Reimporting writes the same cells again (no duplicates).
    */
-  private ImportReport withPuts(Layout layout, List<Path> files, Path quarantine, int attempts, String computation,
-                                Progress progress) throws IOException {
+  private ImportReport withPuts(
+      Layout layout,
+      List<Path> files,
+      Path quarantine,
+      int attempts,
+      String computation,
+      Progress progress)
+      throws IOException {
     long t0 = System.nanoTime();
     long[] counts = new long[3];
     long bytes = 0;
@@ -109,20 +129,26 @@ final class ImportJob {
         progress.detail(file.getName());
         FileSystem fs = file.getFileSystem(conf);
         long size = fs.getFileStatus(file).getLen();
-        String failure = ArchiveReader.readAllOrNothing(() -> fs.open(file, 1 << 16), size, attempts,
-            ArchiveReader.DEFAULT_HOLD_BYTES, new ArchiveReader.Sink() {
-              @Override
-              public void user(UserRecord user) throws IOException {
-                counts[2] += writers.user(layout, user);
-                counts[0]++;
-              }
+        String failure =
+            ArchiveReader.readAllOrNothing(
+                    () -> fs.open(file, 1 << 16),
+                    size,
+                    attempts,
+                    ArchiveReader.DEFAULT_HOLD_BYTES,
+                    new ArchiveReader.Sink() {
+                      @Override
+                      public void user(UserRecord user) throws IOException {
+                        counts[2] += writers.user(layout, user);
+                        counts[0]++;
+                      }
 
-              @Override
-              public void status(StatusRecord status) throws IOException {
-                counts[2] += writers.status(layout, status);
-                counts[1]++;
-              }
-            }).orElse(null);
+                      @Override
+                      public void status(StatusRecord status) throws IOException {
+                        counts[2] += writers.status(layout, status);
+                        counts[1]++;
+                      }
+                    })
+                .orElse(null);
         if (failure != null) {
           skipped.add(Quarantine.move(conf, file, quarantine, failure, attempts));
           continue;
@@ -140,23 +166,55 @@ final class ImportJob {
     Map<String, Double> phases = new LinkedHashMap<>();
     phases.put("write", writeSeconds);
     phases.put("memstoreFlush", seconds - writeSeconds);
-    return ImportReport.of(ImportMode.PUT, layout, computation, loaded, skipped, counts[0], counts[1], counts[2], bytes, 0,
-        0, phases, seconds);
+    return ImportReport.of(
+        ImportMode.PUT,
+        layout,
+        computation,
+        loaded,
+        skipped,
+        counts[0],
+        counts[1],
+        counts[2],
+        bytes,
+        0,
+        0,
+        phases,
+        seconds);
   }
 
   /**
    * The bulk-load path ({@link ArchiveBulkLoad}): one MapReduce job writes HFiles for the three
    * pre-split tables and they are bulk-loaded; the LocalJobRunner unless the configuration names a
-   * cluster framework. The job quarantines bad files; the report lists them from their reason files.
+   * cluster framework. The job quarantines bad files; the report lists them from their reason
+   * files.
    */
-  private ImportReport withBulkLoad(Layout layout, List<Path> files, Path quarantine, ImportRequest request,
-                                    String computation, Progress progress) throws IOException {
-    Path work = request.work() != null ? new Path(request.work())
-        : new Path(ImportRequest.localUri(scratch.resolve("archive-bulkload-" + System.nanoTime())));
+  private ImportReport withBulkLoad(
+      Layout layout,
+      List<Path> files,
+      Path quarantine,
+      ImportRequest request,
+      String computation,
+      Progress progress)
+      throws IOException {
+    Path work =
+        request.work() != null
+            ? new Path(request.work())
+            : new Path(
+                ImportRequest.localUri(scratch.resolve("archive-bulkload-" + System.nanoTime())));
     ArchiveBulkLoad.Outcome o;
     try {
-      o = ArchiveBulkLoad.run(connection, conf, store.schema(), layout, files, work, quarantine, request.attempts(),
-          ArchiveBulkLoad.Partitioning.REGIONS, progress);
+      o =
+          ArchiveBulkLoad.run(
+              connection,
+              conf,
+              store.schema(),
+              layout,
+              files,
+              work,
+              quarantine,
+              request.attempts(),
+              ArchiveBulkLoad.Partitioning.REGIONS,
+              progress);
     } catch (InterruptedException e) {
       throw StorageException.interrupted("bulk load " + request.input(), e);
     }
@@ -164,11 +222,26 @@ final class ImportJob {
     Map<String, Double> phases = new LinkedHashMap<>();
     phases.put("job", o.jobSeconds());
     phases.put("load", o.loadSeconds());
-    return ImportReport.of(ImportMode.BULKLOAD, layout, computation, (int) o.filesLoaded(), skipped, o.users(),
-        o.statuses(), o.cells(), o.bytes(), o.hfiles(), o.hfileSplits(), phases, o.seconds());
+    return ImportReport.of(
+        ImportMode.BULKLOAD,
+        layout,
+        computation,
+        (int) o.filesLoaded(),
+        skipped,
+        o.users(),
+        o.statuses(),
+        o.cells(),
+        o.bytes(),
+        o.hfiles(),
+        o.hfileSplits(),
+        phases,
+        o.seconds());
   }
 
-  /** A local file's failure is the machine's ({@link LocalFileException}); a cluster file system's is storage. */
+  /**
+   * A local file's failure is the machine's ({@link LocalFileException}); a cluster file system's
+   * is storage.
+   */
   static RuntimeException fileFailure(String what, Path path, IOException e) {
     if ("file".equals(path.toUri().getScheme())) {
       return LocalFileException.of(what, java.nio.file.Path.of(path.toUri()), e);

@@ -22,13 +22,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The REST import jobs of one running archive: one at a time on the system's background
- * executor, kept in memory (the newest {@link #KEPT}), and each finished one also written to
- * {@code meta} for the record.
+ * The REST import jobs of one running archive: one at a time on the system's background executor,
+ * kept in memory (the newest {@link #KEPT}), and each finished one also written to {@code meta} for
+ * the record.
  */
 final class ImportJobs {
   private static final Logger LOG = LoggerFactory.getLogger(ImportJobs.class);
   private static final String SCOPE = "archive.imports";
+
   /** Jobs kept in memory; older ones are only in {@code meta}. */
   static final int KEPT = 1000;
 
@@ -36,9 +37,11 @@ final class ImportJobs {
   private final ExecutorService runner;
   private final Clock clock;
   private final AtomicLong sequence = new AtomicLong();
+
   /** By sequence number, newest first. */
   private final ConcurrentSkipListMap<Long, ImportJobStatus> jobs =
       new ConcurrentSkipListMap<>(java.util.Comparator.reverseOrder());
+
   private String running;
 
   ImportJobs(ArchiveStore store, ExecutorService runner, Clock clock) {
@@ -47,17 +50,29 @@ final class ImportJobs {
     this.clock = clock;
   }
 
-  /** Lists the input now (a missing or empty input is a 400 before anything starts), then runs in the background. */
+  /**
+   * Lists the input now (a missing or empty input is a 400 before anything starts), then runs in
+   * the background.
+   */
   synchronized ImportJobStatus start(ImportRequest request, ImportJob importer) {
     if (running != null) {
-      throw new ConflictException("import " + running + " is still running; start another when it has finished");
+      throw new ConflictException(
+          "import " + running + " is still running; start another when it has finished");
     }
     ImportJob.Listing listing = importer.list(request);
     Instant started = clock.instant();
     long seq = sequence.incrementAndGet();
     String id = started.toEpochMilli() + "-" + seq;
-    ImportJobStatus status = new ImportJobStatus(id, ImportJobStatus.RUNNING, request.input(), request.mode().label(),
-        started.toString(), null, null, null);
+    ImportJobStatus status =
+        new ImportJobStatus(
+            id,
+            ImportJobStatus.RUNNING,
+            request.input(),
+            request.mode().label(),
+            started.toString(),
+            null,
+            null,
+            null);
     jobs.put(seq, status);
     running = id;
     try {
@@ -73,10 +88,15 @@ final class ImportJobs {
     return status;
   }
 
-  private void run(long seq, ImportJobStatus status, ImportRequest request, ImportJob.Listing listing,
-                   ImportJob importer) {
+  private void run(
+      long seq,
+      ImportJobStatus status,
+      ImportRequest request,
+      ImportJob.Listing listing,
+      ImportJob importer) {
     ImportJobStatus done;
-    try (Progress progress = Progress.logging("archive import " + status.id(), listing.bytes(), "bytes")) {
+    try (Progress progress =
+        Progress.logging("archive import " + status.id(), listing.bytes(), "bytes")) {
       ImportReport report = importer.run(request, listing, progress);
       done = finished(status, ImportJobStatus.SUCCEEDED, report, null);
     } catch (RuntimeException | Error e) {
@@ -84,9 +104,13 @@ final class ImportJobs {
       done = finished(status, ImportJobStatus.FAILED, null, String.valueOf(e.getMessage()));
     }
     try {
-      store.saveImport(Instant.parse(status.startedAt()).toEpochMilli(), status.id(), Json.writeBytes(done));
+      store.saveImport(
+          Instant.parse(status.startedAt()).toEpochMilli(), status.id(), Json.writeBytes(done));
     } catch (StorageException e) {
-      LOG.warn("archive import {} finished but could not be recorded in meta: {}", status.id(), e.getMessage());
+      LOG.warn(
+          "archive import {} finished but could not be recorded in meta: {}",
+          status.id(),
+          e.getMessage());
     }
     synchronized (this) {
       jobs.put(seq, done);
@@ -94,8 +118,16 @@ final class ImportJobs {
     }
   }
 
-  private ImportJobStatus finished(ImportJobStatus s, String state, ImportReport report, String error) {
-    return new ImportJobStatus(s.id(), state, s.input(), s.mode(), s.startedAt(), clock.instant().toString(), report,
+  private ImportJobStatus finished(
+      ImportJobStatus s, String state, ImportReport report, String error) {
+    return new ImportJobStatus(
+        s.id(),
+        state,
+        s.input(),
+        s.mode(),
+        s.startedAt(),
+        clock.instant().toString(),
+        report,
         error);
   }
 
@@ -109,9 +141,10 @@ final class ImportJobs {
   }
 
   Page<ImportJobStatus> list(PageRequest page) {
-    Map<Long, ImportJobStatus> from = page.cursor()
-        .map(c -> jobs.tailMap(Cursors.decode(SCOPE, c, r -> r.readLong()), false))
-        .orElse(jobs);
+    Map<Long, ImportJobStatus> from =
+        page.cursor()
+            .map(c -> jobs.tailMap(Cursors.decode(SCOPE, c, r -> r.readLong()), false))
+            .orElse(jobs);
     List<Map.Entry<Long, ImportJobStatus>> fetched = new ArrayList<>();
     for (Map.Entry<Long, ImportJobStatus> e : from.entrySet()) {
       if (fetched.size() == page.fetchSize()) {
@@ -119,7 +152,10 @@ final class ImportJobs {
       }
       fetched.add(Map.entry(e.getKey(), e.getValue()));
     }
-    return Page.of(fetched, page.limit(), e -> Cursors.encode(SCOPE, KeyBuilder.create().addLong(e.getKey()).build()))
+    return Page.of(
+            fetched,
+            page.limit(),
+            e -> Cursors.encode(SCOPE, KeyBuilder.create().addLong(e.getKey()).build()))
         .map(Map.Entry::getValue);
   }
 }

@@ -4,7 +4,8 @@ import org.casebook.core.Enums;
 
 /** How an import writes: one MapReduce job and a bulk load of its HFiles, or puts. */
 public enum ImportMode {
-  BULKLOAD, PUT;
+  BULKLOAD,
+  PUT;
 
   /** The lower-case name used in the CLI, the REST body and the report. */
   public String label() {

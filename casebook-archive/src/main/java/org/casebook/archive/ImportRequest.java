@@ -16,22 +16,33 @@ import org.casebook.core.InvalidInputException;
  * @param work scratch space of a bulk load on the job's file system, or null for the service's own
  * @param attempts reads of a file before it is quarantined
  */
-public record ImportRequest(String input, ImportMode mode, Integer regions, long regionSizeMb, String quarantine,
-                            String work, int attempts) {
+public record ImportRequest(
+    String input,
+    ImportMode mode,
+    Integer regions,
+    long regionSizeMb,
+    String quarantine,
+    String work,
+    int attempts) {
   public static final long DEFAULT_REGION_SIZE_MB = 10240;
   public static final int DEFAULT_ATTEMPTS = 2;
 
   public ImportRequest {
-    InvalidInputException.check(input != null && !input.isBlank(), "input", "input must name a directory or file");
+    InvalidInputException.check(
+        input != null && !input.isBlank(), "input", "input must name a directory or file");
     Objects.requireNonNull(mode, "mode is null");
-    InvalidInputException.check(regions == null || regions >= 1 && regions <= 65536, "regions", "regions must be 1..65536");
-    InvalidInputException.check(regionSizeMb >= 1, "regionSizeMb", "the region size must be at least 1 MB");
-    InvalidInputException.check(attempts >= 1 && attempts <= 10, "attempts", "attempts must be 1..10");
+    InvalidInputException.check(
+        regions == null || regions >= 1 && regions <= 65536, "regions", "regions must be 1..65536");
+    InvalidInputException.check(
+        regionSizeMb >= 1, "regionSizeMb", "the region size must be at least 1 MB");
+    InvalidInputException.check(
+        attempts >= 1 && attempts <= 10, "attempts", "attempts must be 1..10");
   }
 
   /** An import of a local directory or file (CLI, REST), defaults for the rest. */
   public static ImportRequest local(Path input, ImportMode mode) {
-    return new ImportRequest(localUri(input), mode, null, DEFAULT_REGION_SIZE_MB, null, null, DEFAULT_ATTEMPTS);
+    return new ImportRequest(
+        localUri(input), mode, null, DEFAULT_REGION_SIZE_MB, null, null, DEFAULT_ATTEMPTS);
   }
 
   public ImportRequest withRegions(Integer value) {
@@ -43,7 +54,14 @@ public record ImportRequest(String input, ImportMode mode, Integer regions, long
   }
 
   public ImportRequest withQuarantine(Path localDir) {
-    return new ImportRequest(input, mode, regions, regionSizeMb, localDir == null ? null : localUri(localDir), work, attempts);
+    return new ImportRequest(
+        input,
+        mode,
+        regions,
+        regionSizeMb,
+        localDir == null ? null : localUri(localDir),
+        work,
+        attempts);
   }
 
   public ImportRequest withAttempts(int value) {

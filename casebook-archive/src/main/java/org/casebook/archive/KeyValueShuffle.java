@@ -15,28 +15,29 @@ import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Reducer;
 
 /**
- * How the bulk-load job moves cells from mappers to HFile writers, in place of HBase's
- * per-cell records ({@code CellSerialization} + {@code CellSortReducer}). Two costs measured with
- * JFR on the archive experiment went away: (1) a map output record per cell — ten per input
- * record, each one sorted and merged on its own; here a record is one row's cells, 3.4× fewer
- * records; (2) HBase's reducer hands the writer each cell wrapped in a {@code
- * MapReduceExtendedCell}, whose row accessor copies the row on every call, and the ROW bloom
- * filter reads the row byte by byte — 37 % of reduce time. Here cells arrive as plain
- * {@link KeyValue}s.
+ * How the bulk-load job moves cells from mappers to HFile writers, in place of HBase's per-cell
+ * records ({@code CellSerialization} + {@code CellSortReducer}). Two costs measured with JFR on the
+ * archive experiment went away: (1) a map output record per cell — ten per input record, each one
+ * sorted and merged on its own; here a record is one row's cells, 3.4× fewer records; (2) HBase's
+ * reducer hands the writer each cell wrapped in a {@code MapReduceExtendedCell}, whose row accessor
+ * copies the row on every call, and the ROW bloom filter reads the row byte by byte — 37 % of
+ * reduce time. Here cells arrive as plain {@link KeyValue}s.
  */
 final class KeyValueShuffle {
   private KeyValueShuffle() {}
 
-  /** Installs the row-per-record value and its reducer on a job HBase's HFile set-up has configured. */
+  /**
+   * Installs the row-per-record value and its reducer on a job HBase's HFile set-up has configured.
+   */
   static void install(Job job) {
     job.setMapOutputValueClass(RowCells.class);
     job.setReducerClass(SortedRowReducer.class);
   }
 
   /**
-   * Sorts {@code cells} in place into HBase's cell order and returns them without repeats: of
-   * cells with identical coordinates (the same record in two input files) the first seen stays,
-   * as with HBase's own reducer.
+   * Sorts {@code cells} in place into HBase's cell order and returns them without repeats: of cells
+   * with identical coordinates (the same record in two input files) the first seen stays, as with
+   * HBase's own reducer.
    */
   static List<KeyValue> sortedDistinct(List<KeyValue> cells) {
     CellComparator order = CellComparator.getInstance();
@@ -80,7 +81,10 @@ final class KeyValueShuffle {
       }
     }
 
-    /** Reads into new objects (one array per row): the reducer keeps earlier values' cells while it sorts. */
+    /**
+     * Reads into new objects (one array per row): the reducer keeps earlier values' cells while it
+     * sorts.
+     */
     @Override
     public void readFields(DataInput in) throws IOException {
       byte[] bytes = new byte[in.readInt()];

@@ -4,13 +4,14 @@ import org.casebook.core.InvalidInputException;
 import org.casebook.core.key.KeyRange;
 
 /**
- * How an archive namespace keys its rows: R regions, with or without seed 001's key rule
- * (the rule is off only for the experiment's cases 1 and 2). Keys are built and read through
- * {@link ArchiveKeys}' layouts for this R.
+ * How an archive namespace keys its rows: R regions, with or without seed 001's key rule (the rule
+ * is off only for the experiment's cases 1 and 2). Keys are built and read through {@link
+ * ArchiveKeys}' layouts for this R.
  */
 public record Layout(int regions, boolean keyRule) {
   public Layout {
-    InvalidInputException.check(regions >= 1 && regions <= 65536, "regions", "regions must be 1..65536");
+    InvalidInputException.check(
+        regions >= 1 && regions <= 65536, "regions", "regions must be 1..65536");
   }
 
   private ArchiveKeys keys() {

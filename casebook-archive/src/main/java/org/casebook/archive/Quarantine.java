@@ -37,7 +37,8 @@ final class Quarantine {
    * Moves {@code file} into {@code dir} and writes its reason file; idempotent when the file is
    * already there (a task attempt that quarantines again after a retry).
    */
-  static ImportReport.Skipped move(Configuration conf, Path file, Path dir, String reason, int attempts) throws IOException {
+  static ImportReport.Skipped move(
+      Configuration conf, Path file, Path dir, String reason, int attempts) throws IOException {
     FileSystem fs = dir.getFileSystem(conf);
     fs.mkdirs(dir);
     Path target = new Path(dir, file.getName());
@@ -56,10 +57,11 @@ final class Quarantine {
   }
 
   /**
-   * The files of {@code inputs} that a run moved to {@code quarantine}: gone from their place
-   * and with a reason file there.
+   * The files of {@code inputs} that a run moved to {@code quarantine}: gone from their place and
+   * with a reason file there.
    */
-  static List<ImportReport.Skipped> skipped(Configuration conf, Path quarantine, List<Path> inputs) throws IOException {
+  static List<ImportReport.Skipped> skipped(Configuration conf, Path quarantine, List<Path> inputs)
+      throws IOException {
     FileSystem qfs = quarantine.getFileSystem(conf);
     List<ImportReport.Skipped> out = new ArrayList<>();
     for (Path f : inputs) {
@@ -67,7 +69,12 @@ final class Quarantine {
       if (!f.getFileSystem(conf).exists(f) && qfs.exists(reasonFile)) {
         try (InputStream in = qfs.open(reasonFile)) {
           Reason why = parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-          out.add(new ImportReport.Skipped(f.toString(), why.reason(), why.attempts(), new Path(quarantine, f.getName()).toString()));
+          out.add(
+              new ImportReport.Skipped(
+                  f.toString(),
+                  why.reason(),
+                  why.attempts(),
+                  new Path(quarantine, f.getName()).toString()));
         }
       }
     }

@@ -20,20 +20,22 @@ import org.apache.hadoop.mapreduce.lib.partition.TotalOrderPartitioner;
  * configuration copy, a shuffle, writers), and 24 of them on two cores cost more than their data
  * (bulk load of 85,720 records: 2.2–4.5 s with 24 reducers, 1.6–1.8 s with 3). Here contiguous
  * regions share a reducer, and the output format ({@link UntrackedHFileOutputFormat}) starts new
- * HFiles whenever the rows cross into the next region, so the loader still splits nothing.
- * Local mode only: on a cluster one reducer per region is the parallelism.
+ * HFiles whenever the rows cross into the next region, so the loader still splits nothing. Local
+ * mode only: on a cluster one reducer per region is the parallelism.
  */
 final class RegionGroups {
-  /** Every region's first composite key (table; start row), sorted, base64: set when grouping is on. */
+  /**
+   * Every region's first composite key (table; start row), sorted, base64: set when grouping is on.
+   */
   static final String REGION_STARTS = "casebook.archive.region.starts";
 
   private RegionGroups() {}
 
   /**
-   * Partitions {@code job} into at most {@code reducers} groups of contiguous regions (total
-   * order, as HBase does, on a subset of the region boundaries) and tells the output format where
-   * every region starts. {@code starts}: every region's first composite key, sorted. Call after
-   * HBase's set-up, which this overrides.
+   * Partitions {@code job} into at most {@code reducers} groups of contiguous regions (total order,
+   * as HBase does, on a subset of the region boundaries) and tells the output format where every
+   * region starts. {@code starts}: every region's first composite key, sorted. Call after HBase's
+   * set-up, which this overrides.
    */
   static void install(Job job, List<byte[]> starts, int reducers, Path work) throws IOException {
     List<byte[]> cuts = cuts(starts, reducers);
@@ -41,20 +43,26 @@ final class RegionGroups {
     Path partitions = new Path(work, "region-groups.partitions");
     FileSystem fs = partitions.getFileSystem(conf);
     fs.delete(partitions, false);
-    try (SequenceFile.Writer writer = SequenceFile.createWriter(conf, SequenceFile.Writer.file(partitions),
-        SequenceFile.Writer.keyClass(ImmutableBytesWritable.class), SequenceFile.Writer.valueClass(NullWritable.class))) {
+    try (SequenceFile.Writer writer =
+        SequenceFile.createWriter(
+            conf,
+            SequenceFile.Writer.file(partitions),
+            SequenceFile.Writer.keyClass(ImmutableBytesWritable.class),
+            SequenceFile.Writer.valueClass(NullWritable.class))) {
       for (byte[] cut : cuts) {
         writer.append(new ImmutableBytesWritable(cut), NullWritable.get());
       }
     }
     TotalOrderPartitioner.setPartitionFile(conf, partitions);
     job.setNumReduceTasks(cuts.size() + 1);
-    conf.setStrings(REGION_STARTS, starts.stream().map(k -> Base64.getEncoder().encodeToString(k)).toArray(String[]::new));
+    conf.setStrings(
+        REGION_STARTS,
+        starts.stream().map(k -> Base64.getEncoder().encodeToString(k)).toArray(String[]::new));
   }
 
   /**
-   * The keys where reducer groups begin (the first group's start excluded): every
-   * ⌈regions / reducers⌉-th region start of the sorted {@code starts}.
+   * The keys where reducer groups begin (the first group's start excluded): every ⌈regions /
+   * reducers⌉-th region start of the sorted {@code starts}.
    */
   static List<byte[]> cuts(List<byte[]> starts, int reducers) {
     int perGroup = (starts.size() + reducers - 1) / Math.max(1, reducers);

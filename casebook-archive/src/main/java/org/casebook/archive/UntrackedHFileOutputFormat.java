@@ -12,12 +12,12 @@ import org.apache.hadoop.mapreduce.TaskAttemptContext;
 
 /**
  * HBase's multi-table HFile output behind a plain {@link OutputFormat}. Hadoop's reduce task
- * measures every record written to a {@code FileOutputFormat} by summing the file system
- * statistics of every thread before and after the write; with the LocalJobRunner inside the HBase
- * JVM (~290 threads) that was a quarter of the reduce time. Not being a {@code FileOutputFormat}
- * skips that per-record bookkeeping (the task's file counters remain). When {@link RegionGroups}
- * put several regions in one reducer, HBase's writer is closed and a fresh one opened each time
- * the rows enter another region, so every HFile stays inside one region.
+ * measures every record written to a {@code FileOutputFormat} by summing the file system statistics
+ * of every thread before and after the write; with the LocalJobRunner inside the HBase JVM (~290
+ * threads) that was a quarter of the reduce time. Not being a {@code FileOutputFormat} skips that
+ * per-record bookkeeping (the task's file counters remain). When {@link RegionGroups} put several
+ * regions in one reducer, HBase's writer is closed and a fresh one opened each time the rows enter
+ * another region, so every HFile stays inside one region.
  */
 public final class UntrackedHFileOutputFormat extends OutputFormat<ImmutableBytesWritable, Cell> {
   private final MultiTableHFileOutputFormat delegate = new MultiTableHFileOutputFormat();
@@ -26,7 +26,9 @@ public final class UntrackedHFileOutputFormat extends OutputFormat<ImmutableByte
   public RecordWriter<ImmutableBytesWritable, Cell> getRecordWriter(TaskAttemptContext context)
       throws IOException, InterruptedException {
     byte[][] starts = RegionGroups.regionStarts(context.getConfiguration());
-    return starts == null ? delegate.getRecordWriter(context) : new RegionRollingWriter(context, starts);
+    return starts == null
+        ? delegate.getRecordWriter(context)
+        : new RegionRollingWriter(context, starts);
   }
 
   @Override
@@ -40,7 +42,8 @@ public final class UntrackedHFileOutputFormat extends OutputFormat<ImmutableByte
   }
 
   /** One HBase writer per region; rows arrive sorted, so regions only ever move forward. */
-  private static final class RegionRollingWriter extends RecordWriter<ImmutableBytesWritable, Cell> {
+  private static final class RegionRollingWriter
+      extends RecordWriter<ImmutableBytesWritable, Cell> {
     private final TaskAttemptContext context;
     private final byte[][] starts;
     private RecordWriter<ImmutableBytesWritable, Cell> current;
@@ -52,13 +55,15 @@ public final class UntrackedHFileOutputFormat extends OutputFormat<ImmutableByte
     }
 
     @Override
-    public void write(ImmutableBytesWritable key, Cell cell) throws IOException, InterruptedException {
+    public void write(ImmutableBytesWritable key, Cell cell)
+        throws IOException, InterruptedException {
       int r = RegionGroups.regionOf(starts, key.get(), key.getOffset(), key.getLength());
       if (current == null || r != region) {
         if (current != null) {
           current.close(context);
         }
-        // Each writer names its files afresh in the task's work directory, which is committed whole.
+        // Each writer names its files afresh in the task's work directory, which is committed
+        // whole.
         current = new MultiTableHFileOutputFormat().getRecordWriter(context);
         region = r;
       }

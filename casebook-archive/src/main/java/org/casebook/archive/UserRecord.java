@@ -7,13 +7,16 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * One user of the archive: the profile (Weibo API field names, values as text) and the ids of
- * the accounts that follow it and that it follows.
+ * One user of the archive: the profile (Weibo API field names, values as text) and the ids of the
+ * accounts that follow it and that it follows.
  */
-public record UserRecord(String uid, Map<String, String> profile, List<String> followers, List<String> friends) {
+public record UserRecord(
+    String uid, Map<String, String> profile, List<String> followers, List<String> friends) {
   public UserRecord {
     Objects.requireNonNull(uid, "uid is null");
-    profile = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(profile, "profile is null")));
+    profile =
+        Collections.unmodifiableMap(
+            new LinkedHashMap<>(Objects.requireNonNull(profile, "profile is null")));
     followers = List.copyOf(followers);
     friends = List.copyOf(friends);
   }

@@ -23,7 +23,8 @@ public final class WholeFileInputFormat extends FileInputFormat<Text, NullWritab
   }
 
   @Override
-  public RecordReader<Text, NullWritable> createRecordReader(InputSplit split, TaskAttemptContext context) {
+  public RecordReader<Text, NullWritable> createRecordReader(
+      InputSplit split, TaskAttemptContext context) {
     return new RecordReader<>() {
       private Path path;
       private boolean done;
@@ -34,8 +35,11 @@ public final class WholeFileInputFormat extends FileInputFormat<Text, NullWritab
         int attempt = ctx.getTaskAttemptID().getId();
         int allowed = ctx.getConfiguration().getInt(ArchiveBulkLoad.ATTEMPTS, 2);
         if (attempt >= allowed) {
-          ArchiveBulkLoad.quarantine(ctx.getConfiguration(), path, "task failed " + attempt + " time(s) on this file "
-              + "(see the job's task logs)", attempt);
+          ArchiveBulkLoad.quarantine(
+              ctx.getConfiguration(),
+              path,
+              "task failed " + attempt + " time(s) on this file " + "(see the job's task logs)",
+              attempt);
           ctx.getCounter(ArchiveBulkLoad.Counters.FILES_QUARANTINED).increment(1);
           done = true;
         }
@@ -66,8 +70,7 @@ public final class WholeFileInputFormat extends FileInputFormat<Text, NullWritab
       }
 
       @Override
-      public void close() {
-      }
+      public void close() {}
     };
   }
 }

@@ -11,7 +11,9 @@ class ArchiveBulkLoadTest {
   void localTuningReplacesHadoopDefaultsButNotWhatTheUserSet() {
     new JobConf(); // loads mapred-default.xml into every Configuration, as any job run does
     Configuration conf = new Configuration();
-    assertThat(conf.get("mapreduce.task.io.sort.mb")).as("Hadoop's default is visible").isEqualTo("100");
+    assertThat(conf.get("mapreduce.task.io.sort.mb"))
+        .as("Hadoop's default is visible")
+        .isEqualTo("100");
     ArchiveBulkLoad.setUnlessConfigured(conf, "mapreduce.task.io.sort.mb", "32");
     assertThat(conf.get("mapreduce.task.io.sort.mb")).isEqualTo("32");
 

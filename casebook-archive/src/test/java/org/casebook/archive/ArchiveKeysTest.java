@@ -20,7 +20,10 @@ class ArchiveKeysTest {
     for (KeyLayout layout : ArchiveKeys.declared()) {
       KeyLayoutChecks.verify(layout, 500);
     }
-    for (Layout l : new Layout[] {new Layout(1, true), new Layout(3, true), new Layout(80, true), new Layout(5, false)}) {
+    for (Layout l :
+        new Layout[] {
+          new Layout(1, true), new Layout(3, true), new Layout(80, true), new Layout(5, false)
+        }) {
       for (KeyLayout layout : ArchiveKeys.of(l).all()) {
         KeyLayoutChecks.verify(layout, 300);
       }
@@ -32,25 +35,39 @@ class ArchiveKeysTest {
     int regions = 8;
     Layout layout = new Layout(regions, true);
     int region = Hashing.region(UID.getBytes(StandardCharsets.UTF_8), regions);
-    // What the archive wrote before the layouts (KeyBuilder by hand): existing tables stay readable.
+    // What the archive wrote before the layouts (KeyBuilder by hand): existing tables stay
+    // readable.
     byte[] user = KeyBuilder.create().addRegionId(region, regions).addString(UID).build();
-    byte[] status = KeyBuilder.create().addRegionId(region, regions).addString(UID).addReverseTimestamp(3001).build();
-    byte[] index = KeyBuilder.create().addRegionId(Hashing.region(Bytes.toBytes(3001L), regions), regions).addLong(3001)
-        .build();
+    byte[] status =
+        KeyBuilder.create()
+            .addRegionId(region, regions)
+            .addString(UID)
+            .addReverseTimestamp(3001)
+            .build();
+    byte[] index =
+        KeyBuilder.create()
+            .addRegionId(Hashing.region(Bytes.toBytes(3001L), regions), regions)
+            .addLong(3001)
+            .build();
     assertThat(layout.userRow(UID)).isEqualTo(user);
     assertThat(layout.statusRow(UID, 3001)).isEqualTo(status);
     assertThat(layout.indexRow(3001)).isEqualTo(index);
-    assertThat(Bytes.toStringBinary(layout.userRow(UID))).isEqualTo("\\x00\\x051000000042\\x00\\x01");
+    assertThat(Bytes.toStringBinary(layout.userRow(UID)))
+        .isEqualTo("\\x00\\x051000000042\\x00\\x01");
     assertThat(layout.statusIdOf(status)).isEqualTo(3001);
 
     Layout plain = new Layout(regions, false);
     assertThat(plain.userRow(UID)).isEqualTo(KeyBuilder.create().addString(UID).build());
-    assertThat(plain.statusRow(UID, 3001)).isEqualTo(KeyBuilder.create().addString(UID).addReverseTimestamp(3001).build());
-    assertThat(plain.indexRow(3001)).isEqualTo(KeyBuilder.create().addRegionId(0, 1).addLong(3001).build());
+    assertThat(plain.statusRow(UID, 3001))
+        .isEqualTo(KeyBuilder.create().addString(UID).addReverseTimestamp(3001).build());
+    assertThat(plain.indexRow(3001))
+        .isEqualTo(KeyBuilder.create().addRegionId(0, 1).addLong(3001).build());
     assertThat(plain.statusIdOf(plain.statusRow(UID, 3001))).isEqualTo(3001);
 
-    assertThat(ArchiveStore.relationQualifier('F', "77")).isEqualTo(KeyBuilder.create().addByte('F').addString("77").build());
-    assertThat(ArchiveKeys.STATUS_QUALIFIER.encode(Bytes.toBytes(3001L))).isEqualTo(Bytes.toBytes(3001L));
+    assertThat(ArchiveStore.relationQualifier('F', "77"))
+        .isEqualTo(KeyBuilder.create().addByte('F').addString("77").build());
+    assertThat(ArchiveKeys.STATUS_QUALIFIER.encode(Bytes.toBytes(3001L)))
+        .isEqualTo(Bytes.toBytes(3001L));
   }
 
   @Test

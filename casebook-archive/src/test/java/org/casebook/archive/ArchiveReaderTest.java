@@ -17,9 +17,10 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class ArchiveReaderTest {
-  private static final String ONE_USER = "{\"user\":{\"id\":\"1000000001\",\"screen_name\":\"a\"},\"statuses\":[{\"id\":5,"
-      + "\"text\":\"hi\",\"created_at\":\"Sat Jan 05 12:00:01 +0800 2013\"},{\"id\":4,\"text\":\"yo\","
-      + "\"created_at\":\"Fri Jan 04 12:00:01 +0800 2013\"}]}\n";
+  private static final String ONE_USER =
+      "{\"user\":{\"id\":\"1000000001\",\"screen_name\":\"a\"},\"statuses\":[{\"id\":5,"
+          + "\"text\":\"hi\",\"created_at\":\"Sat Jan 05 12:00:01 +0800 2013\"},{\"id\":4,\"text\":\"yo\","
+          + "\"created_at\":\"Fri Jan 04 12:00:01 +0800 2013\"}]}\n";
 
   private static ArchiveReader.Source of(String json) {
     return () -> new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8));
@@ -45,11 +46,13 @@ class ArchiveReaderTest {
     for (long buffer : new long[] {1 << 20, 0}) {
       Seen seen = new Seen();
       int[] opened = {0};
-      ArchiveReader.Source counting = () -> {
-        opened[0]++;
-        return of(ONE_USER).open();
-      };
-      assertThat(ArchiveReader.readAllOrNothing(counting, ONE_USER.length(), 2, buffer, seen)).isEmpty();
+      ArchiveReader.Source counting =
+          () -> {
+            opened[0]++;
+            return of(ONE_USER).open();
+          };
+      assertThat(ArchiveReader.readAllOrNothing(counting, ONE_USER.length(), 2, buffer, seen))
+          .isEmpty();
       assertThat(seen.items).as("buffer %d", buffer).containsExactly("1000000001", 5L, 4L);
       assertThat(opened[0]).as("reads with buffer %d", buffer).isEqualTo(buffer == 0 ? 2 : 1);
     }
@@ -60,7 +63,8 @@ class ArchiveReaderTest {
     String broken = ONE_USER + "{\"user\":{\"id\":\"1000000002\"},\"statuses\":[{\"id\":7,";
     for (long buffer : new long[] {1 << 20, 0}) {
       Seen seen = new Seen();
-      Optional<String> failure = ArchiveReader.readAllOrNothing(of(broken), broken.length(), 2, buffer, seen);
+      Optional<String> failure =
+          ArchiveReader.readAllOrNothing(of(broken), broken.length(), 2, buffer, seen);
       assertThat(failure).hasValueSatisfying(r -> assertThat(r).startsWith("truncated"));
       assertThat(seen.items).isEmpty();
     }
@@ -76,10 +80,11 @@ class ArchiveReaderTest {
   @Test
   void everyAttemptIsMadeAndTheLastReasonKept() throws Exception {
     int[] opened = {0};
-    ArchiveReader.Source broken = () -> {
-      opened[0]++;
-      return new ByteArrayInputStream("{\"user\":".getBytes(StandardCharsets.UTF_8));
-    };
+    ArchiveReader.Source broken =
+        () -> {
+          opened[0]++;
+          return new ByteArrayInputStream("{\"user\":".getBytes(StandardCharsets.UTF_8));
+        };
     assertThat(ArchiveReader.readAllOrNothing(broken, 8, 3, 1 << 20, new Seen()))
         .hasValueSatisfying(r -> assertThat(r).startsWith("truncated"));
     assertThat(opened[0]).isEqualTo(3);
@@ -91,7 +96,8 @@ class ArchiveReaderTest {
     Random random = new Random(7);
     for (int i = 0; i < 20_000; i++) {
       Instant t = Instant.ofEpochSecond(random.nextLong(-2_000_000_000L, 4_000_000_000L));
-      ZoneOffset offset = ZoneOffset.ofTotalSeconds((random.nextInt(-18 * 4, 18 * 4 + 1) * 15 * 60));
+      ZoneOffset offset =
+          ZoneOffset.ofTotalSeconds((random.nextInt(-18 * 4, 18 * 4 + 1) * 15 * 60));
       String text = f.format(t.atOffset(offset));
       assertThat(ArchiveReader.weiboTime(text)).as(text).isEqualTo(t.toEpochMilli());
     }
@@ -99,9 +105,16 @@ class ArchiveReaderTest {
 
   @Test
   void impossibleWeiboTimesAreRejected() {
-    for (String bad : List.of("Mon May 31 17:46:55 +0800 2011", "Tue Feb 30 17:46:55 +0800 2011",
-        "Tue May 31 24:46:55 +0800 2011", "Tue Mai 31 17:46:55 +0800 2011", "2011-05-31T17:46:55+08:00")) {
-      assertThatThrownBy(() -> ArchiveReader.weiboTime(bad)).as(bad).isInstanceOf(DateTimeParseException.class);
+    for (String bad :
+        List.of(
+            "Mon May 31 17:46:55 +0800 2011",
+            "Tue Feb 30 17:46:55 +0800 2011",
+            "Tue May 31 24:46:55 +0800 2011",
+            "Tue Mai 31 17:46:55 +0800 2011",
+            "2011-05-31T17:46:55+08:00")) {
+      assertThatThrownBy(() -> ArchiveReader.weiboTime(bad))
+          .as(bad)
+          .isInstanceOf(DateTimeParseException.class);
     }
   }
 }

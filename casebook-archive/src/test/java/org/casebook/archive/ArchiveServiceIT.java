@@ -22,32 +22,41 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(EmbeddedHBase.class)
 class ArchiveServiceIT {
   @Test
-  void putImportLoadsGoodFilesQuarantinesBadOnesAndIsIdempotent(HBaseRuntime runtime) throws Exception {
+  void putImportLoadsGoodFilesQuarantinesBadOnesAndIsIdempotent(HBaseRuntime runtime)
+      throws Exception {
     String ns = "archive_" + TestIds.unique("t").replace('-', '_');
     Path dir = EmbeddedHBase.scratchDir(ns);
-    ArchiveGenerator.Written w = ArchiveGenerator.write(new ArchiveGenerator.Spec(10, 20, 5, true, 5, 3), dir.resolve("in"));
+    ArchiveGenerator.Written w =
+        ArchiveGenerator.write(new ArchiveGenerator.Spec(10, 20, 5, true, 5, 3), dir.resolve("in"));
     assertThat(w.badFiles()).hasSize(4);
     ArchiveService archive = service(runtime, ns, dir);
     Layout layout = archive.prepare(new Layout(4, true), true);
     assertThat(layout).isEqualTo(new Layout(4, true));
     try (Admin admin = runtime.connection().getAdmin()) {
-      assertThat(admin.getRegions(org.apache.hadoop.hbase.TableName.valueOf(ns, "status"))).hasSize(4);
+      assertThat(admin.getRegions(org.apache.hadoop.hbase.TableName.valueOf(ns, "status")))
+          .hasSize(4);
     }
 
-    ImportRequest puts = ImportRequest.local(dir.resolve("in"), ImportMode.PUT).withRegions(4)
-        .withQuarantine(dir.resolve("quarantine")).withAttempts(2);
+    ImportRequest puts =
+        ImportRequest.local(dir.resolve("in"), ImportMode.PUT)
+            .withRegions(4)
+            .withQuarantine(dir.resolve("quarantine"))
+            .withAttempts(2);
     ImportReport first = archive.importFiles(puts, Progress.logging("import", w.bytes(), "bytes"));
     assertThat(first.filesLoaded()).isEqualTo(6);
     assertThat(first.skipped()).hasSize(4);
     assertThat(first.skipped()).extracting(ImportReport.Skipped::attempts).containsOnly(2);
-    assertThat(first.skipped()).extracting(ImportReport.Skipped::reason).anySatisfy(r -> assertThat(r).startsWith("truncated"))
+    assertThat(first.skipped())
+        .extracting(ImportReport.Skipped::reason)
+        .anySatisfy(r -> assertThat(r).startsWith("truncated"))
         .anySatisfy(r -> assertThat(r).startsWith("invalid JSON"))
         .anySatisfy(r -> assertThat(r).contains("followers_count").contains("non-negative integer"))
         .anySatisfy(r -> assertThat(r).startsWith("invalid UTF-8"));
     for (Path bad : w.badFiles()) {
       assertThat(bad).doesNotExist();
       assertThat(dir.resolve("quarantine").resolve(bad.getFileName())).exists();
-      assertThat(Files.readString(dir.resolve("quarantine").resolve(bad.getFileName() + ".reason"))).contains("reason: ");
+      assertThat(Files.readString(dir.resolve("quarantine").resolve(bad.getFileName() + ".reason")))
+          .contains("reason: ");
     }
     assertThat(first.users()).isEqualTo(w.users());
     assertThat(first.statuses()).isEqualTo(w.statuses());
@@ -95,19 +104,26 @@ class ArchiveServiceIT {
   }
 
   @Test
-  void bulkLoadWritesHFilesForThePreSplitTablesAndQuarantinesBadFiles(HBaseRuntime runtime) throws Exception {
+  void bulkLoadWritesHFilesForThePreSplitTablesAndQuarantinesBadFiles(HBaseRuntime runtime)
+      throws Exception {
     String ns = "archive_" + TestIds.unique("b").replace('-', '_');
     Path dir = EmbeddedHBase.scratchDir(ns);
-    ArchiveGenerator.Written w = ArchiveGenerator.write(new ArchiveGenerator.Spec(10, 20, 5, true, 5, 4), dir.resolve("in"));
+    ArchiveGenerator.Written w =
+        ArchiveGenerator.write(new ArchiveGenerator.Spec(10, 20, 5, true, 5, 4), dir.resolve("in"));
     ArchiveService archive = service(runtime, ns, dir);
     archive.prepare(new Layout(4, true), true);
-    ImportRequest bulk = ImportRequest.local(dir.resolve("in"), ImportMode.BULKLOAD).withRegions(4)
-        .withQuarantine(dir.resolve("quarantine")).withAttempts(2);
+    ImportRequest bulk =
+        ImportRequest.local(dir.resolve("in"), ImportMode.BULKLOAD)
+            .withRegions(4)
+            .withQuarantine(dir.resolve("quarantine"))
+            .withAttempts(2);
     ImportReport r = archive.importFiles(bulk, Progress.logging("bulk load", 0, "bytes"));
     assertThat(r.mode()).isEqualTo("bulkload");
     assertThat(r.filesLoaded()).isEqualTo(6);
     assertThat(r.skipped()).hasSize(4);
-    assertThat(r.skipped()).extracting(ImportReport.Skipped::reason).anySatisfy(x -> assertThat(x).startsWith("truncated"))
+    assertThat(r.skipped())
+        .extracting(ImportReport.Skipped::reason)
+        .anySatisfy(x -> assertThat(x).startsWith("truncated"))
         .anySatisfy(x -> assertThat(x).startsWith("invalid UTF-8"));
     assertThat(r.users()).isEqualTo(w.users());
     assertThat(r.statuses()).isEqualTo(w.statuses());
@@ -151,29 +167,44 @@ class ArchiveServiceIT {
   }
 
   @Test
-  void anImportOfAMissingOrEmptyInputIsRefusedBeforeAnythingIsCreated(HBaseRuntime runtime) throws Exception {
+  void anImportOfAMissingOrEmptyInputIsRefusedBeforeAnythingIsCreated(HBaseRuntime runtime)
+      throws Exception {
     String ns = "archive_" + TestIds.unique("e").replace('-', '_');
     Path dir = EmbeddedHBase.scratchDir(ns);
     ArchiveService archive = service(runtime, ns, dir);
-    assertThatThrownBy(() -> archive.importFiles(ImportRequest.local(dir.resolve("missing"), ImportMode.PUT),
-        Progress.silent())).isInstanceOf(InvalidInputException.class).hasMessageContaining("no such file");
+    assertThatThrownBy(
+            () ->
+                archive.importFiles(
+                    ImportRequest.local(dir.resolve("missing"), ImportMode.PUT), Progress.silent()))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("no such file");
     Files.createDirectories(dir.resolve("empty"));
-    assertThatThrownBy(() -> archive.importFiles(ImportRequest.local(dir.resolve("empty"), ImportMode.PUT),
-        Progress.silent())).isInstanceOf(InvalidInputException.class).hasMessageContaining("no input files");
+    assertThatThrownBy(
+            () ->
+                archive.importFiles(
+                    ImportRequest.local(dir.resolve("empty"), ImportMode.PUT), Progress.silent()))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("no input files");
     assertThat(archive.layout()).isEmpty();
     assertThatThrownBy(() -> ImportRequest.local(dir, ImportMode.PUT).withAttempts(11))
-        .isInstanceOf(InvalidInputException.class).hasMessageContaining("attempts");
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("attempts");
   }
 
   static ArchiveService service(HBaseRuntime runtime, String ns, Path dir) {
-    return new ArchiveService(runtime.connection(), runtime.configuration(), dir.resolve("scratch"), ns, Clock.systemUTC(),
+    return new ArchiveService(
+        runtime.connection(),
+        runtime.configuration(),
+        dir.resolve("scratch"),
+        ns,
+        Clock.systemUTC(),
         null);
   }
 
   @Test
   void splitPlanFollowsTheSeedsRule() {
     SplitPlan p = SplitPlan.compute(8_900L << 30, 1.5, 200L << 30, 20);
-    assertThat(p.regions()).isEqualTo(80);   // ceil(13.35 TB / 200 GB) = 67 → next multiple of 20
+    assertThat(p.regions()).isEqualTo(80); // ceil(13.35 TB / 200 GB) = 67 → next multiple of 20
     assertThat(SplitPlan.compute(1000, 1.5, 64L << 20, 1).regions()).isEqualTo(1);
     assertThat(p.explain()).contains("= 80");
   }

@@ -12,7 +12,12 @@ import org.junit.jupiter.api.Test;
 
 class KeyValueShuffleTest {
   private static KeyValue kv(String row, String family, String qualifier, long ts, String value) {
-    return new KeyValue(Bytes.toBytes(row), Bytes.toBytes(family), Bytes.toBytes(qualifier), ts, Bytes.toBytes(value));
+    return new KeyValue(
+        Bytes.toBytes(row),
+        Bytes.toBytes(family),
+        Bytes.toBytes(qualifier),
+        ts,
+        Bytes.toBytes(value));
   }
 
   @Test
@@ -35,27 +40,45 @@ class KeyValueShuffleTest {
 
     assertThat(kept).isEqualTo(first);
     assertThat(kept.get(0).getValueArray()).isNotSameAs(keptSecond.get(0).getValueArray());
-    assertThat(Bytes.toString(kept.get(0).getValueArray(), kept.get(0).getValueOffset(), kept.get(0).getValueLength()))
+    assertThat(
+            Bytes.toString(
+                kept.get(0).getValueArray(),
+                kept.get(0).getValueOffset(),
+                kept.get(0).getValueLength()))
         .isEqualTo("ann");
     assertThat(keptSecond).isEqualTo(second);
-    assertThat(Bytes.toString(keptSecond.get(0).getValueArray(), keptSecond.get(0).getValueOffset(),
-        keptSecond.get(0).getValueLength())).isEqualTo("hello, world");
+    assertThat(
+            Bytes.toString(
+                keptSecond.get(0).getValueArray(),
+                keptSecond.get(0).getValueOffset(),
+                keptSecond.get(0).getValueLength()))
+        .isEqualTo("hello, world");
     assertThat(reused.cells()).isEmpty();
   }
 
   @Test
   void cellsComeOutInHBaseOrderWithTheFirstOfIdenticalCoordinatesKept() {
-    List<KeyValue> cells = new ArrayList<>(List.of(
-        kv("u1", "s", "900", 1, ""),
-        kv("u1", "b", "name", 1, "first"),
-        kv("u1", "s", "100", 1, ""),
-        kv("u1", "b", "name", 1, "second copy"),
-        kv("u1", "b", "name", 2, "newer"),
-        kv("u1", "b", "age", 1, "3")));
+    List<KeyValue> cells =
+        new ArrayList<>(
+            List.of(
+                kv("u1", "s", "900", 1, ""),
+                kv("u1", "b", "name", 1, "first"),
+                kv("u1", "s", "100", 1, ""),
+                kv("u1", "b", "name", 1, "second copy"),
+                kv("u1", "b", "name", 2, "newer"),
+                kv("u1", "b", "age", 1, "3")));
     List<KeyValue> out = KeyValueShuffle.sortedDistinct(cells);
-    assertThat(out).extracting(c -> Bytes.toString(c.getFamilyArray(), c.getFamilyOffset(), c.getFamilyLength()) + ":"
-            + Bytes.toString(c.getQualifierArray(), c.getQualifierOffset(), c.getQualifierLength()) + "@" + c.getTimestamp()
-            + "=" + Bytes.toString(c.getValueArray(), c.getValueOffset(), c.getValueLength()))
+    assertThat(out)
+        .extracting(
+            c ->
+                Bytes.toString(c.getFamilyArray(), c.getFamilyOffset(), c.getFamilyLength())
+                    + ":"
+                    + Bytes.toString(
+                        c.getQualifierArray(), c.getQualifierOffset(), c.getQualifierLength())
+                    + "@"
+                    + c.getTimestamp()
+                    + "="
+                    + Bytes.toString(c.getValueArray(), c.getValueOffset(), c.getValueLength()))
         .containsExactly("b:age@1=3", "b:name@2=newer", "b:name@1=first", "s:100@1=", "s:900@1=");
   }
 }

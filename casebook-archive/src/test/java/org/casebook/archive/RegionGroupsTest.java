@@ -19,7 +19,9 @@ class RegionGroupsTest {
   @Test
   void groupsAreContiguousRunsOfRegions() {
     List<byte[]> starts = keys("a;", "a;2", "a;4", "a;6", "b;", "b;5", "c;");
-    assertThat(RegionGroups.cuts(starts, 3)).extracting(Bytes::toString).containsExactly("a;6", "c;");
+    assertThat(RegionGroups.cuts(starts, 3))
+        .extracting(Bytes::toString)
+        .containsExactly("a;6", "c;");
     assertThat(RegionGroups.cuts(starts, 7)).hasSize(6);
     assertThat(RegionGroups.cuts(starts, 100)).as("never more groups than regions").hasSize(6);
     assertThat(RegionGroups.cuts(starts, 1)).isEmpty();
@@ -32,7 +34,9 @@ class RegionGroupsTest {
     int[] expected = {0, 0, 1, 1, 2, 3, 3, 4, 4};
     for (int i = 0; i < probes.length; i++) {
       byte[] padded = Bytes.add(Bytes.toBytes("xx"), Bytes.toBytes(probes[i]));
-      assertThat(RegionGroups.regionOf(starts, padded, 2, padded.length - 2)).as(probes[i]).isEqualTo(expected[i]);
+      assertThat(RegionGroups.regionOf(starts, padded, 2, padded.length - 2))
+          .as(probes[i])
+          .isEqualTo(expected[i]);
     }
   }
 }

@@ -5,7 +5,9 @@ import org.casebook.core.SystemContext;
 import picocli.CommandLine.Command;
 
 /** {@code casebook bench <name>}: benchmarks that print a summary table and write JSON. */
-@Command(name = "bench", mixinStandardHelpOptions = true,
+@Command(
+    name = "bench",
+    mixinStandardHelpOptions = true,
     description = "Benchmarks: print a summary table and write JSON under bench-results/.")
 public final class BenchCommand {
   private final Supplier<SystemContext> context;
@@ -18,20 +20,30 @@ public final class BenchCommand {
     return context;
   }
 
-  @Command(name = "raw", mixinStandardHelpOptions = true,
-      description = "The ceiling: BufferedMutator writes, single and batched Gets, a scan, on the current HBase.")
+  @Command(
+      name = "raw",
+      mixinStandardHelpOptions = true,
+      description =
+          "The ceiling: BufferedMutator writes, single and batched Gets, a scan, on the current HBase.")
   int raw(@picocli.CommandLine.Mixin RawBenchmark.Options options) {
     RawBenchmark.Figures figures = new RawBenchmark(context.get().connection(), options).run();
     System.out.println();
     System.out.print(figures.table().render());
     System.out.println();
-    System.out.println("JSON: " + BenchResults.write("raw", java.util.Map.of("options", options.toJson(),
-        "results", figures.table().toJson())));
+    System.out.println(
+        "JSON: "
+            + BenchResults.write(
+                "raw",
+                java.util.Map.of(
+                    "options", options.toJson(), "results", figures.table().toJson())));
     return 0;
   }
 
-  @Command(name = "weibo", mixinStandardHelpOptions = true,
-      description = "Social feed: graph import, publish latency by follower count, follow back-fill, timeline reads.")
+  @Command(
+      name = "weibo",
+      mixinStandardHelpOptions = true,
+      description =
+          "Social feed: graph import, publish latency by follower count, follow back-fill, timeline reads.")
   int weibo(@picocli.CommandLine.Mixin WeiboBenchmark.Options options) {
     java.util.Map<String, Object> json = new WeiboBenchmark(context.get(), options).run();
     System.out.println();
@@ -39,8 +51,11 @@ public final class BenchCommand {
     return 0;
   }
 
-  @Command(name = "trails", mixinStandardHelpOptions = true,
-      description = "Behaviour trails: generate, ingest, seed queries, tall vs wide history, and PostgreSQL on the same data.")
+  @Command(
+      name = "trails",
+      mixinStandardHelpOptions = true,
+      description =
+          "Behaviour trails: generate, ingest, seed queries, tall vs wide history, and PostgreSQL on the same data.")
   int trails(@picocli.CommandLine.Mixin TrailsBenchmark.Options options) throws Exception {
     java.util.Map<String, Object> json = new TrailsBenchmark(context.get(), options).run();
     System.out.println();
@@ -48,22 +63,33 @@ public final class BenchCommand {
     return 0;
   }
 
-  @Command(name = "archive", mixinStandardHelpOptions = true,
-      description = {"Seed 001 §3.2: import time vs users for (1) no pre-split, no key rule, (2) pre-split, no key rule, "
-          + "(3) pre-split with the key rule; HFile and region splits; bulk load vs put; planted bad files.",
-          "Prints a table and writes JSON and a PNG chart."})
+  @Command(
+      name = "archive",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Seed 001 §3.2: import time vs users for (1) no pre-split, no key rule, (2) pre-split, no key rule, "
+            + "(3) pre-split with the key rule; HFile and region splits; bulk load vs put; planted bad files.",
+        "Prints a table and writes JSON and a PNG chart."
+      })
   int archive(@picocli.CommandLine.Mixin ArchiveExperiment.Options options) {
     ArchiveExperiment.Settings settings = options.settings();
     SystemContext ctx = context.get();
-    new ArchiveExperiment(ctx.connection(), ctx.runtime().configuration(),
-        ctx.dataDir().resolve("tmp").resolve("archive-experiment"), settings).run(options.out);
+    new ArchiveExperiment(
+            ctx.connection(),
+            ctx.runtime().configuration(),
+            ctx.dataDir().resolve("tmp").resolve("archive-experiment"),
+            settings)
+        .run(options.out);
     return 0;
   }
 
-  @Command(name = "weibo-inbox", mixinStandardHelpOptions = true,
+  @Command(
+      name = "weibo-inbox",
+      mixinStandardHelpOptions = true,
       description = "Inbox layouts compared: 1000 cell versions (seed) vs wide row vs tall rows.")
   int weiboInbox(@picocli.CommandLine.Mixin InboxLayoutBenchmark.Options options) {
-    java.util.Map<String, Object> json = new InboxLayoutBenchmark(context.get().connection(), options).run();
+    java.util.Map<String, Object> json =
+        new InboxLayoutBenchmark(context.get().connection(), options).run();
     System.out.println();
     System.out.println("JSON: " + BenchResults.write("weibo-inbox", json));
     return 0;

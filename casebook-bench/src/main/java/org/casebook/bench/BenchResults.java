@@ -8,7 +8,9 @@ import java.time.format.DateTimeFormatter;
 import org.casebook.core.Json;
 import org.casebook.core.LocalFileException;
 
-/** Writes benchmark results as JSON under {@code bench-results/} (or {@code -Dcasebook.bench.dir}). */
+/**
+ * Writes benchmark results as JSON under {@code bench-results/} (or {@code -Dcasebook.bench.dir}).
+ */
 public final class BenchResults {
   private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 

@@ -9,7 +9,8 @@ import java.util.Map;
 /** The summary every benchmark prints: one row per measured step. */
 public final class BenchTable {
   /** One measured step: {@code count} operations in {@code seconds}, optional latencies, a note. */
-  public record Row(String step, long count, String unit, double seconds, Latency latency, String note) {
+  public record Row(
+      String step, long count, String unit, double seconds, Latency latency, String note) {
     public double rate() {
       return seconds <= 0 ? 0 : count / seconds;
     }
@@ -38,7 +39,8 @@ public final class BenchTable {
     this.title = title;
   }
 
-  public Row add(String step, long count, String unit, double seconds, Latency latency, String note) {
+  public Row add(
+      String step, long count, String unit, double seconds, Latency latency, String note) {
     Row r = new Row(step, count, unit, seconds, latency, note);
     rows.add(r);
     return r;
@@ -50,15 +52,38 @@ public final class BenchTable {
 
   public String render() {
     StringBuilder sb = new StringBuilder(title).append(System.lineSeparator());
-    sb.append(String.format(Locale.ROOT, "%-44s %11s %-6s %8s %12s %9s %9s %9s %9s  %s%n", "step", "count", "unit", "secs",
-        "rate/s", "p50 ms", "p99 ms", "p99.9 ms", "max ms", "note"));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "%-44s %11s %-6s %8s %12s %9s %9s %9s %9s  %s%n",
+            "step",
+            "count",
+            "unit",
+            "secs",
+            "rate/s",
+            "p50 ms",
+            "p99 ms",
+            "p99.9 ms",
+            "max ms",
+            "note"));
     for (Row r : rows) {
       Latency l = r.latency();
       String secs = r.seconds() > 0 ? String.format(Locale.ROOT, "%8.2f", r.seconds()) : "-";
       String rate = r.seconds() > 0 ? String.format(Locale.ROOT, "%,12.0f", r.rate()) : "-";
-      sb.append(String.format(Locale.ROOT, "%-44s %,11d %-6s %8s %12s %9s %9s %9s %9s  %s%n", r.step(), r.count(),
-          r.unit(), secs, rate, l == null ? "-" : fmt(l.millis(50)), l == null ? "-" : fmt(l.millis(99)),
-          l == null ? "-" : fmt(l.millis(99.9)), l == null ? "-" : fmt(l.maxMillis()), r.note() == null ? "" : r.note()));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "%-44s %,11d %-6s %8s %12s %9s %9s %9s %9s  %s%n",
+              r.step(),
+              r.count(),
+              r.unit(),
+              secs,
+              rate,
+              l == null ? "-" : fmt(l.millis(50)),
+              l == null ? "-" : fmt(l.millis(99)),
+              l == null ? "-" : fmt(l.millis(99.9)),
+              l == null ? "-" : fmt(l.maxMillis()),
+              r.note() == null ? "" : r.note()));
     }
     return sb.toString();
   }

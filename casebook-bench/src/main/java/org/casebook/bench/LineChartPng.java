@@ -37,8 +37,9 @@ final class LineChartPng {
       }
       data.addSeries(line);
     }
-    JFreeChart chart = ChartFactory.createXYLineChart(title, xLabel, yLabel, data, PlotOrientation.VERTICAL, true,
-        false, false);
+    JFreeChart chart =
+        ChartFactory.createXYLineChart(
+            title, xLabel, yLabel, data, PlotOrientation.VERTICAL, true, false, false);
     try {
       ChartUtils.saveChartAsPNG(png.toFile(), chart, 900, 560);
     } catch (IOException e) {

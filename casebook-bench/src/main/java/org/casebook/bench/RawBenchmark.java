@@ -41,25 +41,46 @@ public final class RawBenchmark {
 
   /** Sizes; the defaults finish in about a minute on a 2-core machine. */
   public static final class Options {
-    @Option(names = "--rows", defaultValue = "300000", description = "Rows written (default ${DEFAULT-VALUE}).")
+    @Option(
+        names = "--rows",
+        defaultValue = "300000",
+        description = "Rows written (default ${DEFAULT-VALUE}).")
     public int rows;
 
-    @Option(names = "--value-bytes", defaultValue = "100", description = "Value size (default ${DEFAULT-VALUE}).")
+    @Option(
+        names = "--value-bytes",
+        defaultValue = "100",
+        description = "Value size (default ${DEFAULT-VALUE}).")
     public int valueBytes;
 
-    @Option(names = "--regions", defaultValue = "8", description = "Pre-split regions (default ${DEFAULT-VALUE}).")
+    @Option(
+        names = "--regions",
+        defaultValue = "8",
+        description = "Pre-split regions (default ${DEFAULT-VALUE}).")
     public int regions;
 
-    @Option(names = "--gets", defaultValue = "20000", description = "Single Gets timed (default ${DEFAULT-VALUE}).")
+    @Option(
+        names = "--gets",
+        defaultValue = "20000",
+        description = "Single Gets timed (default ${DEFAULT-VALUE}).")
     public int gets;
 
-    @Option(names = "--batch", defaultValue = "100", description = "Gets per batched call (default ${DEFAULT-VALUE}).")
+    @Option(
+        names = "--batch",
+        defaultValue = "100",
+        description = "Gets per batched call (default ${DEFAULT-VALUE}).")
     public int batch;
 
-    @Option(names = "--batches", defaultValue = "300", description = "Batched calls timed (default ${DEFAULT-VALUE}).")
+    @Option(
+        names = "--batches",
+        defaultValue = "300",
+        description = "Batched calls timed (default ${DEFAULT-VALUE}).")
     public int batches;
 
-    @Option(names = "--buffer-mb", defaultValue = "8", description = "BufferedMutator buffer (default ${DEFAULT-VALUE}).")
+    @Option(
+        names = "--buffer-mb",
+        defaultValue = "8",
+        description = "BufferedMutator buffer (default ${DEFAULT-VALUE}).")
     public int bufferMb;
 
     public static Options defaults() {
@@ -76,12 +97,18 @@ public final class RawBenchmark {
 
     void validate() {
       InvalidInputException.check(rows >= 1000, "rows", "--rows must be at least 1000");
-      InvalidInputException.check(valueBytes >= 1 && valueBytes <= 1 << 20, "value-bytes", "--value-bytes must be 1..1048576");
-      InvalidInputException.check(regions >= 1 && regions <= 1024, "regions", "--regions must be 1..1024");
+      InvalidInputException.check(
+          valueBytes >= 1 && valueBytes <= 1 << 20,
+          "value-bytes",
+          "--value-bytes must be 1..1048576");
+      InvalidInputException.check(
+          regions >= 1 && regions <= 1024, "regions", "--regions must be 1..1024");
       InvalidInputException.check(gets >= 100, "gets", "--gets must be at least 100");
-      InvalidInputException.check(batch >= 1 && batch <= 10_000, "batch", "--batch must be 1..10000");
+      InvalidInputException.check(
+          batch >= 1 && batch <= 10_000, "batch", "--batch must be 1..10000");
       InvalidInputException.check(batches >= 1, "batches", "--batches must be positive");
-      InvalidInputException.check(bufferMb >= 1 && bufferMb <= 1024, "buffer-mb", "--buffer-mb must be 1..1024");
+      InvalidInputException.check(
+          bufferMb >= 1 && bufferMb <= 1024, "buffer-mb", "--buffer-mb must be 1..1024");
     }
 
     public Map<String, Object> toJson() {
@@ -98,8 +125,13 @@ public final class RawBenchmark {
   }
 
   /** What one run measured. */
-  public record Figures(BenchTable table, double writeCellsPerSecond, Latency singlePut, Latency singleGet,
-                        double batchedGetsPerSecond, double scanRowsPerSecond) {}
+  public record Figures(
+      BenchTable table,
+      double writeCellsPerSecond,
+      Latency singlePut,
+      Latency singleGet,
+      double batchedGetsPerSecond,
+      double scanRowsPerSecond) {}
 
   private final Connection connection;
   private final Options options;
@@ -113,16 +145,32 @@ public final class RawBenchmark {
   public Figures run() {
     SchemaManager schemas = new SchemaManager(connection);
     schemas.drop(TABLE);
-    schemas.ensure(new TableSpec(TABLE, List.of(FamilySpec.of("f")), SplitPoints.uniform(options.regions),
-        "md5(row)[0..4] | row:long"));
-    BenchTable table = new BenchTable("bench raw: " + options.rows + " rows of " + options.valueBytes + " B, "
-        + options.regions + " regions");
+    schemas.ensure(
+        new TableSpec(
+            TABLE,
+            List.of(FamilySpec.of("f")),
+            SplitPoints.uniform(options.regions),
+            "md5(row)[0..4] | row:long"));
+    BenchTable table =
+        new BenchTable(
+            "bench raw: "
+                + options.rows
+                + " rows of "
+                + options.valueBytes
+                + " B, "
+                + options.regions
+                + " regions");
     try {
       // Warm-up: JIT, region locations, first memstore allocations. Not reported.
       write(0, Math.max(1000, options.rows / 10), null);
       double writeSeconds = write(options.rows, options.rows, "write");
       double writeRate = options.rows / writeSeconds;
-      table.add("write (BufferedMutator, " + options.bufferMb + " MB buffer)", options.rows, "cells", writeSeconds, null,
+      table.add(
+          "write (BufferedMutator, " + options.bufferMb + " MB buffer)",
+          options.rows,
+          "cells",
+          writeSeconds,
+          null,
           "1 cell per row");
       Latency put = singlePuts(table);
       long t0 = System.nanoTime();
@@ -159,12 +207,14 @@ public final class RawBenchmark {
     byte[] value = new byte[options.valueBytes];
     new SplittableRandom(7).nextBytes(value);
     AtomicReference<RetriesExhaustedWithDetailsException> failure = new AtomicReference<>();
-    BufferedMutatorParams params = new BufferedMutatorParams(TABLE)
-        .writeBufferSize((long) options.bufferMb << 20)
-        .listener((e, mutator) -> failure.compareAndSet(null, e));
+    BufferedMutatorParams params =
+        new BufferedMutatorParams(TABLE)
+            .writeBufferSize((long) options.bufferMb << 20)
+            .listener((e, mutator) -> failure.compareAndSet(null, e));
     long t0 = System.nanoTime();
-    try (Progress progress = label == null ? null : Progress.start("bench raw " + label, count, "rows");
-         BufferedMutator m = connection.getBufferedMutator(params)) {
+    try (Progress progress =
+            label == null ? null : Progress.start("bench raw " + label, count, "rows");
+        BufferedMutator m = connection.getBufferedMutator(params)) {
       for (long i = first; i < first + count; i++) {
         Put p = new Put(row(i)).addColumn(FAMILY, QUALIFIER, value);
         p.setDurability(org.apache.hadoop.hbase.client.Durability.USE_DEFAULT);
@@ -181,7 +231,10 @@ public final class RawBenchmark {
     return (System.nanoTime() - t0) / 1e9;
   }
 
-  /** Synchronous Table.put of one row each (new rows after the bulk-written ones): a write round trip. */
+  /**
+   * Synchronous Table.put of one row each (new rows after the bulk-written ones): a write round
+   * trip.
+   */
   private Latency singlePuts(BenchTable table) throws IOException {
     int n = Math.max(1000, options.gets / 4);
     byte[] value = new byte[options.valueBytes];
@@ -195,7 +248,13 @@ public final class RawBenchmark {
         t.put(p);
         latency.recordNanos(System.nanoTime() - s);
       }
-      table.add("single Put (synchronous)", n, "puts", (System.nanoTime() - t0) / 1e9, latency, "one WAL append each");
+      table.add(
+          "single Put (synchronous)",
+          n,
+          "puts",
+          (System.nanoTime() - t0) / 1e9,
+          latency,
+          "one WAL append each");
     }
     return latency;
   }
@@ -216,7 +275,13 @@ public final class RawBenchmark {
           throw new IllegalStateException("row missing: the write step lost data");
         }
       }
-      table.add("single Get (random row)", options.gets, "gets", (System.nanoTime() - t0) / 1e9, latency, "");
+      table.add(
+          "single Get (random row)",
+          options.gets,
+          "gets",
+          (System.nanoTime() - t0) / 1e9,
+          latency,
+          "");
     }
     return latency;
   }
@@ -242,7 +307,13 @@ public final class RawBenchmark {
       }
       double secs = (System.nanoTime() - t0) / 1e9;
       long total = (long) options.batches * options.batch;
-      table.add("batched Get (" + options.batch + " per call)", total, "gets", secs, latency, "latency per call");
+      table.add(
+          "batched Get (" + options.batch + " per call)",
+          total,
+          "gets",
+          secs,
+          latency,
+          "latency per call");
       return total / secs;
     }
   }

@@ -3,7 +3,6 @@ package org.casebook.bench;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.StringReader;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,33 +41,50 @@ import org.postgresql.copy.CopyManager;
 import picocli.CommandLine.Option;
 
 /**
- * {@code bench trails}: generate logs, ingest them, then the seed's queries on HBase — and the
- * same data and queries on PostgreSQL 16 in the same run, loaded with COPY and indexed as a DBA
- * would for these queries. Both sides are timed from a single client thread.
+ * {@code bench trails}: generate logs, ingest them, then the seed's queries on HBase — and the same
+ * data and queries on PostgreSQL 16 in the same run, loaded with COPY and indexed as a DBA would
+ * for these queries. Both sides are timed from a single client thread.
  */
 final class TrailsBenchmark {
   static final String NAMESPACE = "casebook_bench_trails";
   private static final LocalDate FIRST_DAY = LocalDate.parse("2026-09-01");
 
-  /** Sizes; the defaults finish in a few minutes on a 2-core machine; {@code --records 100000000} is the seed's. */
+  /**
+   * Sizes; the defaults finish in a few minutes on a 2-core machine; {@code --records 100000000} is
+   * the seed's.
+   */
   static final class Options {
-    @Option(names = "--records", defaultValue = "300000", description = "Log lines (default ${DEFAULT-VALUE}).")
+    @Option(
+        names = "--records",
+        defaultValue = "300000",
+        description = "Log lines (default ${DEFAULT-VALUE}).")
     long records;
 
-    @Option(names = "--users", defaultValue = "20000", description = "Users (default ${DEFAULT-VALUE}).")
+    @Option(
+        names = "--users",
+        defaultValue = "20000",
+        description = "Users (default ${DEFAULT-VALUE}).")
     int users;
 
     @Option(names = "--days", defaultValue = "10", description = "Days (default ${DEFAULT-VALUE}).")
     int days;
 
-    @Option(names = "--samples", defaultValue = "500", description = "Timed single-user queries (default ${DEFAULT-VALUE}).")
+    @Option(
+        names = "--samples",
+        defaultValue = "500",
+        description = "Timed single-user queries (default ${DEFAULT-VALUE}).")
     int samples;
 
-    @Option(names = "--active-users", defaultValue = "1000",
+    @Option(
+        names = "--active-users",
+        defaultValue = "1000",
         description = "Users given to the seed-000 task (default ${DEFAULT-VALUE}).")
     int activeUsers;
 
-    @Option(names = "--raw-rows", defaultValue = "100000", description = "Rows of the raw ceiling run; 0 skips it.")
+    @Option(
+        names = "--raw-rows",
+        defaultValue = "100000",
+        description = "Rows of the raw ceiling run; 0 skips it.")
     int rawRows;
 
     @Option(names = "--no-postgres", description = "Skip the PostgreSQL side.")
@@ -77,7 +93,10 @@ final class TrailsBenchmark {
     @Option(names = "--no-mapreduce", description = "Skip the MapReduce run of the seed-000 task.")
     boolean noMapReduce;
 
-    @Option(names = "--work", defaultValue = "bench-work/trails", description = "Scratch directory (default ${DEFAULT-VALUE}).")
+    @Option(
+        names = "--work",
+        defaultValue = "bench-work/trails",
+        description = "Scratch directory (default ${DEFAULT-VALUE}).")
     Path work;
 
     void validate() {
@@ -85,7 +104,10 @@ final class TrailsBenchmark {
       InvalidInputException.check(users >= 10, "users", "--users must be at least 10");
       InvalidInputException.check(days >= 1 && days <= 366, "days", "--days must be 1..366");
       InvalidInputException.check(samples >= 10, "samples", "--samples must be at least 10");
-      InvalidInputException.check(activeUsers >= 1 && activeUsers <= users, "active-users", "--active-users must be 1..users");
+      InvalidInputException.check(
+          activeUsers >= 1 && activeUsers <= users,
+          "active-users",
+          "--active-users must be 1..users");
     }
   }
 
@@ -100,8 +122,14 @@ final class TrailsBenchmark {
 
   Map<String, Object> run() throws Exception {
     Map<String, Object> json = new LinkedHashMap<>();
-    BenchTable table = new BenchTable(String.format(Locale.ROOT, "bench trails: %,d lines, %,d users, %d days",
-        o.records, o.users, o.days));
+    BenchTable table =
+        new BenchTable(
+            String.format(
+                Locale.ROOT,
+                "bench trails: %,d lines, %,d users, %d days",
+                o.records,
+                o.users,
+                o.days));
     RawBenchmark.Figures raw = null;
     if (o.rawRows > 0) {
       raw = RawBenchmark.ceiling(context.connection(), o.rawRows);
@@ -112,9 +140,16 @@ final class TrailsBenchmark {
     long t0 = System.nanoTime();
     LogGenerator.Written written;
     try (Progress p = Progress.start("generate", o.records, "lines")) {
-      written = LogGenerator.write(new LogGenerator.Spec(o.users, o.days, o.records, 0.01, FIRST_DAY, 11), log, p);
+      written =
+          LogGenerator.write(
+              new LogGenerator.Spec(o.users, o.days, o.records, 0.01, FIRST_DAY, 11), log, p);
     }
-    table.add("generate log (1% malformed)", written.lines(), "lines", (System.nanoTime() - t0) / 1e9, null,
+    table.add(
+        "generate log (1% malformed)",
+        written.lines(),
+        "lines",
+        (System.nanoTime() - t0) / 1e9,
+        null,
         String.format(Locale.ROOT, "%,d MB", written.bytes() >> 20));
 
     SchemaManager schemas = new SchemaManager(context.connection());
@@ -127,18 +162,32 @@ final class TrailsBenchmark {
     try {
       IngestReport report;
       try (Progress p = Progress.start("ingest", written.bytes(), "bytes")) {
-        report = trails.ingest(log, new TrailsService.IngestOptions(o.work.resolve("rejects.tsv"), TrailsService.History.BOTH,
-            2), p);
+        report =
+            trails.ingest(
+                log,
+                new TrailsService.IngestOptions(
+                    o.work.resolve("rejects.tsv"), TrailsService.History.BOTH, 2),
+                p);
       }
-      table.add("HBase ingest (events + tall + wide)", report.cells(), "cells", report.seconds(), null,
-          String.format(Locale.ROOT, "%,d records, %,d rejected", report.accepted(), report.rejected()));
+      table.add(
+          "HBase ingest (events + tall + wide)",
+          report.cells(),
+          "cells",
+          report.seconds(),
+          null,
+          String.format(
+              Locale.ROOT, "%,d records, %,d rejected", report.accepted(), report.rejected()));
       json.put("ingest", report.toJson());
       settle(specs);
       // Warm-up: JIT and block cache, as PostgreSQL's shared buffers are warm after its load.
       for (int i = 0; i < Math.min(o.samples, 300); i++) {
         String uid = LogGenerator.userId(rnd.nextInt(Math.min(o.users, 2000)));
-        trails.trails(new TrailQuery(List.of(uid), FIRST_DAY, lastDay, Set.of(), Set.of()), TrailsService.Plan.GETS);
-        trails.trails(new TrailQuery(List.of(uid), FIRST_DAY, lastDay, Set.of(), Set.of()), TrailsService.Plan.SCAN);
+        trails.trails(
+            new TrailQuery(List.of(uid), FIRST_DAY, lastDay, Set.of(), Set.of()),
+            TrailsService.Plan.GETS);
+        trails.trails(
+            new TrailQuery(List.of(uid), FIRST_DAY, lastDay, Set.of(), Set.of()),
+            TrailsService.Plan.SCAN);
       }
       for (TrailsService.Plan plan : List.of(TrailsService.Plan.GETS, TrailsService.Plan.SCAN)) {
         Latency one = new Latency();
@@ -146,13 +195,31 @@ final class TrailsBenchmark {
         for (int i = 0; i < o.samples; i++) {
           String uid = LogGenerator.userId(rnd.nextInt(Math.min(o.users, 2000)));
           long s = System.nanoTime();
-          events += trails.trails(new TrailQuery(List.of(uid), FIRST_DAY, lastDay, Set.of(), Set.of()), plan).get(uid)
-              .events().size();
+          events +=
+              trails
+                  .trails(
+                      new TrailQuery(List.of(uid), FIRST_DAY, lastDay, Set.of(), Set.of()), plan)
+                  .get(uid)
+                  .events()
+                  .size();
           one.recordNanos(System.nanoTime() - s);
         }
-        table.add("HBase: one user's " + o.days + "-day trail, " + (plan == TrailsService.Plan.GETS ? "Gets" : "Scan"),
-            one.count(), "queries", 0, one, String.format(Locale.ROOT, "%.1f events each; %s", (double) events / one.count(),
-                plan == TrailsService.Plan.GETS ? (o.days * 4) + " Gets in one batch (seed plan)" : "one bounded Scan"));
+        table.add(
+            "HBase: one user's "
+                + o.days
+                + "-day trail, "
+                + (plan == TrailsService.Plan.GETS ? "Gets" : "Scan"),
+            one.count(),
+            "queries",
+            0,
+            one,
+            String.format(
+                Locale.ROOT,
+                "%.1f events each; %s",
+                (double) events / one.count(),
+                plan == TrailsService.Plan.GETS
+                    ? (o.days * 4) + " Gets in one batch (seed plan)"
+                    : "one bounded Scan"));
       }
 
       Latency hundred = new Latency();
@@ -173,13 +240,26 @@ final class TrailsBenchmark {
       }
       long s = System.nanoTime();
       int activeDirect = trails.active(activeUsers, FIRST_DAY, lastDay).size();
-      table.add("HBase: 000 task, direct batched Gets", o.activeUsers, "users", (System.nanoTime() - s) / 1e9, null,
+      table.add(
+          "HBase: 000 task, direct batched Gets",
+          o.activeUsers,
+          "users",
+          (System.nanoTime() - s) / 1e9,
+          null,
           activeDirect + " active");
       if (!o.noMapReduce) {
         s = System.nanoTime();
-        int activeMr = trails.activeMapReduce(activeUsers, FIRST_DAY, lastDay, o.work.toAbsolutePath().resolve("mr"))
-            .size();
-        table.add("HBase: 000 task, MapReduce (local runner)", o.activeUsers, "users", (System.nanoTime() - s) / 1e9, null,
+        int activeMr =
+            trails
+                .activeMapReduce(
+                    activeUsers, FIRST_DAY, lastDay, o.work.toAbsolutePath().resolve("mr"))
+                .size();
+        table.add(
+            "HBase: 000 task, MapReduce (local runner)",
+            o.activeUsers,
+            "users",
+            (System.nanoTime() - s) / 1e9,
+            null,
             activeMr + " active");
       }
       for (HistoryLayout layout : HistoryLayout.values()) {
@@ -196,7 +276,8 @@ final class TrailsBenchmark {
         }
         String name = layout.name().toLowerCase(Locale.ROOT);
         table.add("HBase 004 " + name + ": latest 20", latest.count(), "queries", 0, latest, "");
-        table.add("HBase 004 " + name + ": all records of a user", all.count(), "queries", 0, all, "");
+        table.add(
+            "HBase 004 " + name + ": all records of a user", all.count(), "queries", 0, all, "");
       }
 
       if (!o.noPostgres) {
@@ -217,7 +298,9 @@ final class TrailsBenchmark {
     return json;
   }
 
-  /** Waits until the region servers have no compaction running on the tables (at most 2 minutes). */
+  /**
+   * Waits until the region servers have no compaction running on the tables (at most 2 minutes).
+   */
   private void settle(List<TableSpec> specs) throws IOException, InterruptedException {
     try (Admin admin = context.connection().getAdmin()) {
       for (TableSpec s : specs) {
@@ -225,7 +308,8 @@ final class TrailsBenchmark {
       }
       long deadline = System.currentTimeMillis() + 120_000;
       for (TableSpec s : specs) {
-        while (admin.getCompactionState(s.name()) != org.apache.hadoop.hbase.client.CompactionState.NONE
+        while (admin.getCompactionState(s.name())
+                != org.apache.hadoop.hbase.client.CompactionState.NONE
             && System.currentTimeMillis() < deadline) {
           Thread.sleep(250);
         }
@@ -233,11 +317,13 @@ final class TrailsBenchmark {
     }
   }
 
-  private void postgres(Path log, BenchTable table, List<String> activeUsers, int activeExpected) throws Exception {
+  private void postgres(Path log, BenchTable table, List<String> activeUsers, int activeExpected)
+      throws Exception {
     try (EmbeddedPostgres pg = EmbeddedPostgres.start(o.work.toAbsolutePath(), "512MB");
-         java.sql.Connection c = pg.connect()) {
+        java.sql.Connection c = pg.connect()) {
       try (Statement st = c.createStatement()) {
-        st.execute("CREATE TABLE events (uid text NOT NULL, type smallint NOT NULL, ts timestamptz NOT NULL, fields jsonb NOT NULL)");
+        st.execute(
+            "CREATE TABLE events (uid text NOT NULL, type smallint NOT NULL, ts timestamptz NOT NULL, fields jsonb NOT NULL)");
       }
       long t0 = System.nanoTime();
       long rows = copy(c, log);
@@ -252,15 +338,23 @@ final class TrailsBenchmark {
       }
       double indexSecs = (System.nanoTime() - t0) / 1e9;
       table.add("PostgreSQL: COPY load", rows, "rows", loadSecs, null, "same cleaned records");
-      table.add("PostgreSQL: build 2 indexes + ANALYZE", 1, "tables", indexSecs, null, "(uid, ts), (uid, type, ts)");
+      table.add(
+          "PostgreSQL: build 2 indexes + ANALYZE",
+          1,
+          "tables",
+          indexSecs,
+          null,
+          "(uid, ts), (uid, type, ts)");
       table.add("PostgreSQL: load + index", rows, "rows", loadSecs + indexSecs, null, "");
 
       Timestamp from = Timestamp.from(FIRST_DAY.atStartOfDay(ZoneOffset.UTC).toInstant());
-      Timestamp to = Timestamp.from(FIRST_DAY.plusDays(o.days).atStartOfDay(ZoneOffset.UTC).toInstant());
+      Timestamp to =
+          Timestamp.from(FIRST_DAY.plusDays(o.days).atStartOfDay(ZoneOffset.UTC).toInstant());
       SplittableRandom rnd = new SplittableRandom(5);
       Latency one = new Latency();
-      try (PreparedStatement ps = c.prepareStatement(
-          "SELECT type, ts, fields FROM events WHERE uid = ? AND ts >= ? AND ts < ? ORDER BY ts")) {
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "SELECT type, ts, fields FROM events WHERE uid = ? AND ts >= ? AND ts < ? ORDER BY ts")) {
         for (int i = 0; i < o.samples; i++) {
           ps.setString(1, LogGenerator.userId(rnd.nextInt(Math.min(o.users, 2000))));
           ps.setTimestamp(2, from);
@@ -270,10 +364,17 @@ final class TrailsBenchmark {
           one.recordNanos(System.nanoTime() - s);
         }
       }
-      table.add("PostgreSQL: one user's " + o.days + "-day trail", one.count(), "queries", 0, one, "index (uid, ts)");
+      table.add(
+          "PostgreSQL: one user's " + o.days + "-day trail",
+          one.count(),
+          "queries",
+          0,
+          one,
+          "index (uid, ts)");
       Latency hundred = new Latency();
-      try (PreparedStatement ps = c.prepareStatement(
-          "SELECT uid, type, ts, fields FROM events WHERE uid = ANY(?) AND ts >= ? AND ts < ? ORDER BY uid, ts")) {
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "SELECT uid, type, ts, fields FROM events WHERE uid = ANY(?) AND ts >= ? AND ts < ? ORDER BY uid, ts")) {
         for (int i = 0; i < 20; i++) {
           List<String> us = new ArrayList<>();
           for (int k = 0; k < 100; k++) {
@@ -291,10 +392,13 @@ final class TrailsBenchmark {
       table.add("PostgreSQL: 100 users' trails", hundred.count(), "queries", 0, hundred, "");
       long s = System.nanoTime();
       int active = 0;
-      try (PreparedStatement find = c.prepareStatement("SELECT uid FROM events WHERE uid = ANY(?) AND ts >= ? AND ts < ? "
-          + "GROUP BY uid HAVING count(DISTINCT type) = 4");
-           PreparedStatement fetch = c.prepareStatement(
-               "SELECT uid, type, ts, fields FROM events WHERE uid = ANY(?) AND ts >= ? AND ts < ? ORDER BY uid, ts")) {
+      try (PreparedStatement find =
+              c.prepareStatement(
+                  "SELECT uid FROM events WHERE uid = ANY(?) AND ts >= ? AND ts < ? "
+                      + "GROUP BY uid HAVING count(DISTINCT type) = 4");
+          PreparedStatement fetch =
+              c.prepareStatement(
+                  "SELECT uid, type, ts, fields FROM events WHERE uid = ANY(?) AND ts >= ? AND ts < ? ORDER BY uid, ts")) {
         find.setArray(1, c.createArrayOf("text", activeUsers.toArray()));
         find.setTimestamp(2, from);
         find.setTimestamp(3, to);
@@ -310,11 +414,21 @@ final class TrailsBenchmark {
         fetch.setTimestamp(3, to);
         drain(fetch);
       }
-      table.add("PostgreSQL: 000 task (GROUP BY + fetch)", o.activeUsers, "users", (System.nanoTime() - s) / 1e9, null,
-          active + " active" + (active == activeExpected ? " (same as HBase)" : " (HBase found " + activeExpected + ")"));
+      table.add(
+          "PostgreSQL: 000 task (GROUP BY + fetch)",
+          o.activeUsers,
+          "users",
+          (System.nanoTime() - s) / 1e9,
+          null,
+          active
+              + " active"
+              + (active == activeExpected
+                  ? " (same as HBase)"
+                  : " (HBase found " + activeExpected + ")"));
       Latency latest = new Latency();
-      try (PreparedStatement ps = c.prepareStatement(
-          "SELECT type, ts, fields FROM events WHERE uid = ? ORDER BY ts DESC LIMIT 20")) {
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "SELECT type, ts, fields FROM events WHERE uid = ? ORDER BY ts DESC LIMIT 20")) {
         for (int i = 0; i < o.samples; i++) {
           ps.setString(1, LogGenerator.userId(rnd.nextInt(Math.min(o.users, 2000))));
           long t = System.nanoTime();
@@ -343,11 +457,19 @@ final class TrailsBenchmark {
           continue;
         }
         Event e = p.event().get();
-        chunk.append(csv(e.uid())).append(',').append(e.type().id()).append(',')
-            .append(e.instant().toString()).append(',').append(csv(Json.write(e.fields()))).append('\n');
+        chunk
+            .append(csv(e.uid()))
+            .append(',')
+            .append(e.type().id())
+            .append(',')
+            .append(e.instant().toString())
+            .append(',')
+            .append(csv(Json.write(e.fields())))
+            .append('\n');
         rows++;
         if (chunk.length() > (1 << 20)) {
-          copy.copyIn("COPY events FROM STDIN WITH (FORMAT csv)", new StringReader(chunk.toString()));
+          copy.copyIn(
+              "COPY events FROM STDIN WITH (FORMAT csv)", new StringReader(chunk.toString()));
           chunk.setLength(0);
         }
       }
@@ -370,7 +492,8 @@ final class TrailsBenchmark {
     }
   }
 
-  private static String ratios(BenchTable table, RawBenchmark.Figures raw, Map<String, Object> json) {
+  private static String ratios(
+      BenchTable table, RawBenchmark.Figures raw, Map<String, Object> json) {
     Map<String, BenchTable.Row> rows = new LinkedHashMap<>();
     table.rows().forEach(r -> rows.put(r.step(), r));
     StringBuilder sb = new StringBuilder("comparisons:\n");
@@ -378,8 +501,13 @@ final class TrailsBenchmark {
     BenchTable.Row ingest = rows.get("HBase ingest (events + tall + wide)");
     if (raw != null && ingest != null) {
       double ratio = ingest.rate() / raw.writeCellsPerSecond();
-      sb.append(String.format(Locale.ROOT, "  ingest %,.0f cells/s = %.2fx the raw BufferedMutator rate (%,.0f cells/s); target >= 0.8x%n",
-          ingest.rate(), ratio, raw.writeCellsPerSecond()));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "  ingest %,.0f cells/s = %.2fx the raw BufferedMutator rate (%,.0f cells/s); target >= 0.8x%n",
+              ingest.rate(),
+              ratio,
+              raw.writeCellsPerSecond()));
       r.put("ingestVsRawWrite", ratio);
     }
     pair(sb, r, rows, "trail, Gets", "p99", 99);
@@ -389,21 +517,35 @@ final class TrailsBenchmark {
     BenchTable.Row hbTask = rows.get("HBase: 000 task, direct batched Gets");
     BenchTable.Row pgTask = rows.get("PostgreSQL: 000 task (GROUP BY + fetch)");
     if (hbTask != null && pgTask != null) {
-      sb.append(String.format(Locale.ROOT, "  000 task: HBase %.2f s, PostgreSQL %.2f s (HBase/PostgreSQL %.2fx)%n",
-          hbTask.seconds(), pgTask.seconds(), hbTask.seconds() / pgTask.seconds()));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "  000 task: HBase %.2f s, PostgreSQL %.2f s (HBase/PostgreSQL %.2fx)%n",
+              hbTask.seconds(),
+              pgTask.seconds(),
+              hbTask.seconds() / pgTask.seconds()));
       r.put("task000HBaseVsPostgresSeconds", List.of(hbTask.seconds(), pgTask.seconds()));
     }
     BenchTable.Row pgLoad = rows.get("PostgreSQL: load + index");
     if (ingest != null && pgLoad != null) {
-      sb.append(String.format(Locale.ROOT, "  loading: HBase %.1f s (3 tables), PostgreSQL %.1f s (COPY + indexes)%n",
-          ingest.seconds(), pgLoad.seconds()));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "  loading: HBase %.1f s (3 tables), PostgreSQL %.1f s (COPY + indexes)%n",
+              ingest.seconds(),
+              pgLoad.seconds()));
     }
     json.put("comparisons", r);
     return sb.toString();
   }
 
-  private static void pair(StringBuilder sb, Map<String, Object> r, Map<String, BenchTable.Row> rows, String what,
-                           String label, double pct) {
+  private static void pair(
+      StringBuilder sb,
+      Map<String, Object> r,
+      Map<String, BenchTable.Row> rows,
+      String what,
+      String label,
+      double pct) {
     BenchTable.Row hb = null;
     BenchTable.Row pg = null;
     String pgWhat = what.startsWith("trail,") ? "-day trail" : what;
@@ -411,7 +553,8 @@ final class TrailsBenchmark {
       if (row.latency() == null) {
         continue;
       }
-      if (row.step().contains(what) && hb == null
+      if (row.step().contains(what)
+          && hb == null
           && (row.step().startsWith("HBase:") || row.step().startsWith("HBase 004 tall"))) {
         hb = row;
       } else if (row.step().startsWith("PostgreSQL") && row.step().contains(pgWhat)) {
@@ -421,8 +564,15 @@ final class TrailsBenchmark {
     if (hb != null && pg != null) {
       double h = hb.latency().millis(pct);
       double p = pg.latency().millis(pct);
-      sb.append(String.format(Locale.ROOT, "  %s: HBase %s %.2f ms, PostgreSQL %.2f ms (HBase/PostgreSQL %.2fx)%n",
-          hb.step().replaceFirst("^HBase[^:]*: ", ""), label, h, p, h / p));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "  %s: HBase %s %.2f ms, PostgreSQL %.2f ms (HBase/PostgreSQL %.2fx)%n",
+              hb.step().replaceFirst("^HBase[^:]*: ", ""),
+              label,
+              h,
+              p,
+              h / p));
       r.put(what + " " + label, List.of(h, p));
     }
   }

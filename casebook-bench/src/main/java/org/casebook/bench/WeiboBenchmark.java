@@ -25,36 +25,55 @@ import picocli.CommandLine.Option;
 /**
  * {@code bench weibo}: a heavy-tailed social graph (a few very large accounts, fixed groups of
  * accounts with 10, 100 and 1,000 followers, and a Zipf-like crowd), then publish latency by
- * follower count, follow back-fill, and timeline reads, next to the raw HBase ceiling.
- * Runs in its own namespace, dropped at the end.
+ * follower count, follow back-fill, and timeline reads, next to the raw HBase ceiling. Runs in its
+ * own namespace, dropped at the end.
  */
 final class WeiboBenchmark {
   static final String NAMESPACE = "casebook_bench_weibo";
 
   /** Sizes; the defaults finish in a few minutes on a 2-core machine. */
   static final class Options {
-    @Option(names = "--users", defaultValue = "10000", description = "Users in the graph (default ${DEFAULT-VALUE}).")
+    @Option(
+        names = "--users",
+        defaultValue = "10000",
+        description = "Users in the graph (default ${DEFAULT-VALUE}).")
     int users;
 
-    @Option(names = "--threshold", defaultValue = "2000",
+    @Option(
+        names = "--threshold",
+        defaultValue = "2000",
         description = "Fan-out threshold for this run (default ${DEFAULT-VALUE}).")
     int threshold;
 
-    @Option(names = "--stars", defaultValue = "3", description = "Accounts above the threshold (default ${DEFAULT-VALUE}).")
+    @Option(
+        names = "--stars",
+        defaultValue = "3",
+        description = "Accounts above the threshold (default ${DEFAULT-VALUE}).")
     int stars;
 
-    @Option(names = "--publishes", defaultValue = "500",
+    @Option(
+        names = "--publishes",
+        defaultValue = "500",
         description = "Timed publishes per follower-count group (default ${DEFAULT-VALUE}).")
     int publishes;
 
-    @Option(names = "--follows", defaultValue = "300", description = "Timed follows with back-fill (default ${DEFAULT-VALUE}).")
+    @Option(
+        names = "--follows",
+        defaultValue = "300",
+        description = "Timed follows with back-fill (default ${DEFAULT-VALUE}).")
     int follows;
 
-    @Option(names = "--reads", defaultValue = "3000", description = "Timed timeline reads (default ${DEFAULT-VALUE}).")
+    @Option(
+        names = "--reads",
+        defaultValue = "3000",
+        description = "Timed timeline reads (default ${DEFAULT-VALUE}).")
     int reads;
 
-    @Option(names = "--raw-rows", defaultValue = "100000",
-        description = "Rows for the raw ceiling measured in the same run; 0 skips it (default ${DEFAULT-VALUE}).")
+    @Option(
+        names = "--raw-rows",
+        defaultValue = "100000",
+        description =
+            "Rows for the raw ceiling measured in the same run; 0 skips it (default ${DEFAULT-VALUE}).")
     int rawRows;
 
     @Option(names = "--keep", description = "Keep the benchmark namespace's tables afterwards.")
@@ -62,12 +81,14 @@ final class WeiboBenchmark {
 
     void validate() {
       InvalidInputException.check(users >= 2000, "users", "--users must be at least 2000");
-      InvalidInputException.check(threshold >= 10 && threshold < users, "threshold", "--threshold must be 10..users-1");
+      InvalidInputException.check(
+          threshold >= 10 && threshold < users, "threshold", "--threshold must be 10..users-1");
       InvalidInputException.check(stars >= 0 && stars <= 100, "stars", "--stars must be 0..100");
       InvalidInputException.check(publishes >= 10, "publishes", "--publishes must be at least 10");
       InvalidInputException.check(follows >= 10, "follows", "--follows must be at least 10");
       InvalidInputException.check(reads >= 10, "reads", "--reads must be at least 10");
-      InvalidInputException.check(rawRows == 0 || rawRows >= 1000, "raw-rows", "--raw-rows must be 0 or at least 1000");
+      InvalidInputException.check(
+          rawRows == 0 || rawRows >= 1000, "raw-rows", "--raw-rows must be 0 or at least 1000");
     }
 
     Map<String, Object> toJson() {
@@ -98,7 +119,8 @@ final class WeiboBenchmark {
   Map<String, Object> run() {
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("options", o.toJson());
-    BenchTable table = new BenchTable("bench weibo: " + o.users + " users, threshold " + o.threshold);
+    BenchTable table =
+        new BenchTable("bench weibo: " + o.users + " users, threshold " + o.threshold);
     RawBenchmark.Figures raw = null;
     if (o.rawRows > 0) {
       raw = RawBenchmark.ceiling(connection, o.rawRows);
@@ -108,18 +130,25 @@ final class WeiboBenchmark {
     List<TableSpec> specs = WeiboService.schemas(NAMESPACE);
     specs.forEach(s -> schemas.drop(s.name()));
     schemas.ensureAll(specs);
-    try (WeiboService weibo = new WeiboService(context, new WeiboConfig(o.threshold, 200), NAMESPACE)) {
+    try (WeiboService weibo =
+        new WeiboService(context, new WeiboConfig(o.threshold, 200), NAMESPACE)) {
       Graph g = buildGraph();
       long t0 = System.nanoTime();
       long added = weibo.importFollows(g.edges);
-      table.add("import graph (both sides + counters)", added, "edges", (System.nanoTime() - t0) / 1e9, null,
+      table.add(
+          "import graph (both sides + counters)",
+          added,
+          "edges",
+          (System.nanoTime() - t0) / 1e9,
+          null,
           o.stars + " accounts promoted to fan-out on read");
 
       Map<String, List<String>> groups = new LinkedHashMap<>();
       groups.put("10 followers", g.tens);
       groups.put("100 followers", g.hundreds);
       groups.put("1,000 followers", g.thousands);
-      groups.put(String.format(Locale.ROOT, "%,d followers (read-merged)", g.starFollowers), g.stars);
+      groups.put(
+          String.format(Locale.ROOT, "%,d followers (read-merged)", g.starFollowers), g.stars);
       for (Map.Entry<String, List<String>> group : groups.entrySet()) {
         if (group.getValue().isEmpty()) {
           continue;
@@ -129,10 +158,18 @@ final class WeiboBenchmark {
         for (int i = 0; i < o.publishes; i++) {
           String author = group.getValue().get(i % group.getValue().size());
           long s = System.nanoTime();
-          weibo.publish(author, "post " + i + " by " + author + " — benchmark content of a typical length, 短文本");
+          weibo.publish(
+              author,
+              "post " + i + " by " + author + " — benchmark content of a typical length, 短文本");
           lat.recordNanos(System.nanoTime() - s);
         }
-        table.add("publish, author with " + group.getKey(), o.publishes, "posts", (System.nanoTime() - start) / 1e9, lat, "");
+        table.add(
+            "publish, author with " + group.getKey(),
+            o.publishes,
+            "posts",
+            (System.nanoTime() - start) / 1e9,
+            lat,
+            "");
       }
       // A crowd of ordinary posts so that most inboxes have a page or more.
       try (Progress p = Progress.start("crowd posts", g.crowd.size(), "posts")) {
@@ -165,8 +202,15 @@ final class WeiboBenchmark {
       }
       double followSecs = (System.nanoTime() - fStart) / 1e9 - uSeconds / 1e9;
       int postsPerTarget = Math.max(1, o.publishes / Math.max(1, g.thousands.size()));
-      table.add("follow + back-fill (" + postsPerTarget + " posts)", follow.count(), "follows", followSecs, follow, "");
-      table.add("unfollow + inbox clean-up", unfollow.count(), "unfollows", uSeconds / 1e9, unfollow, "");
+      table.add(
+          "follow + back-fill (" + postsPerTarget + " posts)",
+          follow.count(),
+          "follows",
+          followSecs,
+          follow,
+          "");
+      table.add(
+          "unfollow + inbox clean-up", unfollow.count(), "unfollows", uSeconds / 1e9, unfollow, "");
 
       Latency first = new Latency();
       Latency second = new Latency();
@@ -190,12 +234,23 @@ final class WeiboBenchmark {
       Latency all = new Latency();
       all.add(first);
       all.add(merged);
-      table.add("timeline, first 20 (all readers)", all.count(), "reads", rSecs, all,
-          String.format(Locale.ROOT, "%.1f posts per page on average", (double) posts / (all.count() + second.count())));
+      table.add(
+          "timeline, first 20 (all readers)",
+          all.count(),
+          "reads",
+          rSecs,
+          all,
+          String.format(
+              Locale.ROOT,
+              "%.1f posts per page on average",
+              (double) posts / (all.count() + second.count())));
       table.add("  readers without read-merged follows", first.count(), "reads", 0, first, "");
-      table.add("  readers following a read-merged account", merged.count(), "reads", 0, merged, "");
+      table.add(
+          "  readers following a read-merged account", merged.count(), "reads", 0, merged, "");
       table.add("timeline, next 20 (cursor)", second.count(), "reads", 0, second, "");
-      json.put("graph", Map.of("edges", added, "starFollowers", g.starFollowers, "crowdPosts", g.crowd.size()));
+      json.put(
+          "graph",
+          Map.of("edges", added, "starFollowers", g.starFollowers, "crowdPosts", g.crowd.size()));
     } finally {
       if (!o.keep) {
         specs.forEach(s -> schemas.drop(s.name()));
@@ -223,29 +278,50 @@ final class WeiboBenchmark {
       if (row.step().startsWith("publish, author with 1,000")) {
         double perFollowerUs = row.latency().millis(50) * 1000 / 1000;
         double rawUs = 1e6 / raw.writeCellsPerSecond();
-        sb.append(String.format(Locale.ROOT, "  publish to 1,000 followers: %.1f µs per inbox write at p50, raw "
-            + "BufferedMutator %.1f µs per cell (%.1fx)%n", perFollowerUs, rawUs, perFollowerUs / rawUs));
+        sb.append(
+            String.format(
+                Locale.ROOT,
+                "  publish to 1,000 followers: %.1f µs per inbox write at p50, raw "
+                    + "BufferedMutator %.1f µs per cell (%.1fx)%n",
+                perFollowerUs,
+                rawUs,
+                perFollowerUs / rawUs));
         r.put("publish1000PerFollowerUsVsRawCellUs", List.of(perFollowerUs, rawUs));
       }
       if (row.step().contains("(read-merged)")) {
-        sb.append(String.format(Locale.ROOT, "  publish when read-merged: p50 %.2f ms, p99 %.2f ms = %.1fx / %.1fx a "
-            + "single raw Put (p50 %.2f, p99 %.2f ms); a conditional put beside the outbox cell and the counter%n",
-            row.latency().millis(50), row.latency().millis(99), row.latency().millis(50) / raw.singlePut().millis(50),
-            row.latency().millis(99) / raw.singlePut().millis(99), raw.singlePut().millis(50), raw.singlePut().millis(99)));
-        r.put("readMergedPublishP99VsRawPutP99", List.of(row.latency().millis(99), raw.singlePut().millis(99)));
+        sb.append(
+            String.format(
+                Locale.ROOT,
+                "  publish when read-merged: p50 %.2f ms, p99 %.2f ms = %.1fx / %.1fx a "
+                    + "single raw Put (p50 %.2f, p99 %.2f ms); a conditional put beside the outbox cell and the counter%n",
+                row.latency().millis(50),
+                row.latency().millis(99),
+                row.latency().millis(50) / raw.singlePut().millis(50),
+                row.latency().millis(99) / raw.singlePut().millis(99),
+                raw.singlePut().millis(50),
+                raw.singlePut().millis(99)));
+        r.put(
+            "readMergedPublishP99VsRawPutP99",
+            List.of(row.latency().millis(99), raw.singlePut().millis(99)));
       }
       if (row.step().startsWith("timeline, first 20")) {
-        sb.append(String.format(Locale.ROOT, "  timeline p99 %.2f ms = %.1fx a single raw Get's p99 (%.2f ms); "
-            + "it costs a multi-get of the reader's inbox row (entries + markers), a batched Get of the bodies, "
-            + "and a multi-get of outboxes for readers of read-merged accounts%n", row.latency().millis(99),
-            row.latency().millis(99) / raw.singleGet().millis(99), raw.singleGet().millis(99)));
-        r.put("timelineP99VsRawGetP99", List.of(row.latency().millis(99), raw.singleGet().millis(99)));
+        sb.append(
+            String.format(
+                Locale.ROOT,
+                "  timeline p99 %.2f ms = %.1fx a single raw Get's p99 (%.2f ms); "
+                    + "it costs a multi-get of the reader's inbox row (entries + markers), a batched Get of the bodies, "
+                    + "and a multi-get of outboxes for readers of read-merged accounts%n",
+                row.latency().millis(99),
+                row.latency().millis(99) / raw.singleGet().millis(99),
+                raw.singleGet().millis(99)));
+        r.put(
+            "timelineP99VsRawGetP99",
+            List.of(row.latency().millis(99), raw.singleGet().millis(99)));
       }
     }
     json.put("ratios", r);
     return sb.toString();
   }
-
 
   /** The generated graph and the user groups the measurements draw from. */
   private static final class Graph {
@@ -283,12 +359,14 @@ final class WeiboBenchmark {
     addFollowers(g, g.thousands, 1000, readerSet, false);
     addFollowers(g, g.hundreds, 100, readerSet, false);
     addFollowers(g, g.tens, 10, readerSet, false);
-    // The crowd: each user follows a heavy-tailed number of crowd accounts chosen with Zipf-like weights.
+    // The crowd: each user follows a heavy-tailed number of crowd accounts chosen with Zipf-like
+    // weights.
     int crowdSize = n - firstCrowd;
     for (int u = 0; u < n; u++) {
       int follows = (int) Math.min(200, Math.floor(2 / Math.pow(1 - rnd.nextDouble(), 0.7)));
       for (int k = 0; k < follows; k++) {
-        int rank = (int) Math.min(crowdSize - 1, Math.floor(Math.pow(crowdSize, rnd.nextDouble())) - 1);
+        int rank =
+            (int) Math.min(crowdSize - 1, Math.floor(Math.pow(crowdSize, rnd.nextDouble())) - 1);
         String target = "u" + (firstCrowd + Math.max(0, rank));
         String follower = "u" + u;
         if (!follower.equals(target)) {
@@ -298,15 +376,19 @@ final class WeiboBenchmark {
       }
     }
     for (int i = 0; i < Math.min(crowdSize, 3000); i++) {
-      g.crowd.add("u" + (firstCrowd + Math.min(crowdSize - 1,
-          (int) Math.floor(Math.pow(crowdSize, rnd.nextDouble())) - 1)));
+      g.crowd.add(
+          "u"
+              + (firstCrowd
+                  + Math.min(
+                      crowdSize - 1, (int) Math.floor(Math.pow(crowdSize, rnd.nextDouble())) - 1)));
     }
     g.readers.addAll(readerSet);
     g.readers.sort(null);
     return g;
   }
 
-  private void addFollowers(Graph g, List<String> accounts, int count, Set<String> readers, boolean stars) {
+  private void addFollowers(
+      Graph g, List<String> accounts, int count, Set<String> readers, boolean stars) {
     for (String account : accounts) {
       Set<Integer> picked = new HashSet<>();
       while (picked.size() < count) {

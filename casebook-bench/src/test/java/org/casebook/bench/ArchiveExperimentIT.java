@@ -15,11 +15,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(EmbeddedHBase.class)
 class ArchiveExperimentIT {
   @Test
-  void theThreeCasesShowTheSeedsHFileSplitsAndBadFilesCostOnlyTheirAttempts(HBaseRuntime runtime) throws Exception {
+  void theThreeCasesShowTheSeedsHFileSplitsAndBadFilesCostOnlyTheirAttempts(HBaseRuntime runtime)
+      throws Exception {
     Path dir = EmbeddedHBase.scratchDir("experiment");
-    ArchiveExperiment.Settings settings = new ArchiveExperiment.Settings(List.of(100, 200), 50, 5, 100, 3, 0, 2, 9);
-    ArchiveExperiment.Outcome outcome = new ArchiveExperiment(runtime.connection(), runtime.configuration(),
-        dir.resolve("scratch"), settings).run(dir.resolve("out"));
+    ArchiveExperiment.Settings settings =
+        new ArchiveExperiment.Settings(List.of(100, 200), 50, 5, 100, 3, 0, 2, 9);
+    ArchiveExperiment.Outcome outcome =
+        new ArchiveExperiment(
+                runtime.connection(), runtime.configuration(), dir.resolve("scratch"), settings)
+            .run(dir.resolve("out"));
     ArchiveExperiment.Results doc = outcome.results();
 
     List<ArchiveExperiment.Run> runs = doc.runs();
@@ -41,7 +45,12 @@ class ArchiveExperimentIT {
       }
     }
     // Same input, same records in every case.
-    assertThat(runs.stream().filter(r -> r.users() == 200).map(ArchiveExperiment.Run::records).distinct()).hasSize(1);
+    assertThat(
+            runs.stream()
+                .filter(r -> r.users() == 200)
+                .map(ArchiveExperiment.Run::records)
+                .distinct())
+        .hasSize(1);
 
     ArchiveExperiment.BadFiles bad = doc.plantedBadFiles();
     assertThat(bad.quarantined()).isEqualTo(4L);

@@ -6,9 +6,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The one write-protection rule of every listener: reads are open; when a token is set, writes
- * must present it (HTTP {@code Authorization: Bearer <token>}, gRPC the same metadata, line
- * protocols an {@code auth <token>} line). Compared in constant time.
+ * The one write-protection rule of every listener: reads are open; when a token is set, writes must
+ * present it (HTTP {@code Authorization: Bearer <token>}, gRPC the same metadata, line protocols an
+ * {@code auth <token>} line). Compared in constant time.
  */
 public final class AccessRule {
   private final Optional<byte[]> token;
@@ -36,7 +36,8 @@ public final class AccessRule {
     if (token.isEmpty()) {
       return true;
     }
-    return presented != null && MessageDigest.isEqual(presented.getBytes(StandardCharsets.UTF_8), token.get());
+    return presented != null
+        && MessageDigest.isEqual(presented.getBytes(StandardCharsets.UTF_8), token.get());
   }
 
   /** True if writes are open or the header is {@code Bearer <token>} (scheme name in any case). */
@@ -44,7 +45,9 @@ public final class AccessRule {
     if (token.isEmpty()) {
       return true;
     }
-    if (authorization == null || authorization.length() < 7 || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+    if (authorization == null
+        || authorization.length() < 7
+        || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
       return false;
     }
     return allowsWrite(authorization.substring(7).trim());

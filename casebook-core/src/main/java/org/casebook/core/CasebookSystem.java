@@ -4,28 +4,31 @@ import java.util.function.Supplier;
 
 /**
  * One Casebook system, as the platform sees it: a factory (after Trino's plugin → factory →
- * instance). It {@link #descriptor() describes} itself before anything runs — enough for
- * {@code --help}, {@code schema}, {@code /api/health} and an API description — and
- * {@link #start starts} into a running instance that owns its background work and listeners.
+ * instance). It {@link #descriptor() describes} itself before anything runs — enough for {@code
+ * --help}, {@code schema}, {@code /api/health} and an API description — and {@link #start starts}
+ * into a running instance that owns its background work and listeners.
  *
- * <p>Implementations are found with {@link java.util.ServiceLoader} (a
- * {@code META-INF/services/org.casebook.core.CasebookSystem} file in the system's module), so
- * adding a system never changes the server. See {@code CONTRIBUTING.md} for the steps.
+ * <p>Implementations are found with {@link java.util.ServiceLoader} (a {@code
+ * META-INF/services/org.casebook.core.CasebookSystem} file in the system's module), so adding a
+ * system never changes the server. See {@code CONTRIBUTING.md} for the steps.
  */
 public interface CasebookSystem {
-  /** What this system is: name, tables and key layouts, routes, listeners. Cheap and side-effect free. */
+  /**
+   * What this system is: name, tables and key layouts, routes, listeners. Cheap and side-effect
+   * free.
+   */
   SystemDescriptor descriptor();
 
   /**
    * Starts the system on {@code context} (its tables already ensured). Whatever it opens through
-   * the context — listeners, background executors, {@link SystemContext#own owned} resources —
-   * is closed by the platform in reverse order at shutdown.
+   * the context — listeners, background executors, {@link SystemContext#own owned} resources — is
+   * closed by the platform in reverse order at shutdown.
    */
   RunningSystem start(SystemContext context);
 
   /**
-   * The picocli command object for this system's CLI group. {@code context} starts (or attaches
-   * to) HBase and ensures the tables on first use, so help and validation stay fast.
+   * The picocli command object for this system's CLI group. {@code context} starts (or attaches to)
+   * HBase and ensures the tables on first use, so help and validation stay fast.
    */
   Object command(Supplier<SystemContext> context);
 }

@@ -4,7 +4,10 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
-/** Parses user-facing enum values: case-insensitive, and a 400 listing the accepted values otherwise. */
+/**
+ * Parses user-facing enum values: case-insensitive, and a 400 listing the accepted values
+ * otherwise.
+ */
 public final class Enums {
   private Enums() {}
 
@@ -17,12 +20,14 @@ public final class Enums {
         }
       }
     }
-    throw new InvalidInputException(field, field + " must be one of " + labels(type) + ", got '" + value + "'");
+    throw new InvalidInputException(
+        field, field + " must be one of " + labels(type) + ", got '" + value + "'");
   }
 
   /** {@code a, b or c} in lower case. */
   public static <E extends Enum<E>> String labels(Class<E> type) {
-    String all = Arrays.stream(type.getEnumConstants()).map(Enums::label).collect(Collectors.joining(", "));
+    String all =
+        Arrays.stream(type.getEnumConstants()).map(Enums::label).collect(Collectors.joining(", "));
     int last = all.lastIndexOf(", ");
     return last < 0 ? all : all.substring(0, last) + " or " + all.substring(last + 2);
   }

@@ -63,8 +63,8 @@ public enum ErrorKind {
 
   /**
    * The kind of any failure. Casebook's own exceptions say theirs; an interrupt anywhere in the
-   * cause chain is {@link #INTERRUPTED}; a local file-system error is {@link #LOCAL_FILE}; any other
-   * I/O failure is storage (HBase, HDFS) being unavailable; everything else is internal.
+   * cause chain is {@link #INTERRUPTED}; a local file-system error is {@link #LOCAL_FILE}; any
+   * other I/O failure is storage (HBase, HDFS) being unavailable; everything else is internal.
    */
   public static ErrorKind of(Throwable t) {
     if (t instanceof CasebookException ce) {

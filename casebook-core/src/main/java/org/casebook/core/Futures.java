@@ -8,9 +8,9 @@ public final class Futures {
   private Futures() {}
 
   /**
-   * The task's result; its unchecked exception as is (a checked one wrapped in an
-   * {@link IllegalStateException}); an interrupt while waiting as a {@link StorageException} of
-   * kind interrupted, with the thread's flag set again.
+   * The task's result; its unchecked exception as is (a checked one wrapped in an {@link
+   * IllegalStateException}); an interrupt while waiting as a {@link StorageException} of kind
+   * interrupted, with the thread's flag set again.
    */
   public static <T> T await(Future<T> future) {
     try {

@@ -33,10 +33,11 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li><b>embedded</b>: HBase's own standalone mode in this JVM (ZooKeeper, master and region
  *       server threads, root directory on local disk under the data directory), every socket on
- *       127.0.0.1 with random ports. Data survives restarts. One process owns a data directory at
- *       a time (a file lock says which).
+ *       127.0.0.1 with random ports. Data survives restarts. One process owns a data directory at a
+ *       time (a file lock says which).
  *   <li><b>attached</b>: another Casebook process already runs embedded HBase on this data
- *       directory; this one connects to it as a client (so CLI commands work next to {@code serve}).
+ *       directory; this one connects to it as a client (so CLI commands work next to {@code
+ *       serve}).
  *   <li><b>cluster</b>: a real HBase, found through {@code --zk} or an {@code hbase-site.xml}
  *       ({@code HBASE_CONF_DIR} or the classpath).
  * </ul>
@@ -50,7 +51,8 @@ public final class HBaseRuntime implements Closeable {
 
   /** Where HBase runs. */
   public enum Mode {
-    EMBEDDED, CLUSTER;
+    EMBEDDED,
+    CLUSTER;
 
     public String label() {
       return name().toLowerCase(java.util.Locale.ROOT);
@@ -70,9 +72,18 @@ public final class HBaseRuntime implements Closeable {
   private final Path runtimeFile;
   private volatile boolean closed;
 
-  private HBaseRuntime(Mode mode, boolean attached, Configuration conf, Connection connection, String description,
-                       long startMillis, MiniZooKeeperCluster zk, LocalHBaseCluster cluster, FileChannel lockChannel,
-                       FileLock lock, Path runtimeFile) {
+  private HBaseRuntime(
+      Mode mode,
+      boolean attached,
+      Configuration conf,
+      Connection connection,
+      String description,
+      long startMillis,
+      MiniZooKeeperCluster zk,
+      LocalHBaseCluster cluster,
+      FileChannel lockChannel,
+      FileLock lock,
+      Path runtimeFile) {
     this.mode = mode;
     this.attached = attached;
     this.conf = conf;
@@ -95,7 +106,8 @@ public final class HBaseRuntime implements Closeable {
     if (settings.confDir().isPresent()) {
       Path site = settings.confDir().get().resolve("hbase-site.xml");
       if (!Files.isRegularFile(site)) {
-        throw new InvalidInputException("HBASE_CONF_DIR", "no hbase-site.xml in " + settings.confDir().get());
+        throw new InvalidInputException(
+            "HBASE_CONF_DIR", "no hbase-site.xml in " + settings.confDir().get());
       }
       conf.addResource(new org.apache.hadoop.fs.Path(site.toAbsolutePath().toUri()));
       clusterConfigured = true;
@@ -117,7 +129,8 @@ public final class HBaseRuntime implements Closeable {
       if (clusterConfigured) {
         return connectCluster(conf, t0);
       }
-      return startOrAttachEmbedded(conf, settings.dataDir().toAbsolutePath().normalize(), settings.overrides(), t0);
+      return startOrAttachEmbedded(
+          conf, settings.dataDir().toAbsolutePath().normalize(), settings.overrides(), t0);
     } catch (IOException e) {
       throw StorageException.of("start HBase", e);
     }
@@ -128,13 +141,17 @@ public final class HBaseRuntime implements Closeable {
     String port = null;
     for (String entry : quorum.split(",")) {
       String e = entry.trim();
-      InvalidInputException.check(!e.isEmpty(), "zk", "empty host in ZooKeeper quorum '" + quorum + "'");
+      InvalidInputException.check(
+          !e.isEmpty(), "zk", "empty host in ZooKeeper quorum '" + quorum + "'");
       int colon = e.lastIndexOf(':');
       String host = colon < 0 ? e : e.substring(0, colon);
       if (colon >= 0) {
         String p = e.substring(colon + 1);
-        InvalidInputException.check(p.matches("\\d{1,5}"), "zk", "bad port in ZooKeeper quorum entry '" + e + "'");
-        InvalidInputException.check(port == null || port.equals(p), "zk",
+        InvalidInputException.check(
+            p.matches("\\d{1,5}"), "zk", "bad port in ZooKeeper quorum entry '" + e + "'");
+        InvalidInputException.check(
+            port == null || port.equals(p),
+            "zk",
             "all ZooKeeper quorum members must use the same client port");
         port = p;
       }
@@ -147,7 +164,10 @@ public final class HBaseRuntime implements Closeable {
   }
 
   private static HBaseRuntime connectCluster(Configuration conf, long t0) throws IOException {
-    String quorum = conf.get(HConstants.ZOOKEEPER_QUORUM) + ":" + conf.get(HConstants.ZOOKEEPER_CLIENT_PORT, "2181");
+    String quorum =
+        conf.get(HConstants.ZOOKEEPER_QUORUM)
+            + ":"
+            + conf.get(HConstants.ZOOKEEPER_CLIENT_PORT, "2181");
     conf.setInt("hbase.client.retries.number", conf.getInt("hbase.client.retries.number", 10));
     Connection connection = ConnectionFactory.createConnection(conf);
     try {
@@ -156,14 +176,26 @@ public final class HBaseRuntime implements Closeable {
       connection.close();
       throw e;
     }
-    return new HBaseRuntime(Mode.CLUSTER, false, conf, connection, "cluster (ZooKeeper " + quorum + ")",
-        millisSince(t0), null, null, null, null, null);
+    return new HBaseRuntime(
+        Mode.CLUSTER,
+        false,
+        conf,
+        connection,
+        "cluster (ZooKeeper " + quorum + ")",
+        millisSince(t0),
+        null,
+        null,
+        null,
+        null,
+        null);
   }
 
-  private static HBaseRuntime startOrAttachEmbedded(Configuration conf, Path dataDir, Map<String, String> overrides,
-                                                    long t0) throws IOException {
+  private static HBaseRuntime startOrAttachEmbedded(
+      Configuration conf, Path dataDir, Map<String, String> overrides, long t0) throws IOException {
     createPrivateDirectory(dataDir);
-    FileChannel channel = FileChannel.open(dataDir.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    FileChannel channel =
+        FileChannel.open(
+            dataDir.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
     FileLock lock;
     try {
       lock = channel.tryLock();
@@ -188,7 +220,8 @@ public final class HBaseRuntime implements Closeable {
     boolean existed = Files.isDirectory(dir);
     Files.createDirectories(dir);
     if (!existed && dir.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-      Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+      Files.setPosixFilePermissions(
+          dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
     }
   }
 
@@ -198,8 +231,12 @@ public final class HBaseRuntime implements Closeable {
     // The owner writes the file once its HBase is up; wait for a starting server.
     while (!Files.isRegularFile(file)) {
       if (System.currentTimeMillis() > deadline) {
-        throw new IOException("data directory " + dataDir + " is locked by another process that has not published "
-            + "its HBase address in " + RUNTIME_FILE);
+        throw new IOException(
+            "data directory "
+                + dataDir
+                + " is locked by another process that has not published "
+                + "its HBase address in "
+                + RUNTIME_FILE);
       }
       sleep(250);
     }
@@ -216,13 +253,34 @@ public final class HBaseRuntime implements Closeable {
       connection.close();
       throw e;
     }
-    return new HBaseRuntime(Mode.EMBEDDED, true, conf, connection, "embedded, attached to the HBase of process "
-        + p.getProperty("pid") + " (data " + dataDir + ", ZooKeeper 127.0.0.1:" + p.getProperty("zk.port") + ")",
-        millisSince(t0), null, null, null, null, null);
+    return new HBaseRuntime(
+        Mode.EMBEDDED,
+        true,
+        conf,
+        connection,
+        "embedded, attached to the HBase of process "
+            + p.getProperty("pid")
+            + " (data "
+            + dataDir
+            + ", ZooKeeper 127.0.0.1:"
+            + p.getProperty("zk.port")
+            + ")",
+        millisSince(t0),
+        null,
+        null,
+        null,
+        null,
+        null);
   }
 
-  private static HBaseRuntime startEmbedded(Configuration conf, Path dataDir, Map<String, String> overrides,
-                                            FileChannel channel, FileLock lock, long t0) throws IOException {
+  private static HBaseRuntime startEmbedded(
+      Configuration conf,
+      Path dataDir,
+      Map<String, String> overrides,
+      FileChannel channel,
+      FileLock lock,
+      long t0)
+      throws IOException {
     Path tmp = dataDir.resolve("tmp");
     Files.createDirectories(tmp);
     conf.setBoolean(HConstants.CLUSTER_DISTRIBUTED, false);
@@ -274,18 +332,33 @@ public final class HBaseRuntime implements Closeable {
       p.setProperty("zk.port", Integer.toString(zkPort));
       p.setProperty("pid", Long.toString(ProcessHandle.current().pid()));
       try (OutputStream out = Files.newOutputStream(runtimeFile)) {
-        p.store(out, "written by the Casebook process that owns this data directory; removed on clean shutdown");
+        p.store(
+            out,
+            "written by the Casebook process that owns this data directory; removed on clean shutdown");
       }
-      return new HBaseRuntime(Mode.EMBEDDED, false, conf, connection, "embedded (data " + dataDir
-          + ", ZooKeeper 127.0.0.1:" + zkPort + ")", millisSince(t0), zk, cluster, channel, lock, runtimeFile);
+      return new HBaseRuntime(
+          Mode.EMBEDDED,
+          false,
+          conf,
+          connection,
+          "embedded (data " + dataDir + ", ZooKeeper 127.0.0.1:" + zkPort + ")",
+          millisSince(t0),
+          zk,
+          cluster,
+          channel,
+          lock,
+          runtimeFile);
     } catch (IOException | RuntimeException e) {
       closeQuietlyAfterFailure(connection, cluster, zk, e);
       throw e;
     }
   }
 
-  private static void closeQuietlyAfterFailure(Connection connection, LocalHBaseCluster cluster,
-                                               MiniZooKeeperCluster zk, Exception primary) {
+  private static void closeQuietlyAfterFailure(
+      Connection connection,
+      LocalHBaseCluster cluster,
+      MiniZooKeeperCluster zk,
+      Exception primary) {
     try {
       if (connection != null) {
         connection.close();
@@ -304,12 +377,14 @@ public final class HBaseRuntime implements Closeable {
     }
   }
 
-  private static void awaitRegionServer(Connection connection, long timeoutMillis) throws IOException {
+  private static void awaitRegionServer(Connection connection, long timeoutMillis)
+      throws IOException {
     long deadline = System.currentTimeMillis() + timeoutMillis;
     try (Admin admin = connection.getAdmin()) {
       while (true) {
         ClusterMetrics m = admin.getClusterMetrics(EnumSet.of(ClusterMetrics.Option.LIVE_SERVERS));
-        if (!m.getLiveServerMetrics().isEmpty() && admin.isTableAvailable(org.apache.hadoop.hbase.TableName.META_TABLE_NAME)) {
+        if (!m.getLiveServerMetrics().isEmpty()
+            && admin.isTableAvailable(org.apache.hadoop.hbase.TableName.META_TABLE_NAME)) {
           return;
         }
         if (System.currentTimeMillis() > deadline) {
@@ -362,13 +437,18 @@ public final class HBaseRuntime implements Closeable {
   /** Live region servers, as the master reports them. */
   public int liveRegionServers() {
     try (Admin admin = connection.getAdmin()) {
-      return admin.getClusterMetrics(EnumSet.of(ClusterMetrics.Option.LIVE_SERVERS)).getLiveServerMetrics().size();
+      return admin
+          .getClusterMetrics(EnumSet.of(ClusterMetrics.Option.LIVE_SERVERS))
+          .getLiveServerMetrics()
+          .size();
     } catch (IOException e) {
       throw StorageException.of("read cluster status", e);
     }
   }
 
-  /** Closes the connection; in owned embedded mode also stops HBase and ZooKeeper (in that order). */
+  /**
+   * Closes the connection; in owned embedded mode also stops HBase and ZooKeeper (in that order).
+   */
   @Override
   public synchronized void close() {
     if (closed) {

@@ -2,8 +2,8 @@ package org.casebook.core;
 
 /**
  * The one rule for caller-chosen ids (user ids, names in paths and bodies): 1 to {@code maxChars}
- * characters (code points), not blank, no control characters, no broken surrogate pairs (so the
- * id is valid UTF-8 when stored). Systems pick the maximum a seed needs; {@link #DEFAULT_MAX_CHARS}
+ * characters (code points), not blank, no control characters, no broken surrogate pairs (so the id
+ * is valid UTF-8 when stored). Systems pick the maximum a seed needs; {@link #DEFAULT_MAX_CHARS}
  * otherwise.
  */
 public final class Ids {
@@ -11,9 +11,12 @@ public final class Ids {
 
   private Ids() {}
 
-  /** {@code value} if it is a valid id, else an {@link InvalidInputException} naming {@code field}. */
+  /**
+   * {@code value} if it is a valid id, else an {@link InvalidInputException} naming {@code field}.
+   */
   public static String check(String value, String field, int maxChars) {
-    InvalidInputException.check(value != null && !value.isEmpty(), field, field + " must not be empty");
+    InvalidInputException.check(
+        value != null && !value.isEmpty(), field, field + " must not be empty");
     String problem = textProblem(value, maxChars, false);
     InvalidInputException.check(problem == null, field, field + " " + problem);
     InvalidInputException.check(!value.isBlank(), field, field + " must not be blank");
@@ -25,8 +28,8 @@ public final class Ids {
   }
 
   /**
-   * What is wrong with free text, or null: too long (in code points), a control character (tab,
-   * CR and LF allowed only when {@code allowLineBreaks}), a broken surrogate pair.
+   * What is wrong with free text, or null: too long (in code points), a control character (tab, CR
+   * and LF allowed only when {@code allowLineBreaks}), a broken surrogate pair.
    */
   public static String textProblem(String s, int maxChars, boolean allowLineBreaks) {
     int count = 0;
@@ -37,7 +40,10 @@ public final class Ids {
       }
       boolean lineBreak = cp == '\n' || cp == '\r' || cp == '\t';
       if (Character.getType(cp) == Character.CONTROL && !(allowLineBreaks && lineBreak)) {
-        return "contains control character U+" + String.format(java.util.Locale.ROOT, "%04X", cp) + " at index " + i;
+        return "contains control character U+"
+            + String.format(java.util.Locale.ROOT, "%04X", cp)
+            + " at index "
+            + i;
       }
       count++;
       if (count > maxChars) {

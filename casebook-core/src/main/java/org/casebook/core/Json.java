@@ -7,14 +7,14 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.MapperFeature;
-import com.fasterxml.jackson.databind.cfg.CoercionAction;
-import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
-import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import java.io.IOException;
 import java.util.stream.Collectors;
@@ -25,20 +25,23 @@ import java.util.stream.Collectors;
  * {@code Optional} is written as its value or null.
  */
 public final class Json {
-  private static final ObjectMapper MAPPER = JsonMapper.builder()
-      .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-      .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-      .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
-      .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
-      .addModule(new Jdk8Module())
-      .build();
+  private static final ObjectMapper MAPPER =
+      JsonMapper.builder()
+          .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+          .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+          .addModule(new Jdk8Module())
+          .build();
 
   static {
     // A number or boolean where text is expected is a client's mistake to report, not to store.
-    for (CoercionInputShape shape : new CoercionInputShape[] {CoercionInputShape.Integer, CoercionInputShape.Float,
-        CoercionInputShape.Boolean}) {
+    for (CoercionInputShape shape :
+        new CoercionInputShape[] {
+          CoercionInputShape.Integer, CoercionInputShape.Float, CoercionInputShape.Boolean
+        }) {
       MAPPER.coercionConfigFor(LogicalType.Textual).setCoercion(shape, CoercionAction.Fail);
     }
   }
@@ -74,27 +77,35 @@ public final class Json {
   }
 
   /**
-   * Binds a request body to {@code type}. Every problem is an {@link InvalidInputException}
-   * naming the field: an unknown field by its own name, a wrong type or a failed check by its
-   * path, malformed JSON (and trailing content, duplicate keys) as {@code body}.
+   * Binds a request body to {@code type}. Every problem is an {@link InvalidInputException} naming
+   * the field: an unknown field by its own name, a wrong type or a failed check by its path,
+   * malformed JSON (and trailing content, duplicate keys) as {@code body}.
    */
   public static <T> T readBody(byte[] body, Class<T> type) {
-    InvalidInputException.check(body != null && body.length > 0, "body", "request body is empty; a JSON object is required");
+    InvalidInputException.check(
+        body != null && body.length > 0,
+        "body",
+        "request body is empty; a JSON object is required");
     try {
       return MAPPER.readValue(body, type);
     } catch (UnrecognizedPropertyException e) {
-      throw new InvalidInputException(e.getPropertyName(), "unknown field '" + e.getPropertyName() + "'");
+      throw new InvalidInputException(
+          e.getPropertyName(), "unknown field '" + e.getPropertyName() + "'");
     } catch (ValueInstantiationException e) {
       if (e.getCause() instanceof InvalidInputException iie) {
         throw iie;
       }
       throw new InvalidInputException(fieldOf(e), "bad value: " + e.getOriginalMessage());
     } catch (JsonParseException e) {
-      throw new InvalidInputException("body", "request body is not valid JSON: " + e.getOriginalMessage());
+      throw new InvalidInputException(
+          "body", "request body is not valid JSON: " + e.getOriginalMessage());
     } catch (JsonMappingException e) {
       String field = fieldOf(e);
-      throw new InvalidInputException(field, field.equals("body") ? "request body does not have the expected shape: "
-          + e.getOriginalMessage() : "'" + field + "' has the wrong type or shape");
+      throw new InvalidInputException(
+          field,
+          field.equals("body")
+              ? "request body does not have the expected shape: " + e.getOriginalMessage()
+              : "'" + field + "' has the wrong type or shape");
     } catch (IOException e) {
       throw new InvalidInputException("body", "request body could not be read: " + e.getMessage());
     }
@@ -107,7 +118,8 @@ public final class Json {
     }
     return e.getPath().stream()
         .map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
-        .collect(Collectors.joining(".")).replace(".[", "[");
+        .collect(Collectors.joining("."))
+        .replace(".[", "[");
   }
 
   /** Parser features in force, for readers that stream (they must be as strict). */

@@ -3,7 +3,9 @@ package org.casebook.core;
 import java.io.IOException;
 import java.nio.file.Path;
 
-/** A local file could not be read or written (HTTP 500, exit 7): not HBase's fault, so not a 503. */
+/**
+ * A local file could not be read or written (HTTP 500, exit 7): not HBase's fault, so not a 503.
+ */
 public final class LocalFileException extends CasebookException {
   private static final long serialVersionUID = 1L;
 
@@ -13,7 +15,8 @@ public final class LocalFileException extends CasebookException {
 
   /** {@code could not <what> <file>: <cause>}. */
   public static LocalFileException of(String what, Path file, IOException cause) {
-    return new LocalFileException("could not " + what + " " + file + ": " + cause.getMessage(), cause);
+    return new LocalFileException(
+        "could not " + what + " " + file + ": " + cause.getMessage(), cause);
   }
 
   @Override

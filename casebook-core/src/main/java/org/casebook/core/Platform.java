@@ -18,8 +18,8 @@ import org.casebook.core.net.ListenerSpec;
 
 /**
  * The process-wide half of every {@link SystemContext}: the HBase runtime, the clock, the shared
- * side-work pool, the metrics registry, the access rule, the bind address and the listener ports.
- * A server makes one and a context per system from it; a CLI command or a test makes one for the
+ * side-work pool, the metrics registry, the access rule, the bind address and the listener ports. A
+ * server makes one and a context per system from it; a CLI command or a test makes one for the
  * system it runs. {@link #close()} closes the contexts (last made first), then the pool.
  */
 public final class Platform implements AutoCloseable {
@@ -44,8 +44,14 @@ public final class Platform implements AutoCloseable {
     this.ports = Map.copyOf(b.ports);
     // Bounded to the machine: side work is HBase calls that mostly wait, so a few per core.
     int threads = b.sideWorkThreads;
-    this.sideWork = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-        Threads.daemon("casebook-side-work"));
+    this.sideWork =
+        new ThreadPoolExecutor(
+            threads,
+            threads,
+            60,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            Threads.daemon("casebook-side-work"));
     sideWork.allowCoreThreadTimeOut(true);
   }
 
@@ -169,13 +175,15 @@ public final class Platform implements AutoCloseable {
 
     /** The port for a listener option such as {@code --tsdb-port}. */
     public Builder port(String option, int port) {
-      InvalidInputException.check(port >= 0 && port <= 65535, option.replaceFirst("^--", ""), option + " must be 0..65535");
+      InvalidInputException.check(
+          port >= 0 && port <= 65535, option.replaceFirst("^--", ""), option + " must be 0..65535");
       ports.put(option, port);
       return this;
     }
 
     public Builder sideWorkThreads(int threads) {
-      InvalidInputException.check(threads >= 1 && threads <= 256, "threads", "side-work threads must be 1..256");
+      InvalidInputException.check(
+          threads >= 1 && threads <= 256, "threads", "side-work threads must be 1..256");
       this.sideWorkThreads = threads;
       return this;
     }

@@ -4,9 +4,8 @@ import java.util.List;
 import org.casebook.core.http.Route;
 
 /**
- * A started system: its bound HTTP routes and its health. Resources it opened through the
- * {@link SystemContext} are closed by the platform; {@link #close()} is for anything else and
- * runs first.
+ * A started system: its bound HTTP routes and its health. Resources it opened through the {@link
+ * SystemContext} are closed by the platform; {@link #close()} is for anything else and runs first.
  */
 public interface RunningSystem extends AutoCloseable {
   /** The routes of the descriptor, bound to this instance (the platform checks they match). */

@@ -14,13 +14,18 @@ import java.util.Optional;
  * @param confDir a directory holding {@code hbase-site.xml} (as {@code HBASE_CONF_DIR}), if given
  * @param overrides extra configuration keys, applied last
  */
-public record RuntimeSettings(Path dataDir, Optional<String> zkQuorum, Optional<Path> confDir, Map<String, String> overrides) {
+public record RuntimeSettings(
+    Path dataDir,
+    Optional<String> zkQuorum,
+    Optional<Path> confDir,
+    Map<String, String> overrides) {
   public RuntimeSettings {
     Objects.requireNonNull(dataDir, "dataDir is null");
     Objects.requireNonNull(zkQuorum, "zkQuorum is null");
     Objects.requireNonNull(confDir, "confDir is null");
     overrides = Map.copyOf(Objects.requireNonNull(overrides, "overrides is null"));
-    zkQuorum.ifPresent(q -> InvalidInputException.check(!q.isBlank(), "zk", "ZooKeeper quorum is empty"));
+    zkQuorum.ifPresent(
+        q -> InvalidInputException.check(!q.isBlank(), "zk", "ZooKeeper quorum is empty"));
   }
 
   public static RuntimeSettings embedded(Path dataDir) {
@@ -31,11 +36,17 @@ public record RuntimeSettings(Path dataDir, Optional<String> zkQuorum, Optional<
     return new RuntimeSettings(Path.of("data"), Optional.of(zkQuorum), Optional.empty(), Map.of());
   }
 
-  /** Settings from the environment: {@code HBASE_CONF_DIR} if set, else embedded under {@code dataDir}. */
+  /**
+   * Settings from the environment: {@code HBASE_CONF_DIR} if set, else embedded under {@code
+   * dataDir}.
+   */
   public static RuntimeSettings fromEnvironment(Path dataDir, String zkQuorum) {
     String conf = System.getenv("HBASE_CONF_DIR");
-    return new RuntimeSettings(dataDir, Optional.ofNullable(zkQuorum),
-        conf == null || conf.isBlank() ? Optional.empty() : Optional.of(Path.of(conf)), Map.of());
+    return new RuntimeSettings(
+        dataDir,
+        Optional.ofNullable(zkQuorum),
+        conf == null || conf.isBlank() ? Optional.empty() : Optional.of(Path.of(conf)),
+        Map.of());
   }
 
   public RuntimeSettings withOverrides(Map<String, String> more) {

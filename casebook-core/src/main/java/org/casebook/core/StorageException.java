@@ -19,7 +19,8 @@ public final class StorageException extends CasebookException {
     if (interrupted) {
       Thread.currentThread().interrupt();
     }
-    return new StorageException("could not " + what + ": " + cause.getMessage(), cause, interrupted);
+    return new StorageException(
+        "could not " + what + ": " + cause.getMessage(), cause, interrupted);
   }
 
   /** The thread was interrupted while waiting for storage (shutdown, a cancelled request). */

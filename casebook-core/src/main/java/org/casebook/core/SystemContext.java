@@ -24,9 +24,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What one system gets from the process, once: HBase, a clock tests can control, shared and own
- * executors with named daemon threads, the one JSON mapper, metrics, the access rule, and
- * listeners on the platform's bind address. Everything a system opens here is closed by
- * {@link #close()} in reverse order of opening.
+ * executors with named daemon threads, the one JSON mapper, metrics, the access rule, and listeners
+ * on the platform's bind address. Everything a system opens here is closed by {@link #close()} in
+ * reverse order of opening.
  */
 public final class SystemContext implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SystemContext.class);
@@ -84,20 +84,29 @@ public final class SystemContext implements AutoCloseable {
     return platform.sideWork();
   }
 
-  /** A single-threaded scheduler of this system's own ({@code <system>-<name>-1}), stopped at close. */
+  /**
+   * A single-threaded scheduler of this system's own ({@code <system>-<name>-1}), stopped at close.
+   */
   public synchronized ScheduledExecutorService background(String name) {
-    ScheduledExecutorService s = Executors.newSingleThreadScheduledExecutor(Threads.daemon(system + "-" + name));
-    own(() -> {
-      s.shutdown();
-      if (!s.awaitTermination(5, TimeUnit.MINUTES)) {
-        LOG.warn("{}: background work '{}' still running at shutdown; interrupting it", system, name);
-        s.shutdownNow();
-      }
-    });
+    ScheduledExecutorService s =
+        Executors.newSingleThreadScheduledExecutor(Threads.daemon(system + "-" + name));
+    own(
+        () -> {
+          s.shutdown();
+          if (!s.awaitTermination(5, TimeUnit.MINUTES)) {
+            LOG.warn(
+                "{}: background work '{}' still running at shutdown; interrupting it",
+                system,
+                name);
+            s.shutdownNow();
+          }
+        });
     return s;
   }
 
-  /** Registers {@code resource} to be closed with this context (in reverse order of registration). */
+  /**
+   * Registers {@code resource} to be closed with this context (in reverse order of registration).
+   */
   public synchronized <T extends AutoCloseable> T own(T resource) {
     if (closed) {
       throw new IllegalStateException(system + " is shut down");
@@ -111,14 +120,25 @@ public final class SystemContext implements AutoCloseable {
    * spec's default), owned by this context.
    */
   public synchronized Listener listen(ListenerSpec spec, Listener.Factory factory) {
-    InetSocketAddress address = new InetSocketAddress(platform.bindAddress(), platform.portFor(system, spec));
+    InetSocketAddress address =
+        new InetSocketAddress(platform.bindAddress(), platform.portFor(system, spec));
     Listener l;
     try {
       l = factory.open(spec, address);
     } catch (java.io.IOException e) {
       String option = spec.portOption(system, platform.listenerCount(system) == 1);
-      throw new InvalidInputException(option.substring(2), system + ": cannot listen for " + spec.name() + " on "
-          + address + ": " + e.getMessage() + " (choose another port with " + option + ")");
+      throw new InvalidInputException(
+          option.substring(2),
+          system
+              + ": cannot listen for "
+              + spec.name()
+              + " on "
+              + address
+              + ": "
+              + e.getMessage()
+              + " (choose another port with "
+              + option
+              + ")");
     }
     listeners.add(l);
     own(l);

@@ -10,21 +10,27 @@ import org.casebook.core.schema.TableSpec;
 /**
  * A system as described before it runs.
  *
- * @param name short lower-case name: the CLI group, the {@code /api/<name>} prefix, the
- *     {@code --<name>-port} option of its listener
+ * @param name short lower-case name: the CLI group, the {@code /api/<name>} prefix, the {@code
+ *     --<name>-port} option of its listener
  * @param summary one line for {@code --help} and {@code /api/health}
  * @param tables the tables the platform ensures before {@link CasebookSystem#start}
  * @param keys the row-key and qualifier layouts the stores use (printed by {@code schema show})
  * @param routes every HTTP route, each under {@code /api/<name>/}
  * @param listeners the other sockets it serves (a TCP line protocol, a gRPC service)
  */
-public record SystemDescriptor(String name, String summary, List<TableSpec> tables, List<KeyLayout> keys,
-                               List<RouteSpec> routes, List<ListenerSpec> listeners) {
+public record SystemDescriptor(
+    String name,
+    String summary,
+    List<TableSpec> tables,
+    List<KeyLayout> keys,
+    List<RouteSpec> routes,
+    List<ListenerSpec> listeners) {
   public SystemDescriptor {
     Objects.requireNonNull(name, "name is null");
     Objects.requireNonNull(summary, "summary is null");
     if (!name.matches("[a-z][a-z0-9]{0,19}")) {
-      throw new IllegalArgumentException("system name must be 1-20 lower-case letters or digits: " + name);
+      throw new IllegalArgumentException(
+          "system name must be 1-20 lower-case letters or digits: " + name);
     }
     tables = List.copyOf(tables);
     keys = List.copyOf(keys);
@@ -32,7 +38,8 @@ public record SystemDescriptor(String name, String summary, List<TableSpec> tabl
     listeners = List.copyOf(listeners);
     for (RouteSpec r : routes) {
       if (!r.pattern().startsWith("/api/" + name + "/") && !r.pattern().equals("/api/" + name)) {
-        throw new IllegalArgumentException("route " + r + " of " + name + " is outside /api/" + name + "/");
+        throw new IllegalArgumentException(
+            "route " + r + " of " + name + " is outside /api/" + name + "/");
       }
     }
   }

@@ -3,7 +3,9 @@ package org.casebook.core;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** Named daemon threads, so a thread dump says who owns each thread and none keeps the JVM alive. */
+/**
+ * Named daemon threads, so a thread dump says who owns each thread and none keeps the JVM alive.
+ */
 public final class Threads {
   private Threads() {}
 

@@ -50,8 +50,11 @@ class ClusterModeIT {
       return;
     }
     try {
-      Process stop = hbaseCommand("stop", "--shutDownCluster").redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+      Process stop =
+          hbaseCommand("stop", "--shutDownCluster")
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+              .start();
       stop.waitFor(60, TimeUnit.SECONDS);
       stop.destroyForcibly();
       server.waitFor(60, TimeUnit.SECONDS);
@@ -73,7 +76,8 @@ class ClusterModeIT {
 
   @Test
   void hbaseConfDirReachesTheServer() throws Exception {
-    RuntimeSettings settings = new RuntimeSettings(Path.of("unused"), Optional.empty(), Optional.of(confDir), Map.of());
+    RuntimeSettings settings =
+        new RuntimeSettings(Path.of("unused"), Optional.empty(), Optional.of(confDir), Map.of());
     try (HBaseRuntime runtime = startWithRetry(settings)) {
       assertThat(runtime.mode()).isEqualTo(HBaseRuntime.Mode.CLUSTER);
       roundTrip(runtime, "via-conf-dir");
@@ -81,7 +85,9 @@ class ClusterModeIT {
   }
 
   private static void roundTrip(HBaseRuntime runtime, String row) throws IOException {
-    TableSpec spec = TableSpec.of("casebook_cluster", "t", "k", SplitPoints.leadingByteBuckets(2), FamilySpec.of("f"));
+    TableSpec spec =
+        TableSpec.of(
+            "casebook_cluster", "t", "k", SplitPoints.leadingByteBuckets(2), FamilySpec.of("f"));
     new SchemaManager(runtime.connection()).ensure(spec);
     byte[] f = Bytes.toBytes("f");
     try (Table t = runtime.connection().getTable(spec.name())) {
@@ -139,8 +145,13 @@ class ClusterModeIT {
     p.put("hbase.master.wait.on.regionservers.maxtostart", "1");
     p.put("hbase.regionserver.msginterval", "500");
     StringBuilder sb = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
-    p.forEach((k, v) -> sb.append("  <property><name>").append(k).append("</name><value>").append(v)
-        .append("</value></property>\n"));
+    p.forEach(
+        (k, v) ->
+            sb.append("  <property><name>")
+                .append(k)
+                .append("</name><value>")
+                .append(v)
+                .append("</value></property>\n"));
     return sb.append("</configuration>\n").toString();
   }
 

@@ -25,23 +25,28 @@ class HBaseRuntimeIT {
     assertThat(runtime.mode()).isEqualTo(HBaseRuntime.Mode.EMBEDDED);
     assertThat(runtime.attached()).isFalse();
     assertThat(runtime.liveRegionServers()).isEqualTo(1);
-    TableSpec spec = TableSpec.of("casebook_test", "runtime", "k:string", SplitPoints.none(), FamilySpec.of("f"));
+    TableSpec spec =
+        TableSpec.of(
+            "casebook_test", "runtime", "k:string", SplitPoints.none(), FamilySpec.of("f"));
     new SchemaManager(runtime.connection()).ensure(spec);
     try (Table t = runtime.connection().getTable(spec.name())) {
       t.put(new Put(Bytes.toBytes("r1")).addColumn(F, F, Bytes.toBytes("v1")));
-      assertThat(Bytes.toString(t.get(new Get(Bytes.toBytes("r1"))).getValue(F, F))).isEqualTo("v1");
+      assertThat(Bytes.toString(t.get(new Get(Bytes.toBytes("r1"))).getValue(F, F)))
+          .isEqualTo("v1");
     }
   }
 
   /** A second process on the same data directory becomes a client of the first one's HBase. */
   @Test
   void secondRuntimeOnTheSameDataDirectoryAttaches(HBaseRuntime owner) throws Exception {
-    TableSpec spec = TableSpec.of("casebook_test", "attach", "k:string", SplitPoints.none(), FamilySpec.of("f"));
+    TableSpec spec =
+        TableSpec.of("casebook_test", "attach", "k:string", SplitPoints.none(), FamilySpec.of("f"));
     new SchemaManager(owner.connection()).ensure(spec);
     try (Table t = owner.connection().getTable(spec.name())) {
       t.put(new Put(Bytes.toBytes("seen")).addColumn(F, F, Bytes.toBytes("yes")));
     }
-    try (HBaseRuntime attached = HBaseRuntime.start(RuntimeSettings.embedded(EmbeddedHBase.dataDir()))) {
+    try (HBaseRuntime attached =
+        HBaseRuntime.start(RuntimeSettings.embedded(EmbeddedHBase.dataDir()))) {
       assertThat(attached.attached()).isTrue();
       assertThat(attached.mode()).isEqualTo(HBaseRuntime.Mode.EMBEDDED);
       try (Table t = attached.connection().getTable(spec.name())) {
@@ -58,8 +63,9 @@ class HBaseRuntimeIT {
     Path dir = EmbeddedHBase.scratchDir("restart");
     TableName name = TableName.valueOf("casebook_test", "restart");
     try (HBaseRuntime first = HBaseRuntime.start(RuntimeSettings.embedded(dir))) {
-      new SchemaManager(first.connection()).ensure(new TableSpec(name, java.util.List.of(FamilySpec.of("f")),
-          SplitPoints.none(), "k"));
+      new SchemaManager(first.connection())
+          .ensure(
+              new TableSpec(name, java.util.List.of(FamilySpec.of("f")), SplitPoints.none(), "k"));
       try (Table t = first.connection().getTable(name)) {
         for (int i = 0; i < 100; i++) {
           t.put(new Put(Bytes.toBytes("row" + i)).addColumn(F, F, Bytes.toBytes(i)));
@@ -70,7 +76,8 @@ class HBaseRuntimeIT {
       assertThat(second.attached()).isFalse();
       try (Table t = second.connection().getTable(name)) {
         for (int i = 0; i < 100; i++) {
-          assertThat(Bytes.toInt(t.get(new Get(Bytes.toBytes("row" + i))).getValue(F, F))).isEqualTo(i);
+          assertThat(Bytes.toInt(t.get(new Get(Bytes.toBytes("row" + i))).getValue(F, F)))
+              .isEqualTo(i);
         }
       }
     }

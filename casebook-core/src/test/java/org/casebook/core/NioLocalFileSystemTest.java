@@ -18,8 +18,11 @@ class NioLocalFileSystemTest {
   @Test
   void permissionsMatchWhatChmodWouldSet() {
     for (short mode : new short[] {0755, 0644, 0700, 0777, 0600, 0711, 0}) {
-      String expected = PosixFilePermissions.toString(NioLocalFileSystem.posix(new FsPermission(mode)));
-      assertThat(expected).as(Integer.toOctalString(mode)).isEqualTo(new FsPermission(mode).toString());
+      String expected =
+          PosixFilePermissions.toString(NioLocalFileSystem.posix(new FsPermission(mode)));
+      assertThat(expected)
+          .as(Integer.toOctalString(mode))
+          .isEqualTo(new FsPermission(mode).toString());
     }
   }
 
@@ -32,30 +35,41 @@ class NioLocalFileSystemTest {
       assertThat(fs).isInstanceOf(NioLocalFileSystem.class);
       org.apache.hadoop.fs.Path sub = new org.apache.hadoop.fs.Path(dir.resolve("a/b").toUri());
       assertThat(fs.mkdirs(sub, new FsPermission((short) 0750))).isTrue();
-      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("a/b")))).isEqualTo("rwxr-x---");
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("a/b"))))
+          .isEqualTo("rwxr-x---");
       org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(sub, "f");
-      try (FSDataOutputStream out = fs.create(file, new FsPermission((short) 0640), true, 4096, (short) 1, 1 << 20, null)) {
+      try (FSDataOutputStream out =
+          fs.create(file, new FsPermission((short) 0640), true, 4096, (short) 1, 1 << 20, null)) {
         out.writeUTF("x");
       }
-      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("a/b/f")))).isEqualTo("rw-r-----");
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("a/b/f"))))
+          .isEqualTo("rw-r-----");
       fs.setPermission(file, new FsPermission((short) 0604));
-      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("a/b/f")))).isEqualTo("rw----r--");
-      assertThatThrownBy(() -> fs.setPermission(new org.apache.hadoop.fs.Path(sub, "missing"), new FsPermission((short) 0644)))
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("a/b/f"))))
+          .isEqualTo("rw----r--");
+      assertThatThrownBy(
+              () ->
+                  fs.setPermission(
+                      new org.apache.hadoop.fs.Path(sub, "missing"),
+                      new FsPermission((short) 0644)))
           .isInstanceOf(FileNotFoundException.class);
     }
   }
 
   @Test
-  void hbaseSeesTwoInstancesAsOneFileSystemSoBulkLoadsMoveFiles(@TempDir Path dir) throws Exception {
+  void hbaseSeesTwoInstancesAsOneFileSystemSoBulkLoadsMoveFiles(@TempDir Path dir)
+      throws Exception {
     Configuration conf = new Configuration(false);
     conf.set("fs.file.impl", NioLocalFileSystem.class.getName());
-    try (FileSystem a = FileSystem.newInstance(dir.toUri(), conf); FileSystem b = FileSystem.newInstance(dir.toUri(), conf)) {
+    try (FileSystem a = FileSystem.newInstance(dir.toUri(), conf);
+        FileSystem b = FileSystem.newInstance(dir.toUri(), conf)) {
       assertThat(org.apache.hadoop.hbase.util.FSUtils.isSameHdfs(conf, a, b)).isTrue();
     }
     // Hadoop's own local file system is "different" from itself: HBase copies between them.
     Configuration plain = new Configuration(false);
     plain.set("fs.file.impl", org.apache.hadoop.fs.LocalFileSystem.class.getName());
-    try (FileSystem a = FileSystem.newInstance(dir.toUri(), plain); FileSystem b = FileSystem.newInstance(dir.toUri(), plain)) {
+    try (FileSystem a = FileSystem.newInstance(dir.toUri(), plain);
+        FileSystem b = FileSystem.newInstance(dir.toUri(), plain)) {
       assertThat(org.apache.hadoop.hbase.util.FSUtils.isSameHdfs(plain, a, b)).isFalse();
     }
   }
@@ -68,9 +82,14 @@ class NioLocalFileSystemTest {
     nio.set("fs.file.impl", NioLocalFileSystem.class.getName());
     Configuration plain = new Configuration(false);
     plain.set("fs.file.impl", org.apache.hadoop.fs.LocalFileSystem.class.getName());
-    try (FileSystem ours = FileSystem.newInstance(dir.toUri(), nio); FileSystem hadoops = FileSystem.newInstance(dir.toUri(), plain)) {
-      hadoops.setPermission(new org.apache.hadoop.fs.Path(dir.resolve("d/sticky").toUri()), new FsPermission((short) 01770));
-      hadoops.setPermission(new org.apache.hadoop.fs.Path(dir.resolve("d/f").toUri()), new FsPermission((short) 0640));
+    try (FileSystem ours = FileSystem.newInstance(dir.toUri(), nio);
+        FileSystem hadoops = FileSystem.newInstance(dir.toUri(), plain)) {
+      hadoops.setPermission(
+          new org.apache.hadoop.fs.Path(dir.resolve("d/sticky").toUri()),
+          new FsPermission((short) 01770));
+      hadoops.setPermission(
+          new org.apache.hadoop.fs.Path(dir.resolve("d/f").toUri()),
+          new FsPermission((short) 0640));
       for (String name : new String[] {"d", "d/f", "d/sticky"}) {
         org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(dir.resolve(name).toUri());
         org.apache.hadoop.fs.FileStatus a = ours.getFileStatus(p);
@@ -83,10 +102,16 @@ class NioLocalFileSystemTest {
         assertThat(a.getLen()).as(name).isEqualTo(b.getLen());
         assertThat(a.getModificationTime()).as(name).isEqualTo(b.getModificationTime());
       }
-      assertThat(ours.getFileStatus(new org.apache.hadoop.fs.Path(dir.resolve("d/sticky").toUri())).getPermission().getStickyBit())
+      assertThat(
+              ours.getFileStatus(new org.apache.hadoop.fs.Path(dir.resolve("d/sticky").toUri()))
+                  .getPermission()
+                  .getStickyBit())
           .isTrue();
-      assertThat(ours.listStatus(new org.apache.hadoop.fs.Path(dir.resolve("d").toUri()))).hasSize(2);
-      assertThatThrownBy(() -> ours.getFileStatus(new org.apache.hadoop.fs.Path(dir.resolve("missing").toUri())))
+      assertThat(ours.listStatus(new org.apache.hadoop.fs.Path(dir.resolve("d").toUri())))
+          .hasSize(2);
+      assertThatThrownBy(
+              () ->
+                  ours.getFileStatus(new org.apache.hadoop.fs.Path(dir.resolve("missing").toUri())))
           .isInstanceOf(FileNotFoundException.class);
     }
   }

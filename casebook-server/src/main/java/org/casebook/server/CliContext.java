@@ -29,12 +29,12 @@ final class CliContext implements AutoCloseable {
 
   /** The context of {@code system}, with HBase started and every table ensured on first use. */
   Supplier<SystemContext> contextOf(CasebookSystem system) {
-    return () -> platform(b -> { }).contextFor(system.descriptor());
+    return () -> platform(b -> {}).contextFor(system.descriptor());
   }
 
   /** A context for benchmarks and tools (named {@code name}). */
   Supplier<SystemContext> contextOf(String name) {
-    return () -> platform(b -> { }).contextFor(name);
+    return () -> platform(b -> {}).contextFor(name);
   }
 
   /**
@@ -59,7 +59,8 @@ final class CliContext implements AutoCloseable {
   synchronized HBaseRuntime runtimeOnly() {
     if (runtime == null) {
       runtime = HBaseRuntime.start(options.settings());
-      System.err.printf("HBase: %s, ready in %.1f s%n", runtime.description(), runtime.startupMillis() / 1000.0);
+      System.err.printf(
+          "HBase: %s, ready in %.1f s%n", runtime.description(), runtime.startupMillis() / 1000.0);
     }
     return runtime;
   }

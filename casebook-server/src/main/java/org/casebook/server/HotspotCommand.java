@@ -24,27 +24,44 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code casebook hotspot}: how one day of writes spreads over regions under each key design.
- * Split points come from the previous day's keys (where HBase's own splitting would have put
- * them) or from the design's buckets; {@code --live} writes the day into real pre-split tables
- * and reads the region servers' write counters instead of computing the routing.
+ * {@code casebook hotspot}: how one day of writes spreads over regions under each key design. Split
+ * points come from the previous day's keys (where HBase's own splitting would have put them) or
+ * from the design's buckets; {@code --live} writes the day into real pre-split tables and reads the
+ * region servers' write counters instead of computing the routing.
  */
-@Command(name = "hotspot", mixinStandardHelpOptions = true,
-    description = "Compare how key designs spread writes over regions (timestamp-first vs reversed/salted/hashed).")
+@Command(
+    name = "hotspot",
+    mixinStandardHelpOptions = true,
+    description =
+        "Compare how key designs spread writes over regions (timestamp-first vs reversed/salted/hashed).")
 final class HotspotCommand implements Callable<Integer> {
-  @Option(names = "--regions", defaultValue = "8", description = "Regions (and salt buckets) (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--regions",
+      defaultValue = "8",
+      description = "Regions (and salt buckets) (default ${DEFAULT-VALUE}).")
   int regions;
 
-  @Option(names = "--users", defaultValue = "100000", description = "Distinct users (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--users",
+      defaultValue = "100000",
+      description = "Distinct users (default ${DEFAULT-VALUE}).")
   int users;
 
-  @Option(names = "--events", defaultValue = "100000", description = "Writes per day (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--events",
+      defaultValue = "100000",
+      description = "Writes per day (default ${DEFAULT-VALUE}).")
   int events;
 
-  @Option(names = "--live", description = "Write into real pre-split tables and report the region servers' counters.")
+  @Option(
+      names = "--live",
+      description = "Write into real pre-split tables and report the region servers' counters.")
   boolean live;
 
-  @Option(names = "--table", paramLabel = "NS:TABLE", description = "Report the write spread of an existing table.")
+  @Option(
+      names = "--table",
+      paramLabel = "NS:TABLE",
+      description = "Report the write spread of an existing table.")
   String table;
 
   private final CliContext context;
@@ -55,9 +72,11 @@ final class HotspotCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    InvalidInputException.check(regions >= 2 && regions <= 256, "regions", "--regions must be 2..256");
+    InvalidInputException.check(
+        regions >= 2 && regions <= 256, "regions", "--regions must be 2..256");
     InvalidInputException.check(users >= 1, "users", "--users must be positive");
-    InvalidInputException.check(events >= 100 && events <= 50_000_000, "events", "--events must be 100..50,000,000");
+    InvalidInputException.check(
+        events >= 100 && events <= 50_000_000, "events", "--events must be 100..50,000,000");
     if (table != null) {
       HBaseRuntime runtime = context.runtimeOnly();
       try (Admin admin = runtime.connection().getAdmin()) {
@@ -77,11 +96,18 @@ final class HotspotCommand implements Callable<Integer> {
     for (KeyDesigns.Design d : KeyDesigns.all(regions)) {
       SplitPoints splits = d.splitsFor(keys(d, yesterday), regions);
       List<byte[]> todayKeys = keys(d, today);
-      HotspotReport.Result r = live ? writeAndMeasure(d, splits, todayKeys) : HotspotReport.analyse(d.name(), splits, todayKeys);
-      results.add(new HotspotReport.Result(d.name() + " (" + d.shape() + ")", r.regions(), r.writes(), r.shares()));
+      HotspotReport.Result r =
+          live
+              ? writeAndMeasure(d, splits, todayKeys)
+              : HotspotReport.analyse(d.name(), splits, todayKeys);
+      results.add(
+          new HotspotReport.Result(
+              d.name() + " (" + d.shape() + ")", r.regions(), r.writes(), r.shares()));
     }
-    System.out.println("Writes of one day, routed to regions split on the day before (" + (live ? "measured on HBase"
-        : "computed as HBase routes") + "):");
+    System.out.println(
+        "Writes of one day, routed to regions split on the day before ("
+            + (live ? "measured on HBase" : "computed as HBase routes")
+            + "):");
     System.out.println();
     System.out.print(HotspotReport.render(results));
     Map<String, Object> json = new LinkedHashMap<>();
@@ -91,15 +117,26 @@ final class HotspotCommand implements Callable<Integer> {
     json.put("live", live);
     List<Map<String, Object>> rows = new ArrayList<>();
     for (HotspotReport.Result r : results) {
-      rows.add(Map.of("design", r.design(), "maxShare", r.maxShare(), "skew", r.skew(), "regionsUsed", r.regionsUsed(),
-          "shares", r.shares().stream().map(HotspotReport.RegionShare::share).toList()));
+      rows.add(
+          Map.of(
+              "design",
+              r.design(),
+              "maxShare",
+              r.maxShare(),
+              "skew",
+              r.skew(),
+              "regionsUsed",
+              r.regionsUsed(),
+              "shares",
+              r.shares().stream().map(HotspotReport.RegionShare::share).toList()));
     }
     json.put("results", rows);
     System.out.println("\nJSON: " + BenchResults.write("hotspot", json));
     return 0;
   }
 
-  private HotspotReport.Result writeAndMeasure(KeyDesigns.Design d, SplitPoints splits, List<byte[]> keys)
+  private HotspotReport.Result writeAndMeasure(
+      KeyDesigns.Design d, SplitPoints splits, List<byte[]> keys)
       throws IOException, InterruptedException {
     HBaseRuntime runtime = context.runtimeOnly();
     TableName name = TableName.valueOf("casebook_hotspot", d.name().replace('-', '_'));

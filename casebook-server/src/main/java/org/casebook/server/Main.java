@@ -15,11 +15,16 @@ import picocli.CommandLine.Mixin;
 
 /**
  * {@code casebook}: the command line. Exit codes come from {@link ErrorKind}: 0 ok, 1 internal
- * error, 2 bad input, 3 not found, 4 conflict, 5 storage unavailable, 6 interrupted, 7 local file error.
+ * error, 2 bad input, 3 not found, 4 conflict, 5 storage unavailable, 6 interrupted, 7 local file
+ * error.
  */
-@Command(name = "casebook", mixinStandardHelpOptions = true, version = "Casebook 0.1.0 on HBase 2.6.1",
-    description = "HBase application systems from published case studies.%n"
-        + "Runs HBase embedded under --data unless --zk or HBASE_CONF_DIR names a cluster.",
+@Command(
+    name = "casebook",
+    mixinStandardHelpOptions = true,
+    version = "Casebook 0.1.0 on HBase 2.6.1",
+    description =
+        "HBase application systems from published case studies.%n"
+            + "Runs HBase embedded under --data unless --zk or HBASE_CONF_DIR names a cluster.",
     subcommandsRepeatable = false)
 public final class Main implements Runnable {
   static {
@@ -31,11 +36,9 @@ public final class Main implements Runnable {
 
   private static final Logger LOG = LoggerFactory.getLogger(Main.class);
 
-  @Mixin
-  RuntimeOptions runtimeOptions;
+  @Mixin RuntimeOptions runtimeOptions;
 
-  @CommandLine.Spec
-  CommandLine.Model.CommandSpec spec;
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public void run() {
@@ -63,20 +66,25 @@ public final class Main implements Runnable {
       for (CasebookSystem system : systems) {
         cli.addSubcommand(system.descriptor().name(), system.command(context.contextOf(system)));
       }
-      cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> report(ex, commandLine.getErr()));
-      cli.setParameterExceptionHandler((ex, args2) -> {
-        PrintWriter err = ex.getCommandLine().getErr();
-        err.println("casebook: " + ex.getMessage());
-        if (!CommandLine.UnmatchedArgumentException.printSuggestions(ex, err)) {
-          err.println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
-        }
-        return 2;
-      });
+      cli.setExecutionExceptionHandler(
+          (ex, commandLine, parseResult) -> report(ex, commandLine.getErr()));
+      cli.setParameterExceptionHandler(
+          (ex, args2) -> {
+            PrintWriter err = ex.getCommandLine().getErr();
+            err.println("casebook: " + ex.getMessage());
+            if (!CommandLine.UnmatchedArgumentException.printSuggestions(ex, err)) {
+              err.println(
+                  "Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
+            }
+            return 2;
+          });
       return cli.execute(args);
     }
   }
 
-  /** Prints the error as the CLI shows it and returns its exit code (the {@link ErrorKind} table). */
+  /**
+   * Prints the error as the CLI shows it and returns its exit code (the {@link ErrorKind} table).
+   */
   static int report(Exception ex, PrintWriter err) {
     ErrorKind kind = ErrorKind.of(ex);
     if (ex instanceof InvalidInputException iie) {

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryUsage;
 import java.util.EnumSet;
-import java.util.Locale;
 import org.apache.hadoop.hbase.ClusterMetrics;
 import org.apache.hadoop.hbase.ServerMetrics;
 import org.apache.hadoop.hbase.client.Admin;
@@ -26,8 +25,16 @@ final class ProcessMetrics {
     MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
     gauge(sb, "casebook_jvm_heap_used_bytes", "JVM heap in use.", heap.getUsed());
     gauge(sb, "casebook_jvm_heap_max_bytes", "JVM heap limit.", heap.getMax());
-    gauge(sb, "casebook_jvm_threads", "Live JVM threads.", ManagementFactory.getThreadMXBean().getThreadCount());
-    gauge(sb, "casebook_uptime_seconds", "Process uptime.", ManagementFactory.getRuntimeMXBean().getUptime() / 1000.0);
+    gauge(
+        sb,
+        "casebook_jvm_threads",
+        "Live JVM threads.",
+        ManagementFactory.getThreadMXBean().getThreadCount());
+    gauge(
+        sb,
+        "casebook_uptime_seconds",
+        "Process uptime.",
+        ManagementFactory.getRuntimeMXBean().getUptime() / 1000.0);
     sb.append(hbase());
     sb.append(client());
     return sb.toString();
@@ -41,19 +48,33 @@ final class ProcessMetrics {
     }
     org.apache.hadoop.hbase.client.MetricsConnection m = cc.getConnectionMetrics();
     StringBuilder sb = new StringBuilder();
-    sb.append("# HELP casebook_hbase_client_rpc_seconds HBase client RPC latency by method (summary).\n");
+    sb.append(
+        "# HELP casebook_hbase_client_rpc_seconds HBase client RPC latency by method (summary).\n");
     sb.append("# TYPE casebook_hbase_client_rpc_seconds summary\n");
-    m.getRpcTimers().forEach((name, timer) -> {
-      String method = escapeLabel(name.replaceFirst("^rpcCallDurationMs_", ""));
-      com.codahale.metrics.Snapshot snap = timer.getSnapshot();
-      for (double q : new double[] {0.5, 0.99}) {
-        sb.append("casebook_hbase_client_rpc_seconds{method=\"").append(method).append("\",quantile=\"").append(q)
-            .append("\"} ").append(format(snap.getValue(q) / 1e9)).append('\n');
-      }
-      sb.append("casebook_hbase_client_rpc_seconds_count{method=\"").append(method).append("\"} ")
-          .append(timer.getCount()).append('\n');
-    });
-    counter(sb, "casebook_hbase_client_meta_cache_misses_total", "Region location lookups that missed the cache.",
+    m.getRpcTimers()
+        .forEach(
+            (name, timer) -> {
+              String method = escapeLabel(name.replaceFirst("^rpcCallDurationMs_", ""));
+              com.codahale.metrics.Snapshot snap = timer.getSnapshot();
+              for (double q : new double[] {0.5, 0.99}) {
+                sb.append("casebook_hbase_client_rpc_seconds{method=\"")
+                    .append(method)
+                    .append("\",quantile=\"")
+                    .append(q)
+                    .append("\"} ")
+                    .append(format(snap.getValue(q) / 1e9))
+                    .append('\n');
+              }
+              sb.append("casebook_hbase_client_rpc_seconds_count{method=\"")
+                  .append(method)
+                  .append("\"} ")
+                  .append(timer.getCount())
+                  .append('\n');
+            });
+    counter(
+        sb,
+        "casebook_hbase_client_meta_cache_misses_total",
+        "Region location lookups that missed the cache.",
         m.getMetaCacheMisses());
     return sb.toString();
   }
@@ -65,8 +86,9 @@ final class ProcessMetrics {
     }
     StringBuilder sb = new StringBuilder();
     try (Admin admin = runtime.connection().getAdmin()) {
-      ClusterMetrics m = admin.getClusterMetrics(EnumSet.of(ClusterMetrics.Option.LIVE_SERVERS,
-          ClusterMetrics.Option.DEAD_SERVERS));
+      ClusterMetrics m =
+          admin.getClusterMetrics(
+              EnumSet.of(ClusterMetrics.Option.LIVE_SERVERS, ClusterMetrics.Option.DEAD_SERVERS));
       long regions = 0;
       long reads = 0;
       long writes = 0;
@@ -78,11 +100,27 @@ final class ProcessMetrics {
         }
       }
       gauge(sb, "casebook_hbase_up", "1 when the HBase master answers.", 1);
-      gauge(sb, "casebook_hbase_region_servers", "Live region servers.", m.getLiveServerMetrics().size());
-      gauge(sb, "casebook_hbase_dead_region_servers", "Dead region servers.", m.getDeadServerNames().size());
+      gauge(
+          sb,
+          "casebook_hbase_region_servers",
+          "Live region servers.",
+          m.getLiveServerMetrics().size());
+      gauge(
+          sb,
+          "casebook_hbase_dead_region_servers",
+          "Dead region servers.",
+          m.getDeadServerNames().size());
       gauge(sb, "casebook_hbase_regions", "Online regions.", regions);
-      counter(sb, "casebook_hbase_read_requests_total", "Read requests served by the region servers.", reads);
-      counter(sb, "casebook_hbase_write_requests_total", "Write requests served by the region servers.", writes);
+      counter(
+          sb,
+          "casebook_hbase_read_requests_total",
+          "Read requests served by the region servers.",
+          reads);
+      counter(
+          sb,
+          "casebook_hbase_write_requests_total",
+          "Write requests served by the region servers.",
+          writes);
     } catch (IOException | RuntimeException e) {
       gauge(sb, "casebook_hbase_up", "1 when the HBase master answers.", 0);
     }

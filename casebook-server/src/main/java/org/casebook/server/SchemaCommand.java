@@ -10,7 +10,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code casebook schema show|ensure}. */
-@Command(name = "schema", mixinStandardHelpOptions = true, description = "Show or ensure every registered schema.",
+@Command(
+    name = "schema",
+    mixinStandardHelpOptions = true,
+    description = "Show or ensure every registered schema.",
     subcommands = {SchemaCommand.Show.class, SchemaCommand.Ensure.class})
 final class SchemaCommand {
   private final List<CasebookSystem> systems;
@@ -21,10 +24,12 @@ final class SchemaCommand {
     this.context = context;
   }
 
-  @Command(name = "show", mixinStandardHelpOptions = true, description = "Print the declared tables (no HBase needed).")
+  @Command(
+      name = "show",
+      mixinStandardHelpOptions = true,
+      description = "Print the declared tables (no HBase needed).")
   static final class Show implements Callable<Integer> {
-    @picocli.CommandLine.ParentCommand
-    SchemaCommand parent;
+    @picocli.CommandLine.ParentCommand SchemaCommand parent;
 
     @Override
     public Integer call() {
@@ -32,12 +37,23 @@ final class SchemaCommand {
         org.casebook.core.SystemDescriptor d = s.descriptor();
         System.out.println(d.name() + " — " + d.summary());
         for (TableSpec t : d.tables()) {
-          System.out.printf("  %s  (%s)%n    key: %s%n", t.name().getNameAsString(), t.splits().regionCount() > 1
-              ? t.splits().regionCount() + " regions, " + t.splits().description() : "1 region", t.keyDoc());
+          System.out.printf(
+              "  %s  (%s)%n    key: %s%n",
+              t.name().getNameAsString(),
+              t.splits().regionCount() > 1
+                  ? t.splits().regionCount() + " regions, " + t.splits().description()
+                  : "1 region",
+              t.keyDoc());
           for (FamilySpec f : t.families()) {
-            System.out.printf("    family %-4s versions=%d ttl=%s bloom=%s block=%dK compression=%s%s%n", f.name(),
-                f.maxVersions(), f.ttlSeconds() == FamilySpec.FOREVER ? "forever" : f.ttlSeconds() + "s", f.bloom(),
-                f.blockSize() / 1024, f.compression(), f.inMemory() ? " in-memory" : "");
+            System.out.printf(
+                "    family %-4s versions=%d ttl=%s bloom=%s block=%dK compression=%s%s%n",
+                f.name(),
+                f.maxVersions(),
+                f.ttlSeconds() == FamilySpec.FOREVER ? "forever" : f.ttlSeconds() + "s",
+                f.bloom(),
+                f.blockSize() / 1024,
+                f.compression(),
+                f.inMemory() ? " in-memory" : "");
           }
         }
         for (org.casebook.core.key.KeyLayout k : d.keys()) {
@@ -48,11 +64,12 @@ final class SchemaCommand {
     }
   }
 
-  @Command(name = "ensure", mixinStandardHelpOptions = true,
+  @Command(
+      name = "ensure",
+      mixinStandardHelpOptions = true,
       description = "Create missing tables; fail on a table whose shape conflicts.")
   static final class Ensure implements Callable<Integer> {
-    @picocli.CommandLine.ParentCommand
-    SchemaCommand parent;
+    @picocli.CommandLine.ParentCommand SchemaCommand parent;
 
     @Option(names = "--quiet", description = "Print nothing when all is well.")
     boolean quiet;
@@ -62,12 +79,14 @@ final class SchemaCommand {
       SchemaManager schemas = new SchemaManager(parent.context.runtimeOnly().connection());
       for (SchemaManager.Result r : schemas.ensureAll(Systems.allTables(parent.systems))) {
         if (!quiet) {
-          System.out.printf("%-9s %-40s %d region(s)%n", r.outcome().name().toLowerCase(java.util.Locale.ROOT),
-              r.spec().name().getNameAsString(), r.regions());
+          System.out.printf(
+              "%-9s %-40s %d region(s)%n",
+              r.outcome().name().toLowerCase(java.util.Locale.ROOT),
+              r.spec().name().getNameAsString(),
+              r.regions());
         }
       }
       return 0;
     }
   }
-
 }

@@ -1,26 +1,12 @@
 package org.casebook.server;
 
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.casebook.core.AccessRule;
 import org.casebook.core.CasebookSystem;
-import org.casebook.core.HBaseRuntime;
 import org.casebook.core.Platform;
-import org.casebook.core.RunningSystem;
-import org.casebook.core.SystemContext;
 import org.casebook.core.SystemDescriptor;
-import org.casebook.core.SystemHealth;
-import org.casebook.core.http.HttpApiServer;
-import org.casebook.core.http.HttpResponse;
-import org.casebook.core.http.Route;
-import org.casebook.core.http.RouteSpec;
-import org.casebook.core.net.Listener;
 import org.casebook.core.net.ListenerSpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,37 +16,55 @@ import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 
 /**
- * {@code casebook serve}: HBase (embedded unless configured), every system started on the
- * platform, one HTTP server, and each system's own listeners. Knows no system by name: listener
- * port options ({@code --<system>-port}) come from the descriptors.
+ * {@code casebook serve}: HBase (embedded unless configured), every system started on the platform,
+ * one HTTP server, and each system's own listeners. Knows no system by name: listener port options
+ * ({@code --<system>-port}) come from the descriptors.
  */
-@Command(name = "serve", mixinStandardHelpOptions = true,
-    description = "Start HBase (embedded unless --zk/HBASE_CONF_DIR), ensure all schemas, start every system, serve the REST API.")
+@Command(
+    name = "serve",
+    mixinStandardHelpOptions = true,
+    description =
+        "Start HBase (embedded unless --zk/HBASE_CONF_DIR), ensure all schemas, start every system, serve the REST API.")
 final class ServeCommand implements Callable<Integer> {
   private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
 
-  @Option(names = "--port", paramLabel = "PORT", defaultValue = "8080",
+  @Option(
+      names = "--port",
+      paramLabel = "PORT",
+      defaultValue = "8080",
       description = "HTTP port (0 = any free port; default ${DEFAULT-VALUE}).")
   int port;
 
-  @Option(names = "--bind", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
+  @Option(
+      names = "--bind",
+      paramLabel = "ADDRESS",
+      defaultValue = "127.0.0.1",
       description = "Address every listener binds (default ${DEFAULT-VALUE}).")
   String bind;
 
-  @Option(names = "--token-file", paramLabel = "FILE",
-      description = "File whose first line is the token every write must present (preferred: not visible in ps).")
+  @Option(
+      names = "--token-file",
+      paramLabel = "FILE",
+      description =
+          "File whose first line is the token every write must present (preferred: not visible in ps).")
   java.nio.file.Path tokenFile;
 
-  @Option(names = "--token", paramLabel = "TOKEN", defaultValue = "${env:CASEBOOK_TOKEN}",
-      description = "The write token itself (default: $CASEBOOK_TOKEN). Visible in ps: prefer --token-file or the variable.")
+  @Option(
+      names = "--token",
+      paramLabel = "TOKEN",
+      defaultValue = "${env:CASEBOOK_TOKEN}",
+      description =
+          "The write token itself (default: $CASEBOOK_TOKEN). Visible in ps: prefer --token-file or the variable.")
   String token;
 
-  @Option(names = "--threads", paramLabel = "N", defaultValue = "16",
+  @Option(
+      names = "--threads",
+      paramLabel = "N",
+      defaultValue = "16",
       description = "HTTP worker threads (default ${DEFAULT-VALUE}).")
   int threads;
 
-  @CommandLine.Spec
-  CommandLine.Model.CommandSpec spec;
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   private final List<CasebookSystem> systems;
   private final CliContext context;
@@ -75,11 +79,22 @@ final class ServeCommand implements Callable<Integer> {
     for (CasebookSystem s : systems) {
       SystemDescriptor d = s.descriptor();
       for (ListenerSpec l : d.listeners()) {
-        serve.getCommandSpec().addOption(OptionSpec.builder(l.portOption(d.name(), d.listeners().size() == 1))
-            .paramLabel("PORT").type(Integer.class)
-            .description(d.name() + " " + l.summary() + " (" + l.protocol() + "; default " + l.defaultPort()
-                + ", 0 = any free port).")
-            .build());
+        serve
+            .getCommandSpec()
+            .addOption(
+                OptionSpec.builder(l.portOption(d.name(), d.listeners().size() == 1))
+                    .paramLabel("PORT")
+                    .type(Integer.class)
+                    .description(
+                        d.name()
+                            + " "
+                            + l.summary()
+                            + " ("
+                            + l.protocol()
+                            + "; default "
+                            + l.defaultPort()
+                            + ", 0 = any free port).")
+                    .build());
       }
     }
   }
@@ -88,9 +103,14 @@ final class ServeCommand implements Callable<Integer> {
   AccessRule accessRule() {
     if (tokenFile != null) {
       try {
-        String first = java.nio.file.Files.readAllLines(tokenFile, java.nio.charset.StandardCharsets.UTF_8).stream()
-            .findFirst().orElse("").strip();
-        org.casebook.core.InvalidInputException.check(!first.isEmpty(), "token-file", tokenFile + " is empty");
+        String first =
+            java.nio.file.Files.readAllLines(tokenFile, java.nio.charset.StandardCharsets.UTF_8)
+                .stream()
+                .findFirst()
+                .orElse("")
+                .strip();
+        org.casebook.core.InvalidInputException.check(
+            !first.isEmpty(), "token-file", tokenFile + " is empty");
         return AccessRule.token(first);
       } catch (java.io.IOException e) {
         throw org.casebook.core.LocalFileException.of("read the token file", tokenFile, e);
@@ -103,26 +123,32 @@ final class ServeCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     long t0 = System.nanoTime();
     AccessRule access = accessRule();
-    Platform platform = context.platform(b -> {
-      b.bindAddress(bind).access(access);
-      for (OptionSpec o : spec.options()) {
-        if (o.longestName().endsWith("-port") && !o.longestName().equals("--port") && o.getValue() != null) {
-          b.port(o.longestName(), (Integer) o.getValue());
-        }
-      }
-    });
+    Platform platform =
+        context.platform(
+            b -> {
+              b.bindAddress(bind).access(access);
+              for (OptionSpec o : spec.options()) {
+                if (o.longestName().endsWith("-port")
+                    && !o.longestName().equals("--port")
+                    && o.getValue() != null) {
+                  b.port(o.longestName(), (Integer) o.getValue());
+                }
+              }
+            });
     CountDownLatch stopped = new CountDownLatch(1);
     Server[] server = new Server[1];
-    Runnable shutdown = () -> {
-      LOG.info("shutting down: HTTP, systems (last started first), then HBase");
-      if (server[0] != null) {
-        server[0].close();
-      }
-      context.close();
-      LOG.info("stopped");
-      stopped.countDown();
-    };
-    // Through Hadoop's hook manager, ahead of its FileSystem hook, so HBase flushes before files close.
+    Runnable shutdown =
+        () -> {
+          LOG.info("shutting down: HTTP, systems (last started first), then HBase");
+          if (server[0] != null) {
+            server[0].close();
+          }
+          context.close();
+          LOG.info("stopped");
+          stopped.countDown();
+        };
+    // Through Hadoop's hook manager, ahead of its FileSystem hook, so HBase flushes before files
+    // close.
     org.apache.hadoop.util.ShutdownHookManager.get().addShutdownHook(shutdown, 1000);
     try {
       server[0] = Server.start(systems, platform, port, Math.max(2, threads));
@@ -131,9 +157,18 @@ final class ServeCommand implements Callable<Integer> {
       throw e;
     }
     StringBuilder listeners = new StringBuilder();
-    server[0].listeners().forEach((name, l) -> listeners.append(", ").append(name).append(" :").append(l.address().getPort()));
-    System.err.printf("Casebook serving http://%s:%d%s  (HBase %s; up in %.1f s; Ctrl-C stops)%n", bind,
-        server[0].port(), listeners, platform.runtime().description(), (System.nanoTime() - t0) / 1e9);
+    server[0]
+        .listeners()
+        .forEach(
+            (name, l) ->
+                listeners.append(", ").append(name).append(" :").append(l.address().getPort()));
+    System.err.printf(
+        "Casebook serving http://%s:%d%s  (HBase %s; up in %.1f s; Ctrl-C stops)%n",
+        bind,
+        server[0].port(),
+        listeners,
+        platform.runtime().description(),
+        (System.nanoTime() - t0) / 1e9);
     stopped.await();
     return 0;
   }

@@ -20,9 +20,9 @@ import org.casebook.core.http.RouteSpec;
 import org.casebook.core.net.Listener;
 
 /**
- * Every system started on one platform behind one HTTP server, with {@code /api/health} and
- * {@code /metrics}. Knows systems only through their descriptors. {@link #close()} stops HTTP,
- * then the systems, last started first (each closes what it opened in reverse order).
+ * Every system started on one platform behind one HTTP server, with {@code /api/health} and {@code
+ * /metrics}. Knows systems only through their descriptors. {@link #close()} stops HTTP, then the
+ * systems, last started first (each closes what it opened in reverse order).
  */
 final class Server implements AutoCloseable {
   private final List<CasebookSystem> systems;
@@ -38,7 +38,9 @@ final class Server implements AutoCloseable {
 
   /** Starts every system and serves HTTP on {@code port} (0 = any free port). */
   static Server start(List<CasebookSystem> systems, Platform platform, int port, int threads) {
-    HttpApiServer http = new HttpApiServer(platform.bindAddress(), port, platform.access(), threads, platform.metrics());
+    HttpApiServer http =
+        new HttpApiServer(
+            platform.bindAddress(), port, platform.access(), threads, platform.metrics());
     Server server = new Server(systems, platform, http);
     try {
       for (CasebookSystem system : systems) {
@@ -88,16 +90,27 @@ final class Server implements AutoCloseable {
     Set<RouteSpec> served = new HashSet<>();
     bound.forEach(r -> served.add(r.spec()));
     if (!described.equals(served)) {
-      throw new IllegalStateException("system " + d.name() + " serves other routes than it describes: described "
-          + d.routes() + ", served " + served);
+      throw new IllegalStateException(
+          "system "
+              + d.name()
+              + " serves other routes than it describes: described "
+              + d.routes()
+              + ", served "
+              + served);
     }
   }
 
   /** Health response bodies. */
   record ListenerHealth(String name, String protocol, String address, int port, int connections) {}
 
-  record SystemEntry(String name, String summary, String status, int tables, int routes, List<ListenerHealth> listeners,
-                     Map<String, Object> details) {}
+  record SystemEntry(
+      String name,
+      String summary,
+      String status,
+      int tables,
+      int routes,
+      List<ListenerHealth> listeners,
+      Map<String, Object> details) {}
 
   record HBaseHealth(String mode, Integer regionServers, String error) {}
 
@@ -122,10 +135,23 @@ final class Server implements AutoCloseable {
       degraded |= !h.isUp();
       List<ListenerHealth> ls = new ArrayList<>();
       for (Listener l : platform.contextFor(d).listeners()) {
-        ls.add(new ListenerHealth(l.spec().name(), l.spec().protocol(), l.address().getHostString(),
-            l.address().getPort(), l.openConnections()));
+        ls.add(
+            new ListenerHealth(
+                l.spec().name(),
+                l.spec().protocol(),
+                l.address().getHostString(),
+                l.address().getPort(),
+                l.openConnections()));
       }
-      list.add(new SystemEntry(d.name(), d.summary(), h.status(), d.tables().size(), d.routes().size(), ls, h.details()));
+      list.add(
+          new SystemEntry(
+              d.name(),
+              d.summary(),
+              h.status(),
+              d.tables().size(),
+              d.routes().size(),
+              ls,
+              h.details()));
     }
     String status = !up ? "down" : degraded ? "degraded" : "up";
     return HttpResponse.json(up ? 200 : 503, new Health(status, hbase, list));

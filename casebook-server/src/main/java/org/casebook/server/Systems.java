@@ -19,7 +19,8 @@ final class Systems {
     systems.sort(Comparator.comparing(s -> s.descriptor().name()));
     for (int i = 1; i < systems.size(); i++) {
       if (systems.get(i).descriptor().name().equals(systems.get(i - 1).descriptor().name())) {
-        throw new IllegalStateException("two systems are named " + systems.get(i).descriptor().name());
+        throw new IllegalStateException(
+            "two systems are named " + systems.get(i).descriptor().name());
       }
     }
     return List.copyOf(systems);

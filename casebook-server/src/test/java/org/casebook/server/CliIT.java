@@ -47,7 +47,8 @@ class CliIT {
     assertThat(cli("weibo", "follow", "cli-reader", "cli-writer")).isZero();
     assertThat(cli("weibo", "publish", "cli-writer", "hello from the CLI")).isZero();
     assertThat(cli("weibo", "timeline", "cli-reader")).isZero();
-    assertThat(out.toString(StandardCharsets.UTF_8)).contains("\"content\" : \"hello from the CLI\"")
+    assertThat(out.toString(StandardCharsets.UTF_8))
+        .contains("\"content\" : \"hello from the CLI\"")
         .contains("now follows");
     assertThat(err.toString(StandardCharsets.UTF_8)).contains("attached");
   }
@@ -56,19 +57,64 @@ class CliIT {
   void trailsGenerateIngestQueryAndActive() throws Exception {
     java.nio.file.Path dir = EmbeddedHBase.scratchDir("cli-trails");
     java.nio.file.Path log = dir.resolve("logs.jsonl");
-    assertThat(Main.run("trails", "generate", "--out", log.toString(), "--users", "50", "--days", "2", "--records", "2000",
-        "--first-day", "2026-09-01")).isZero();
-    assertThat(cli("trails", "ingest", log.toString(), "--rejects", dir.resolve("rejects.tsv").toString())).isZero();
-    java.nio.file.Files.write(dir.resolve("users.txt"), java.util.List.of("10000000", "10000001", "10000002"));
-    assertThat(cli("trails", "query", "--user", "10000000", "--from", "2026-09-01", "--to", "2026-09-02")).isZero();
+    assertThat(
+            Main.run(
+                "trails",
+                "generate",
+                "--out",
+                log.toString(),
+                "--users",
+                "50",
+                "--days",
+                "2",
+                "--records",
+                "2000",
+                "--first-day",
+                "2026-09-01"))
+        .isZero();
+    assertThat(
+            cli(
+                "trails",
+                "ingest",
+                log.toString(),
+                "--rejects",
+                dir.resolve("rejects.tsv").toString()))
+        .isZero();
+    java.nio.file.Files.write(
+        dir.resolve("users.txt"), java.util.List.of("10000000", "10000001", "10000002"));
+    assertThat(
+            cli(
+                "trails",
+                "query",
+                "--user",
+                "10000000",
+                "--from",
+                "2026-09-01",
+                "--to",
+                "2026-09-02"))
+        .isZero();
     assertThat(cli("trails", "latest", "10000000", "-n", "3", "--layout", "wide")).isZero();
-    assertThat(cli("trails", "active", "--users-file", dir.resolve("users.txt").toString(), "--from", "2026-09-01",
-        "--to", "2026-09-02")).isZero();
+    assertThat(
+            cli(
+                "trails",
+                "active",
+                "--users-file",
+                dir.resolve("users.txt").toString(),
+                "--from",
+                "2026-09-01",
+                "--to",
+                "2026-09-02"))
+        .isZero();
     String printed = out.toString(StandardCharsets.UTF_8);
-    assertThat(printed).contains("\"accepted\" : ").contains("\"rejectReasons\"").contains("\"uid\" : \"10000000\"")
+    assertThat(printed)
+        .contains("\"accepted\" : ")
+        .contains("\"rejectReasons\"")
+        .contains("\"uid\" : \"10000000\"")
         .contains("\"mode\" : \"direct\"");
-    assertThat(java.nio.file.Files.readAllLines(dir.resolve("rejects.tsv")).size()).isGreaterThan(1);
-    assertThat(cli("trails", "query", "--user", "x", "--from", "2026-09-02", "--to", "2026-09-01")).isEqualTo(2);
+    assertThat(java.nio.file.Files.readAllLines(dir.resolve("rejects.tsv")).size())
+        .isGreaterThan(1);
+    assertThat(cli("trails", "query", "--user", "x", "--from", "2026-09-02", "--to", "2026-09-01"))
+        .isEqualTo(2);
     assertThat(cli("trails", "ingest", dir.resolve("missing.jsonl").toString())).isEqualTo(2);
   }
 
@@ -79,13 +125,17 @@ class CliIT {
     assertThat(cli("weibo", "no-such-command")).isEqualTo(2);
     assertThat(cli("hotspot", "--regions", "1")).isEqualTo(2);
     String errors = err.toString(StandardCharsets.UTF_8);
-    assertThat(errors).contains("casebook: invalid target:").contains("casebook: invalid limit:")
+    assertThat(errors)
+        .contains("casebook: invalid target:")
+        .contains("casebook: invalid limit:")
         .doesNotContain("\tat org.");
   }
 
   @Test
   void schemaShowListsEveryTableWithItsKey() {
     assertThat(Main.run("schema", "show")).isZero();
-    assertThat(out.toString(StandardCharsets.UTF_8)).contains("weibo:inbox").contains("m: followee:string");
+    assertThat(out.toString(StandardCharsets.UTF_8))
+        .contains("weibo:inbox")
+        .contains("m: followee:string");
   }
 }

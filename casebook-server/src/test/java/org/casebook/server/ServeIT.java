@@ -9,7 +9,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -23,7 +22,8 @@ import org.junit.jupiter.api.Test;
  * SIGTERM, a second start on the same data directory, and the write is still there.
  */
 class ServeIT {
-  private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private final HttpClient client =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   @Test
   void servesHealthAndKeepsDataAcrossARestart() throws Exception {
@@ -39,34 +39,59 @@ class ServeIT {
       assertThat(health.get("hbase").get("mode").asText()).isEqualTo("embedded");
       assertThat(health.get("hbase").get("regionServers").asInt()).isEqualTo(1);
       assertThat(health.get("systems").findValuesAsText("name")).contains("weibo");
-      assertThat(send("PUT", port, "/api/weibo/users/reader/following/writer", null).statusCode()).isEqualTo(204);
-      assertThat(send("POST", port, "/api/weibo/users/writer/posts", "{\"content\":\"survives restarts\"}").statusCode())
+      assertThat(send("PUT", port, "/api/weibo/users/reader/following/writer", null).statusCode())
+          .isEqualTo(204);
+      assertThat(
+              send(
+                      "POST",
+                      port,
+                      "/api/weibo/users/writer/posts",
+                      "{\"content\":\"survives restarts\"}")
+                  .statusCode())
           .isEqualTo(201);
       String metrics = send("GET", port, "/metrics", null).body();
-      assertThat(metrics).contains("casebook_http_requests_seconds_count{method=\"POST\",route=\"/api/weibo/users/{uid}/posts\",status=\"201\"} 1")
+      assertThat(metrics)
+          .contains(
+              "casebook_http_requests_seconds_count{method=\"POST\",route=\"/api/weibo/users/{uid}/posts\",status=\"201\"} 1")
           .contains("casebook_hbase_region_servers 1")
           .contains("casebook_hbase_client_rpc_seconds_count{method=\"MasterService_")
           .contains("casebook_hbase_client_meta_cache_misses_total");
     } finally {
       stop(first);
     }
-    assertThat(data.resolve("casebook-runtime.properties")).as("removed on clean shutdown").doesNotExist();
+    assertThat(data.resolve("casebook-runtime.properties"))
+        .as("removed on clean shutdown")
+        .doesNotExist();
 
     Process second = start(jar, data, port);
     try {
       awaitHealth(second, port);
-      JsonNode timeline = Json.mapper().readTree(send("GET", port, "/api/weibo/users/reader/timeline", null).body());
-      assertThat(timeline.get("posts").findValuesAsText("content")).containsExactly("survives restarts");
+      JsonNode timeline =
+          Json.mapper()
+              .readTree(send("GET", port, "/api/weibo/users/reader/timeline", null).body());
+      assertThat(timeline.get("posts").findValuesAsText("content"))
+          .containsExactly("survives restarts");
     } finally {
       stop(second);
     }
   }
 
   private static Process start(Path jar, Path data, int port) throws IOException {
-    List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g", "-jar",
-        jar.toString(), "serve", "--data", data.toString(), "--port", Integer.toString(port));
-    return new ProcessBuilder(cmd).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(data.resolveSibling("serve.log").toFile())).start();
+    List<String> cmd =
+        List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xmx1g",
+            "-jar",
+            jar.toString(),
+            "serve",
+            "--data",
+            data.toString(),
+            "--port",
+            Integer.toString(port));
+    return new ProcessBuilder(cmd)
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(data.resolveSibling("serve.log").toFile()))
+        .start();
   }
 
   private JsonNode awaitHealth(Process p, int port) throws Exception {
@@ -93,10 +118,17 @@ class ServeIT {
     }
   }
 
-  private HttpResponse<String> send(String method, int port, String path, String body) throws Exception {
-    HttpRequest req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(30))
-        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
-        .build();
+  private HttpResponse<String> send(String method, int port, String path, String body)
+      throws Exception {
+    HttpRequest req =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+            .timeout(Duration.ofSeconds(30))
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body))
+            .build();
     return client.send(req, HttpResponse.BodyHandlers.ofString());
   }
 

@@ -27,20 +27,25 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The server starts whatever systems the classpath has — here also the test-only echo system,
- * which opens a TCP listener through the platform — reports each in {@code /api/health}, and
- * closes them on shutdown, without naming any of them.
+ * The server starts whatever systems the classpath has — here also the test-only echo system, which
+ * opens a TCP listener through the platform — reports each in {@code /api/health}, and closes them
+ * on shutdown, without naming any of them.
  */
 @ExtendWith(EmbeddedHBase.class)
 class ServerIT {
-  private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private final HttpClient client =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   @Test
-  void startsReportsAndClosesAListenerOfASystemItDoesNotKnow(HBaseRuntime runtime) throws Exception {
+  void startsReportsAndClosesAListenerOfASystemItDoesNotKnow(HBaseRuntime runtime)
+      throws Exception {
     List<CasebookSystem> systems = Systems.load();
     assertThat(systems).extracting(s -> s.descriptor().name()).contains("echo", "weibo");
     new SchemaManager(runtime.connection()).ensureAll(Systems.allTables(systems));
-    Platform platform = Platform.builder(runtime, EmbeddedHBase.scratchDir("server-it")).port("--echo-port", 0).build();
+    Platform platform =
+        Platform.builder(runtime, EmbeddedHBase.scratchDir("server-it"))
+            .port("--echo-port", 0)
+            .build();
     int echoPort;
     try (Server server = Server.start(systems, platform, 0, 4)) {
       InetSocketAddress echo = server.listeners().get("echo echo").address();
@@ -49,7 +54,8 @@ class ServerIT {
         OutputStream out = s.getOutputStream();
         out.write("hello\nsecond line\n".getBytes(StandardCharsets.UTF_8));
         out.flush();
-        BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
+        BufferedReader in =
+            new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
         assertThat(in.readLine()).isEqualTo("HELLO");
         assertThat(in.readLine()).isEqualTo("SECOND LINE");
       }
@@ -67,13 +73,18 @@ class ServerIT {
       assertThat(entry.get("details").get("lines").asLong()).isEqualTo(2);
       assertThat(get(server.port(), "/api/echo/lines").get("lines").asLong()).isEqualTo(2);
     }
-    assertThatThrownBy(() -> new Socket("127.0.0.1", echoPort).close()).as("listener closed on shutdown")
+    assertThatThrownBy(() -> new Socket("127.0.0.1", echoPort).close())
+        .as("listener closed on shutdown")
         .isInstanceOf(ConnectException.class);
   }
 
   private JsonNode get(int port, String path) throws Exception {
-    HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-        .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> r =
+        client.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(30))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     assertThat(r.statusCode()).as(path + ": " + r.body()).isEqualTo(200);
     return Json.mapper().readTree(r.body());
   }

@@ -13,10 +13,15 @@ import org.casebook.core.Json;
 
 /** Rebuilds one user's trail from the reader's results; emits it if all four behaviours occur. */
 final class ActiveUserMapper extends Mapper<Text, Result[], Text, Text> {
-  enum Counters { USERS, ACTIVE_USERS, EVENTS }
+  enum Counters {
+    USERS,
+    ACTIVE_USERS,
+    EVENTS
+  }
 
   @Override
-  protected void map(Text uid, Result[] results, Context context) throws IOException, InterruptedException {
+  protected void map(Text uid, Result[] results, Context context)
+      throws IOException, InterruptedException {
     String user = uid.toString();
     List<Event> events = new ArrayList<>();
     for (Result r : results) {

@@ -31,18 +31,31 @@ public final class ActiveUsersJob extends Configured implements Tool {
   @Override
   public int run(String[] args) throws Exception {
     if (args.length < 4 || args.length > 5) {
-      System.err.println("usage: ActiveUsersJob USERS_FILE FROM(YYYY-MM-DD) TO(YYYY-MM-DD) OUTPUT_DIR [NAMESPACE]");
+      System.err.println(
+          "usage: ActiveUsersJob USERS_FILE FROM(YYYY-MM-DD) TO(YYYY-MM-DD) OUTPUT_DIR [NAMESPACE]");
       return 2;
     }
-    Outcome o = run(getConf(), new Path(args[0]), LocalDate.parse(args[1]), LocalDate.parse(args[2]), new Path(args[3]),
-        args.length == 5 ? args[4] : TrailsSchema.DEFAULT_NAMESPACE);
+    Outcome o =
+        run(
+            getConf(),
+            new Path(args[0]),
+            LocalDate.parse(args[1]),
+            LocalDate.parse(args[2]),
+            new Path(args[3]),
+            args.length == 5 ? args[4] : TrailsSchema.DEFAULT_NAMESPACE);
     System.out.printf("users %d, active %d, events %d%n", o.users(), o.activeUsers(), o.events());
     return o.succeeded() ? 0 : 1;
   }
 
   /** Configures, submits and waits for the job. */
-  public static Outcome run(Configuration base, Path usersFile, LocalDate from, LocalDate to, Path output,
-                            String namespace) throws IOException, InterruptedException, ClassNotFoundException {
+  public static Outcome run(
+      Configuration base,
+      Path usersFile,
+      LocalDate from,
+      LocalDate to,
+      Path output,
+      String namespace)
+      throws IOException, InterruptedException, ClassNotFoundException {
     Configuration conf = HBaseConfiguration.create(base);
     conf.set(UserRegionInputFormat.USERS_FILE, usersFile.toString());
     conf.set(UserRegionInputFormat.FROM, from.toString());
@@ -57,16 +70,22 @@ public final class ActiveUsersJob extends Configured implements Tool {
     job.setOutputValueClass(Text.class);
     job.setOutputFormatClass(TextOutputFormat.class);
     FileOutputFormat.setOutputPath(job, output);
-    // Ships HBase's, core's and our jars (and Jackson's, for the shared mapper) with the job when it
+    // Ships HBase's, core's and our jars (and Jackson's, for the shared mapper) with the job when
+    // it
     // runs on a cluster; a no-op for local runs.
     TableMapReduceUtil.addDependencyJars(job);
-    TableMapReduceUtil.addDependencyJarsForClasses(job.getConfiguration(), ActiveUsersJob.class,
-        org.casebook.core.Json.class, com.fasterxml.jackson.databind.ObjectMapper.class,
+    TableMapReduceUtil.addDependencyJarsForClasses(
+        job.getConfiguration(),
+        ActiveUsersJob.class,
+        org.casebook.core.Json.class,
+        com.fasterxml.jackson.databind.ObjectMapper.class,
         com.fasterxml.jackson.datatype.jdk8.Jdk8Module.class);
     TableMapReduceUtil.initCredentials(job);
     boolean ok = job.waitForCompletion(false);
     org.apache.hadoop.mapreduce.Counters c = job.getCounters();
-    return new Outcome(ok, c.findCounter(ActiveUserMapper.Counters.USERS).getValue(),
+    return new Outcome(
+        ok,
+        c.findCounter(ActiveUserMapper.Counters.USERS).getValue(),
         c.findCounter(ActiveUserMapper.Counters.ACTIVE_USERS).getValue(),
         c.findCounter(ActiveUserMapper.Counters.EVENTS).getValue());
   }

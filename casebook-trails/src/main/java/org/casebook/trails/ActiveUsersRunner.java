@@ -19,9 +19,9 @@ import org.casebook.core.LocalFiles;
 import org.casebook.core.StorageException;
 
 /**
- * Launches {@link ActiveUsersJob} (the seed-000 task as MapReduce) and reads its output back
- * into trails: the LocalJobRunner when the configuration names no cluster framework, YARN when
- * it does. The work directory holds the user list and the job output.
+ * Launches {@link ActiveUsersJob} (the seed-000 task as MapReduce) and reads its output back into
+ * trails: the LocalJobRunner when the configuration names no cluster framework, YARN when it does.
+ * The work directory holds the user list and the job output.
  */
 final class ActiveUsersRunner {
   private final Configuration base;
@@ -32,7 +32,8 @@ final class ActiveUsersRunner {
     this.namespace = namespace;
   }
 
-  Map<String, TrailsService.Trail> run(List<String> users, LocalDate from, LocalDate to, Path workDir) {
+  Map<String, TrailsService.Trail> run(
+      List<String> users, LocalDate from, LocalDate to, Path workDir) {
     new TrailQuery(users, from, to, Set.of(), Set.of());
     Configuration jobConf = new Configuration(base);
     if (jobConf.get("mapreduce.framework.name") == null) {
@@ -49,8 +50,14 @@ final class ActiveUsersRunner {
     }
     ActiveUsersJob.Outcome outcome;
     try {
-      outcome = ActiveUsersJob.run(jobConf, new org.apache.hadoop.fs.Path(usersFile.toUri()), from, to,
-          new org.apache.hadoop.fs.Path(output.toUri()), namespace);
+      outcome =
+          ActiveUsersJob.run(
+              jobConf,
+              new org.apache.hadoop.fs.Path(usersFile.toUri()),
+              from,
+              to,
+              new org.apache.hadoop.fs.Path(output.toUri()),
+              namespace);
     } catch (IOException e) {
       throw StorageException.of("run the active-users MapReduce job", e);
     } catch (InterruptedException e) {
@@ -69,7 +76,8 @@ final class ActiveUsersRunner {
     Map<String, TrailsService.Trail> out = new TreeMap<>();
     Path current = output;
     try (Stream<Path> parts = Files.list(output)) {
-      List<Path> files = parts.filter(p -> p.getFileName().toString().startsWith("part-")).sorted().toList();
+      List<Path> files =
+          parts.filter(p -> p.getFileName().toString().startsWith("part-")).sorted().toList();
       for (Path part : files) {
         current = part;
         for (String line : Files.readAllLines(part, StandardCharsets.UTF_8)) {
@@ -88,8 +96,12 @@ final class ActiveUsersRunner {
     List<Event> events = new ArrayList<>();
     for (JsonNode n : Json.mapper().readTree(json)) {
       LogParser.Parsed p = LogParser.parse(n.toString());
-      events.add(p.event().orElseThrow(() -> new IOException("job wrote an unreadable event for " + uid + ": "
-          + p.reason())));
+      events.add(
+          p.event()
+              .orElseThrow(
+                  () ->
+                      new IOException(
+                          "job wrote an unreadable event for " + uid + ": " + p.reason())));
     }
     return events;
   }

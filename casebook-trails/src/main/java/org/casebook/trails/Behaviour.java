@@ -11,12 +11,25 @@ import java.util.Optional;
  */
 public enum Behaviour {
   LOGIN(1, List.of(Field.text("device"), Field.text("ip"))),
-  PLAY(2, List.of(Field.text("contentId"), Field.text("channel"), Field.count("start"), Field.count("duration"))),
+  PLAY(
+      2,
+      List.of(
+          Field.text("contentId"),
+          Field.text("channel"),
+          Field.count("start"),
+          Field.count("duration"))),
   VISIT(3, List.of(Field.text("page"), Field.text("column"))),
   ORDER(4, List.of(Field.text("product"), Field.money("price")));
 
-  /** A field's value kind: free text, a non-negative integer, or a non-negative amount with up to 2 decimals. */
-  public enum Kind { TEXT, COUNT, MONEY }
+  /**
+   * A field's value kind: free text, a non-negative integer, or a non-negative amount with up to 2
+   * decimals.
+   */
+  public enum Kind {
+    TEXT,
+    COUNT,
+    MONEY
+  }
 
   /** One field of a behaviour. */
   public record Field(String name, Kind kind) {
@@ -45,7 +58,10 @@ public enum Behaviour {
     return id;
   }
 
-  /** The name used in logs, URLs and JSON: {@code login}, {@code play}, {@code visit}, {@code order}. */
+  /**
+   * The name used in logs, URLs and JSON: {@code login}, {@code play}, {@code visit}, {@code
+   * order}.
+   */
   public String label() {
     return name().toLowerCase(Locale.ROOT);
   }
@@ -58,13 +74,18 @@ public enum Behaviour {
     return fields.stream().filter(f -> f.name().equals(name)).findFirst();
   }
 
-  /** The behaviour of a log line's exact (lower-case) label; user input goes through {@code Enums.parse}. */
+  /**
+   * The behaviour of a log line's exact (lower-case) label; user input goes through {@code
+   * Enums.parse}.
+   */
   public static Optional<Behaviour> byLabel(String label) {
     return Arrays.stream(values()).filter(b -> b.label().equals(label)).findFirst();
   }
 
   static Behaviour byId(int id) {
-    return Arrays.stream(values()).filter(b -> b.id == id).findFirst()
+    return Arrays.stream(values())
+        .filter(b -> b.id == id)
+        .findFirst()
         .orElseThrow(() -> new IllegalArgumentException("unknown behaviour id " + id));
   }
 }

@@ -11,7 +11,8 @@ import java.util.Map;
  * An event as JSON, the same shape as a log line: {@code uid}, {@code type}, {@code ts} (ISO-8601)
  * and the behaviour's fields flattened beside them.
  */
-public record EventView(String uid, String type, String ts, @JsonIgnore Map<String, Object> fields) {
+public record EventView(
+    String uid, String type, String ts, @JsonIgnore Map<String, Object> fields) {
   public EventView {
     fields = Collections.unmodifiableMap(new LinkedHashMap<>(fields));
   }

@@ -13,12 +13,13 @@ import org.casebook.core.Ids;
 import org.casebook.core.Json;
 
 /**
- * Cleans one log line (JSON, see the module README) into an {@link Event}, or says why not.
- * Unknown extra fields are dropped; a missing or mistyped known field rejects the line.
+ * Cleans one log line (JSON, see the module README) into an {@link Event}, or says why not. Unknown
+ * extra fields are dropped; a missing or mistyped known field rejects the line.
  */
 public final class LogParser {
   /** Longest uid, in code points (the one limit for ids in logs, queries and paths). */
   public static final int MAX_UID_CHARS = 128;
+
   static final int MAX_TEXT_CHARS = 256;
   private static final long MAX_TS = Instant.parse("9999-01-01T00:00:00Z").toEpochMilli();
 
@@ -75,8 +76,11 @@ public final class LogParser {
       try {
         ts = Instant.parse(tsNode.asText()).toEpochMilli();
       } catch (DateTimeParseException | ArithmeticException e) {
-        return Parsed.reject("bad ts", "bad ts '" + abbreviate(tsNode.asText())
-            + "': expected ISO-8601 like 2026-09-01T20:15:03Z");
+        return Parsed.reject(
+            "bad ts",
+            "bad ts '"
+                + abbreviate(tsNode.asText())
+                + "': expected ISO-8601 like 2026-09-01T20:15:03Z");
       }
     } else {
       return Parsed.reject("bad ts", "ts must be an ISO-8601 string or epoch milliseconds");
@@ -88,15 +92,22 @@ public final class LogParser {
     for (Behaviour.Field f : type.get().fields()) {
       JsonNode v = node.get(f.name());
       if (v == null || v.isNull()) {
-        return Parsed.reject("missing field", "missing field '" + f.name() + "' for " + type.get().label());
+        return Parsed.reject(
+            "missing field", "missing field '" + f.name() + "' for " + type.get().label());
       }
       String normalised = normalise(f, v);
       if (normalised == null) {
-        return Parsed.reject("bad field value", "field '" + f.name() + "' must be " + switch (f.kind()) {
-          case TEXT -> "a string of 1.." + MAX_TEXT_CHARS + " characters without control characters";
-          case COUNT -> "a non-negative integer";
-          case MONEY -> "a non-negative amount with at most 2 decimals";
-        });
+        return Parsed.reject(
+            "bad field value",
+            "field '"
+                + f.name()
+                + "' must be "
+                + switch (f.kind()) {
+                  case TEXT ->
+                      "a string of 1.." + MAX_TEXT_CHARS + " characters without control characters";
+                  case COUNT -> "a non-negative integer";
+                  case MONEY -> "a non-negative amount with at most 2 decimals";
+                });
       }
       fields.put(f.name(), normalised);
     }
@@ -121,11 +132,16 @@ public final class LogParser {
       default -> {
         BigDecimal d;
         try {
-          d = v.isNumber() ? v.decimalValue() : v.isTextual() ? new BigDecimal(v.asText().trim()) : null;
+          d =
+              v.isNumber()
+                  ? v.decimalValue()
+                  : v.isTextual() ? new BigDecimal(v.asText().trim()) : null;
         } catch (NumberFormatException e) {
           return null;
         }
-        if (d == null || d.signum() < 0 || d.stripTrailingZeros().scale() > 2
+        if (d == null
+            || d.signum() < 0
+            || d.stripTrailingZeros().scale() > 2
             || d.compareTo(BigDecimal.valueOf(1_000_000_000L)) > 0) {
           return null;
         }
@@ -134,7 +150,9 @@ public final class LogParser {
     }
   }
 
-  /** Null if fine, else what is wrong with a text value (the platform's free-text rule, not empty). */
+  /**
+   * Null if fine, else what is wrong with a text value (the platform's free-text rule, not empty).
+   */
   static String textProblem(String s, int maxChars) {
     return s.isEmpty() ? "is empty" : Ids.textProblem(s, maxChars, false);
   }

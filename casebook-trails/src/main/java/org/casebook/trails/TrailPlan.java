@@ -10,11 +10,14 @@ import java.util.Set;
  * it; SCAN lists one bounded day range per user.
  */
 record TrailPlan(Kind kind, List<RowGet> gets, List<UserScan> scans) {
-  enum Kind { GETS, SCAN }
+  enum Kind {
+    GETS,
+    SCAN
+  }
 
   /**
-   * One events row (user, day, behaviour) and the fields whose column prefixes are fetched from
-   * it ({@code MultipleColumnPrefixFilter}); every column when {@code fields} is empty.
+   * One events row (user, day, behaviour) and the fields whose column prefixes are fetched from it
+   * ({@code MultipleColumnPrefixFilter}); every column when {@code fields} is empty.
    */
   record RowGet(String uid, int day, Behaviour behaviour, List<String> fields) {
     RowGet {
@@ -26,7 +29,8 @@ record TrailPlan(Kind kind, List<RowGet> gets, List<UserScan> scans) {
    * One user's rows from {@code firstDay} to {@code lastDay} (contiguous in the events table),
    * keeping rows of {@code types} and, when {@code fields} is not empty, only those columns.
    */
-  record UserScan(String uid, int firstDay, int lastDay, Set<Behaviour> types, List<String> fields) {
+  record UserScan(
+      String uid, int firstDay, int lastDay, Set<Behaviour> types, List<String> fields) {
     UserScan {
       types = Set.copyOf(types);
       fields = List.copyOf(fields);

@@ -6,10 +6,10 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Turns a {@link TrailQuery} into a {@link TrailPlan}. GETS is seed 000's plan: one Get per
- * (user, day, behaviour), only the requested fields' columns. SCAN reads each user's contiguous
- * day range with one bounded Scan. AUTO scans when every behaviour is wanted (nothing to skip)
- * and uses Gets otherwise.
+ * Turns a {@link TrailQuery} into a {@link TrailPlan}. GETS is seed 000's plan: one Get per (user,
+ * day, behaviour), only the requested fields' columns. SCAN reads each user's contiguous day range
+ * with one bounded Scan. AUTO scans when every behaviour is wanted (nothing to skip) and uses Gets
+ * otherwise.
  */
 final class TrailPlanner {
   private TrailPlanner() {}
@@ -17,8 +17,9 @@ final class TrailPlanner {
   static TrailPlan plan(TrailQuery q, TrailsService.Plan mode) {
     int first = TrailsKeys.epochDay(q.from());
     int last = TrailsKeys.epochDay(q.to());
-    boolean scan = mode == TrailsService.Plan.SCAN
-        || (mode == TrailsService.Plan.AUTO && q.types().size() == Behaviour.values().length);
+    boolean scan =
+        mode == TrailsService.Plan.SCAN
+            || (mode == TrailsService.Plan.AUTO && q.types().size() == Behaviour.values().length);
     if (scan) {
       List<String> fields = new ArrayList<>(scanFields(q.types(), q.fields()));
       List<TrailPlan.UserScan> scans = new ArrayList<>(q.users().size());
@@ -27,7 +28,8 @@ final class TrailPlanner {
       }
       return TrailPlan.scans(scans);
     }
-    List<TrailPlan.RowGet> gets = new ArrayList<>(q.users().size() * (last - first + 1) * q.types().size());
+    List<TrailPlan.RowGet> gets =
+        new ArrayList<>(q.users().size() * (last - first + 1) * q.types().size());
     for (String uid : q.users()) {
       for (int day = first; day <= last; day++) {
         for (Behaviour b : Behaviour.values()) {
@@ -40,7 +42,10 @@ final class TrailPlanner {
     return TrailPlan.gets(gets);
   }
 
-  /** Every column prefix a scan needs: the union over the wanted behaviours (all columns when none asked). */
+  /**
+   * Every column prefix a scan needs: the union over the wanted behaviours (all columns when none
+   * asked).
+   */
   private static Set<String> scanFields(Set<Behaviour> types, Set<String> requested) {
     Set<String> out = new LinkedHashSet<>();
     if (!requested.isEmpty()) {
@@ -61,7 +66,8 @@ final class TrailPlanner {
     if (requested.isEmpty()) {
       return List.of();
     }
-    List<String> mine = b.fields().stream().map(Behaviour.Field::name).filter(requested::contains).toList();
+    List<String> mine =
+        b.fields().stream().map(Behaviour.Field::name).filter(requested::contains).toList();
     return mine.isEmpty() ? List.of(b.fields().get(0).name()) : mine;
   }
 }

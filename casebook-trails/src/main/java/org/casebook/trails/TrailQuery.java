@@ -8,14 +8,20 @@ import org.casebook.core.Ids;
 import org.casebook.core.InvalidInputException;
 
 /**
- * Users × a day range × behaviours (seed 000 §3.2): which rows to read, and which fields (all
- * when empty). Days are UTC dates, inclusive, between {@link #FIRST_DATE} and {@link #LAST_DATE}.
+ * Users × a day range × behaviours (seed 000 §3.2): which rows to read, and which fields (all when
+ * empty). Days are UTC dates, inclusive, between {@link #FIRST_DATE} and {@link #LAST_DATE}.
  */
-public record TrailQuery(List<String> users, LocalDate from, LocalDate to, Set<Behaviour> types, Set<String> fields) {
+public record TrailQuery(
+    List<String> users, LocalDate from, LocalDate to, Set<Behaviour> types, Set<String> fields) {
   public static final int MAX_USERS = 10_000;
   public static final int MAX_DAYS = 366;
-  /** Dates a query may name: the epoch day stays a small int, so no far-future date can wrap a key part. */
+
+  /**
+   * Dates a query may name: the epoch day stays a small int, so no far-future date can wrap a key
+   * part.
+   */
   public static final LocalDate FIRST_DATE = LocalDate.of(1970, 1, 1);
+
   public static final LocalDate LAST_DATE = LocalDate.of(9999, 12, 31);
 
   public TrailQuery {
@@ -26,21 +32,30 @@ public record TrailQuery(List<String> users, LocalDate from, LocalDate to, Set<B
     types = types == null || types.isEmpty() ? Set.of(Behaviour.values()) : Set.copyOf(types);
     fields = fields == null ? Set.of() : Set.copyOf(fields);
     InvalidInputException.check(!users.isEmpty(), "users", "at least one user is required");
-    InvalidInputException.check(users.size() <= MAX_USERS, "users", "at most " + MAX_USERS + " users per query");
+    InvalidInputException.check(
+        users.size() <= MAX_USERS, "users", "at most " + MAX_USERS + " users per query");
     users.forEach(u -> Ids.check(u, "users", LogParser.MAX_UID_CHARS));
     InvalidInputException.check(!to.isBefore(from), "to", "'to' must not be before 'from'");
-    InvalidInputException.check(to.toEpochDay() - from.toEpochDay() < MAX_DAYS, "to",
+    InvalidInputException.check(
+        to.toEpochDay() - from.toEpochDay() < MAX_DAYS,
+        "to",
         "at most " + MAX_DAYS + " days per query");
     for (String f : fields) {
       boolean known = types.stream().anyMatch(b -> b.field(f).isPresent());
-      InvalidInputException.check(known, "fields", "field '" + f + "' belongs to none of the requested types");
+      InvalidInputException.check(
+          known, "fields", "field '" + f + "' belongs to none of the requested types");
     }
   }
 
-  /** {@code date} if present and within {@link #FIRST_DATE}..{@link #LAST_DATE}, else a 400 naming {@code field}. */
+  /**
+   * {@code date} if present and within {@link #FIRST_DATE}..{@link #LAST_DATE}, else a 400 naming
+   * {@code field}.
+   */
   public static LocalDate checkDate(LocalDate date, String field) {
     InvalidInputException.check(date != null, field, field + " (YYYY-MM-DD) is required");
-    InvalidInputException.check(!date.isBefore(FIRST_DATE) && !date.isAfter(LAST_DATE), field,
+    InvalidInputException.check(
+        !date.isBefore(FIRST_DATE) && !date.isAfter(LAST_DATE),
+        field,
         field + " must be between " + FIRST_DATE + " and " + LAST_DATE + ", got " + date);
     return date;
   }

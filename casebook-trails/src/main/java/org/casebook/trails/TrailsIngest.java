@@ -35,8 +35,8 @@ import org.casebook.core.cli.Progress;
 /**
  * The parallel ingest pipeline: one reader streams the file as bytes (decoded per line, so bad
  * UTF-8 rejects only its line), worker threads clean chunks of lines and write them through the
- * store's buffered writers, and rejected lines are counted by category and written, in line
- * order, to the rejects file. One instance per run.
+ * store's buffered writers, and rejected lines are counted by category and written, in line order,
+ * to the rejects file. One instance per run.
  */
 final class TrailsIngest {
   private static final int CHUNK_LINES = 2000;
@@ -54,7 +54,8 @@ final class TrailsIngest {
   private final ConcurrentLinkedQueue<Reject> rejects = new ConcurrentLinkedQueue<>();
   private final Map<String, AtomicLong> reasons = new ConcurrentHashMap<>();
 
-  TrailsIngest(TrailsStore store, Path input, TrailsService.IngestOptions options, Progress progress) {
+  TrailsIngest(
+      TrailsStore store, Path input, TrailsService.IngestOptions options, Progress progress) {
     this.store = store;
     this.input = input;
     this.options = options;
@@ -66,7 +67,8 @@ final class TrailsIngest {
     TrailsService.History history = options.history();
     boolean tall = history == TrailsService.History.TALL || history == TrailsService.History.BOTH;
     boolean wide = history == TrailsService.History.WIDE || history == TrailsService.History.BOTH;
-    ExecutorService pool = Executors.newFixedThreadPool(options.threads(), Threads.daemon("trails-ingest"));
+    ExecutorService pool =
+        Executors.newFixedThreadPool(options.threads(), Threads.daemon("trails-ingest"));
     long lines;
     try (TrailsStore.Writers writers = store.writers(tall, wide)) {
       lines = readAndSubmit(pool, writers);
@@ -76,11 +78,21 @@ final class TrailsIngest {
     writeRejects();
     Map<String, Long> reasonCounts = new TreeMap<>();
     reasons.forEach((k, v) -> reasonCounts.put(k, v.get()));
-    return new IngestReport(input, lines, accepted.get(), rejects.size(), cells.get(), (System.nanoTime() - t0) / 1e9,
-        options.rejectsFile(), reasonCounts);
+    return new IngestReport(
+        input,
+        lines,
+        accepted.get(),
+        rejects.size(),
+        cells.get(),
+        (System.nanoTime() - t0) / 1e9,
+        options.rejectsFile(),
+        reasonCounts);
   }
 
-  /** Reads the file in chunks, hands each to a worker (at most two per thread in flight), waits for all. */
+  /**
+   * Reads the file in chunks, hands each to a worker (at most two per thread in flight), waits for
+   * all.
+   */
   private long readAndSubmit(ExecutorService pool, TrailsStore.Writers writers) {
     Semaphore inFlight = new Semaphore(options.threads() * 2);
     Deque<Future<?>> futures = new ArrayDeque<>();
@@ -114,24 +126,29 @@ final class TrailsIngest {
     return lineNo;
   }
 
-  private Future<?> submit(ExecutorService pool, Semaphore inFlight, TrailsStore.Writers writers, List<byte[]> lines,
-                           long firstLine) {
+  private Future<?> submit(
+      ExecutorService pool,
+      Semaphore inFlight,
+      TrailsStore.Writers writers,
+      List<byte[]> lines,
+      long firstLine) {
     try {
       inFlight.acquire();
     } catch (InterruptedException e) {
       throw StorageException.interrupted("ingest " + input, e);
     }
-    return pool.submit(() -> {
-      try {
-        long n = firstLine;
-        for (byte[] raw : lines) {
-          clean(writers, n++, raw);
-          progress.advance(raw.length + 1);
-        }
-      } finally {
-        inFlight.release();
-      }
-    });
+    return pool.submit(
+        () -> {
+          try {
+            long n = firstLine;
+            for (byte[] raw : lines) {
+              clean(writers, n++, raw);
+              progress.advance(raw.length + 1);
+            }
+          } finally {
+            inFlight.release();
+          }
+        });
   }
 
   /** Writes one line's event, or records why it was rejected. */
@@ -144,8 +161,13 @@ final class TrailsIngest {
       reason = "line longer than " + MAX_LINE_BYTES + " bytes";
     } else {
       try {
-        text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-            .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(raw)).toString();
+        text =
+            StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT)
+                .decode(ByteBuffer.wrap(raw))
+                .toString();
         LogParser.Parsed parsed = LogParser.parse(text);
         if (parsed.event().isPresent()) {
           cells.addAndGet(writers.write(parsed.event().get()));
@@ -159,7 +181,10 @@ final class TrailsIngest {
         reason = "invalid UTF-8";
       }
     }
-    String shown = text != null ? text : new String(raw, 0, Math.min(raw.length, 2000), StandardCharsets.UTF_8);
+    String shown =
+        text != null
+            ? text
+            : new String(raw, 0, Math.min(raw.length, 2000), StandardCharsets.UTF_8);
     rejects.add(new Reject(lineNo, reason, shown));
     reasons.computeIfAbsent(category, k -> new AtomicLong()).incrementAndGet();
   }
@@ -199,8 +224,13 @@ final class TrailsIngest {
       try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
         w.write("# line\treason\tline as read\n");
         for (Reject r : sorted) {
-          w.write(r.line() + "\t" + r.reason().replace('\t', ' ').replace('\n', ' ') + "\t"
-              + r.text().replace('\t', ' ').replace('\n', ' ').replace('\r', ' ') + "\n");
+          w.write(
+              r.line()
+                  + "\t"
+                  + r.reason().replace('\t', ' ').replace('\n', ' ')
+                  + "\t"
+                  + r.text().replace('\t', ' ').replace('\n', ' ').replace('\r', ' ')
+                  + "\n");
         }
       }
     } catch (IOException e) {

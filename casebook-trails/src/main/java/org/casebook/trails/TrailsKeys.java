@@ -20,20 +20,37 @@ import org.casebook.core.key.KeyRange;
  * history_wide  row  uid;  col  MAX - ts | record hash                             (seed 004, wide-row)
  * </pre>
  *
- * The column id (millisecond of day + a hash of the record) replaces the seed's per-day counter:
- * it is derived from the record itself, so ingesting the same file twice writes the same cells.
+ * The column id (millisecond of day + a hash of the record) replaces the seed's per-day counter: it
+ * is derived from the record itself, so ingesting the same file twice writes the same cells.
  */
 final class TrailsKeys {
-  static final KeyLayout EVENT_ROW = KeyLayout.named("events row").part("uid", PartType.REVERSED_STRING)
-      .part("day", PartType.INT).part("behaviour", PartType.BYTE).build();
-  static final KeyLayout EVENT_COLUMN = KeyLayout.named("events column").part("field", PartType.STRING)
-      .part("msOfDay", PartType.INT).part("hash", PartType.INT).build();
-  static final KeyLayout TALL_ROW = KeyLayout.named("history_tall row").part("uid", PartType.STRING)
-      .part("ts", PartType.REVERSE_TIMESTAMP).part("hash", PartType.INT).build();
-  static final KeyLayout WIDE_ROW = KeyLayout.named("history_wide row").part("uid", PartType.STRING).build();
-  static final KeyLayout WIDE_COLUMN = KeyLayout.named("history_wide column").part("ts", PartType.REVERSE_TIMESTAMP)
-      .part("hash", PartType.INT).build();
-  static final List<KeyLayout> ALL = List.of(EVENT_ROW, EVENT_COLUMN, TALL_ROW, WIDE_ROW, WIDE_COLUMN);
+  static final KeyLayout EVENT_ROW =
+      KeyLayout.named("events row")
+          .part("uid", PartType.REVERSED_STRING)
+          .part("day", PartType.INT)
+          .part("behaviour", PartType.BYTE)
+          .build();
+  static final KeyLayout EVENT_COLUMN =
+      KeyLayout.named("events column")
+          .part("field", PartType.STRING)
+          .part("msOfDay", PartType.INT)
+          .part("hash", PartType.INT)
+          .build();
+  static final KeyLayout TALL_ROW =
+      KeyLayout.named("history_tall row")
+          .part("uid", PartType.STRING)
+          .part("ts", PartType.REVERSE_TIMESTAMP)
+          .part("hash", PartType.INT)
+          .build();
+  static final KeyLayout WIDE_ROW =
+      KeyLayout.named("history_wide row").part("uid", PartType.STRING).build();
+  static final KeyLayout WIDE_COLUMN =
+      KeyLayout.named("history_wide column")
+          .part("ts", PartType.REVERSE_TIMESTAMP)
+          .part("hash", PartType.INT)
+          .build();
+  static final List<KeyLayout> ALL =
+      List.of(EVENT_ROW, EVENT_COLUMN, TALL_ROW, WIDE_ROW, WIDE_COLUMN);
 
   private TrailsKeys() {}
 
@@ -59,18 +76,29 @@ final class TrailsKeys {
 
   /** A stable 32-bit hash of the whole record: the disambiguating half of the column id. */
   static int recordHash(Event e) {
-    StringBuilder sb = new StringBuilder().append(e.uid()).append('\n').append(e.type().id()).append('\n')
-        .append(e.ts());
+    StringBuilder sb =
+        new StringBuilder()
+            .append(e.uid())
+            .append('\n')
+            .append(e.type().id())
+            .append('\n')
+            .append(e.ts());
     e.fields().forEach((k, v) -> sb.append('\n').append(k).append('=').append(v));
     byte[] md5 = Hashing.md5(sb.toString().getBytes(StandardCharsets.UTF_8));
-    return ((md5[0] & 0xFF) << 24) | ((md5[1] & 0xFF) << 16) | ((md5[2] & 0xFF) << 8) | (md5[3] & 0xFF);
+    return ((md5[0] & 0xFF) << 24)
+        | ((md5[1] & 0xFF) << 16)
+        | ((md5[2] & 0xFF) << 8)
+        | (md5[3] & 0xFF);
   }
 
   static byte[] eventRow(String uid, int day, Behaviour b) {
     return EVENT_ROW.encode(uid, day, b.id());
   }
 
-  /** Every behaviour row of a user from {@code firstDay} to {@code lastDay}, both included: contiguous. */
+  /**
+   * Every behaviour row of a user from {@code firstDay} to {@code lastDay}, both included:
+   * contiguous.
+   */
   static KeyRange eventDays(String uid, int firstDay, int lastDay) {
     return KeyRange.between(EVENT_ROW.prefix(uid, firstDay), EVENT_ROW.prefix(uid, lastDay + 1));
   }

@@ -12,11 +12,14 @@ record TrailsSchema(TableName events, TableName tall, TableName wide) {
   static final String DEFAULT_NAMESPACE = "trails";
   static final byte[] D = Bytes.toBytes("d");
   static final byte[] H = Bytes.toBytes("h");
+
   /** history_tall:h:e — the record as JSON. */
   static final byte[] E = Bytes.toBytes("e");
 
   static TrailsSchema in(String namespace) {
-    return new TrailsSchema(TableName.valueOf(namespace, "events"), TableName.valueOf(namespace, "history_tall"),
+    return new TrailsSchema(
+        TableName.valueOf(namespace, "events"),
+        TableName.valueOf(namespace, "history_tall"),
         TableName.valueOf(namespace, "history_wide"));
   }
 
@@ -26,10 +29,17 @@ record TrailsSchema(TableName events, TableName tall, TableName wide) {
    */
   List<TableSpec> tables() {
     return List.of(
-        new TableSpec(events, List.of(FamilySpec.of("d")), firstCharSplits(), TrailsKeys.EVENT_ROW.shape()
-            + "; columns " + TrailsKeys.EVENT_COLUMN.shape()),
-        new TableSpec(tall, List.of(FamilySpec.of("h")), SplitPoints.none(), TrailsKeys.TALL_ROW.shape()),
-        new TableSpec(wide, List.of(FamilySpec.of("h")), SplitPoints.none(),
+        new TableSpec(
+            events,
+            List.of(FamilySpec.of("d")),
+            firstCharSplits(),
+            TrailsKeys.EVENT_ROW.shape() + "; columns " + TrailsKeys.EVENT_COLUMN.shape()),
+        new TableSpec(
+            tall, List.of(FamilySpec.of("h")), SplitPoints.none(), TrailsKeys.TALL_ROW.shape()),
+        new TableSpec(
+            wide,
+            List.of(FamilySpec.of("h")),
+            SplitPoints.none(),
             TrailsKeys.WIDE_ROW.shape() + "; columns " + TrailsKeys.WIDE_COLUMN.shape()));
   }
 

@@ -19,15 +19,19 @@ import org.casebook.core.page.PageRequest;
 import org.casebook.core.schema.TableSpec;
 
 /**
- * Behaviour trails (seeds 000 and 004): ingest of behaviour logs ({@link TrailsIngest}), the
- * users × days × behaviours trail query (planned by {@link TrailPlanner}, run by
- * {@link TrailsStore}), user-history queries on the tall and wide designs, and the seed-000 task
- * (users who did all four behaviours in a date range), directly or as MapReduce
- * ({@link ActiveUsersRunner}). Thread-safe.
+ * Behaviour trails (seeds 000 and 004): ingest of behaviour logs ({@link TrailsIngest}), the users
+ * × days × behaviours trail query (planned by {@link TrailPlanner}, run by {@link TrailsStore}),
+ * user-history queries on the tall and wide designs, and the seed-000 task (users who did all four
+ * behaviours in a date range), directly or as MapReduce ({@link ActiveUsersRunner}). Thread-safe.
  */
 public final class TrailsService {
   /** Which history tables an ingest also writes. */
-  public enum History { NONE, TALL, WIDE, BOTH }
+  public enum History {
+    NONE,
+    TALL,
+    WIDE,
+    BOTH
+  }
 
   /**
    * @param rejectsFile where rejected lines go (line number, reason, the line)
@@ -37,7 +41,8 @@ public final class TrailsService {
     public IngestOptions {
       Objects.requireNonNull(rejectsFile, "rejectsFile is null");
       Objects.requireNonNull(history, "history is null");
-      InvalidInputException.check(threads >= 1 && threads <= 64, "threads", "threads must be 1..64");
+      InvalidInputException.check(
+          threads >= 1 && threads <= 64, "threads", "threads must be 1..64");
     }
   }
 
@@ -55,17 +60,23 @@ public final class TrailsService {
   }
 
   /**
-   * How a trail query reads HBase. GETS is seed 000's plan: enumerate every (user, day,
-   * behaviour) row and fetch them in batched Gets, only the requested fields' columns. SCAN reads
-   * each user's contiguous day range with one bounded Scan. AUTO scans when every behaviour is
-   * wanted (nothing to skip) and uses Gets otherwise.
+   * How a trail query reads HBase. GETS is seed 000's plan: enumerate every (user, day, behaviour)
+   * row and fetch them in batched Gets, only the requested fields' columns. SCAN reads each user's
+   * contiguous day range with one bounded Scan. AUTO scans when every behaviour is wanted (nothing
+   * to skip) and uses Gets otherwise.
    */
-  public enum Plan { AUTO, GETS, SCAN }
+  public enum Plan {
+    AUTO,
+    GETS,
+    SCAN
+  }
 
   /** Users per direct query of the seed-000 task. */
   private static final int ACTIVE_CHUNK = 500;
+
   /** The last instant a query may name (end of {@link TrailQuery#LAST_DATE}). */
-  private static final long MAX_TS = TrailsKeys.startOfDay(TrailsKeys.epochDay(TrailQuery.LAST_DATE) + 1);
+  private static final long MAX_TS =
+      TrailsKeys.startOfDay(TrailsKeys.epochDay(TrailQuery.LAST_DATE) + 1);
 
   private final TrailsStore store;
   private final ActiveUsersRunner mapReduce;
@@ -77,7 +88,8 @@ public final class TrailsService {
   /** On the tables of {@code namespace} (the benchmark's own). */
   public TrailsService(SystemContext context, String namespace) {
     Objects.requireNonNull(context, "context is null");
-    this.store = new TrailsStore(context.connection(), TrailsSchema.in(namespace), context.sideWork());
+    this.store =
+        new TrailsStore(context.connection(), TrailsSchema.in(namespace), context.sideWork());
     this.mapReduce = new ActiveUsersRunner(context.runtime().configuration(), namespace);
   }
 
@@ -86,15 +98,17 @@ public final class TrailsService {
   }
 
   /**
-   * Cleans and stores a log file. Bad lines (malformed JSON, bad UTF-8, missing or mistyped
-   * fields, lines over 1 MiB) are counted and written to the rejects file; they never stop the
-   * run. Column ids come from the records, so ingesting a file again writes the same cells.
+   * Cleans and stores a log file. Bad lines (malformed JSON, bad UTF-8, missing or mistyped fields,
+   * lines over 1 MiB) are counted and written to the rejects file; they never stop the run. Column
+   * ids come from the records, so ingesting a file again writes the same cells.
    */
   public IngestReport ingest(Path input, IngestOptions options, Progress progress) {
     return new TrailsIngest(store, input, options, progress).run();
   }
 
-  /** Trails of every user in the query, each in time order (users without events included, empty). */
+  /**
+   * Trails of every user in the query, each in time order (users without events included, empty).
+   */
   public Map<String, Trail> trails(TrailQuery q) {
     return trails(q, Plan.AUTO);
   }
@@ -113,22 +127,26 @@ public final class TrailsService {
       }
     }
     Map<String, Trail> out = new LinkedHashMap<>();
-    byUser.forEach((u, events) -> {
-      events.sort(Comparator.comparingLong(Event::ts).thenComparing(e -> e.type().id()));
-      out.put(u, new Trail(u, events));
-    });
+    byUser.forEach(
+        (u, events) -> {
+          events.sort(Comparator.comparingLong(Event::ts).thenComparing(e -> e.type().id()));
+          out.put(u, new Trail(u, events));
+        });
     return out;
   }
 
   /** Account × behaviour × time range (seed 004 §4.1), {@code fromTs <= ts < toTs}. */
   public List<Event> range(String uid, Behaviour type, long fromTs, long toTs) {
     checkUid(uid);
-    InvalidInputException.check(fromTs >= 0 && fromTs < MAX_TS, "from", "from must be between 1970 and 9999");
+    InvalidInputException.check(
+        fromTs >= 0 && fromTs < MAX_TS, "from", "from must be between 1970 and 9999");
     InvalidInputException.check(toTs > fromTs, "to", "'to' must be after 'from'");
     long end = Math.min(toTs, MAX_TS);
     LocalDate from = TrailsKeys.date(TrailsKeys.epochDay(fromTs));
     LocalDate to = TrailsKeys.date(TrailsKeys.epochDay(end - 1));
-    return trails(new TrailQuery(List.of(uid), from, to, Set.of(type), Set.of()), fromTs, end, Plan.AUTO).get(uid)
+    return trails(
+            new TrailQuery(List.of(uid), from, to, Set.of(type), Set.of()), fromTs, end, Plan.AUTO)
+        .get(uid)
         .events();
   }
 
@@ -137,21 +155,24 @@ public final class TrailsService {
     Map<String, Trail> out = new LinkedHashMap<>();
     for (int i = 0; i < users.size(); i += ACTIVE_CHUNK) {
       List<String> chunk = users.subList(i, Math.min(users.size(), i + ACTIVE_CHUNK));
-      trails(new TrailQuery(chunk, from, to, Set.of(), Set.of())).forEach((u, t) -> {
-        if (t.behaviours().size() == Behaviour.values().length) {
-          out.put(u, t);
-        }
-      });
+      trails(new TrailQuery(chunk, from, to, Set.of(), Set.of()))
+          .forEach(
+              (u, t) -> {
+                if (t.behaviours().size() == Behaviour.values().length) {
+                  out.put(u, t);
+                }
+              });
     }
     return out;
   }
 
   /**
    * The seed-000 task as a MapReduce job ({@link ActiveUsersJob}) on the context's HBase
-   * configuration: the LocalJobRunner when it names no cluster framework, YARN when it does.
-   * {@code workDir} holds the user list and the job output (it must be on the job's file system).
+   * configuration: the LocalJobRunner when it names no cluster framework, YARN when it does. {@code
+   * workDir} holds the user list and the job output (it must be on the job's file system).
    */
-  public Map<String, Trail> activeMapReduce(List<String> users, LocalDate from, LocalDate to, Path workDir) {
+  public Map<String, Trail> activeMapReduce(
+      List<String> users, LocalDate from, LocalDate to, Path workDir) {
     return mapReduce.run(users, from, to, workDir);
   }
 
@@ -171,7 +192,8 @@ public final class TrailsService {
 
   public List<Event> all(String uid, int limit, HistoryLayout layout) {
     checkUid(uid);
-    InvalidInputException.check(limit >= 1 && limit <= 1_000_000, "limit", "limit must be 1..1000000");
+    InvalidInputException.check(
+        limit >= 1 && limit <= 1_000_000, "limit", "limit must be 1..1000000");
     return store.all(uid, limit, layout);
   }
 

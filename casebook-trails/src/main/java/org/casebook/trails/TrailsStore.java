@@ -43,13 +43,19 @@ import org.casebook.core.page.Cursors;
 import org.casebook.core.page.Page;
 import org.casebook.core.page.PageRequest;
 
-/** Every HBase read and write of the trails tables; every key goes through {@link TrailsKeys}' layouts. */
+/**
+ * Every HBase read and write of the trails tables; every key goes through {@link TrailsKeys}'
+ * layouts.
+ */
 final class TrailsStore {
   private static final int GET_BATCH = 1000;
 
   private final Connection connection;
   private final TrailsSchema schema;
-  /** The platform's shared pool: the per-user scans of a multi-user query run side by side on it. */
+
+  /**
+   * The platform's shared pool: the per-user scans of a multi-user query run side by side on it.
+   */
   private final ExecutorService sideWork;
 
   TrailsStore(Connection connection, TrailsSchema schema, ExecutorService sideWork) {
@@ -62,12 +68,16 @@ final class TrailsStore {
     return schema;
   }
 
-  /** Buffered writers for one ingest run; failures are collected, then raised by {@link Writers#close()}. */
+  /**
+   * Buffered writers for one ingest run; failures are collected, then raised by {@link
+   * Writers#close()}.
+   */
   final class Writers implements AutoCloseable {
     private final BufferedMutator events;
     private final BufferedMutator tall;
     private final BufferedMutator wide;
-    private final List<RetriesExhaustedWithDetailsException> failures = new CopyOnWriteArrayList<>();
+    private final List<RetriesExhaustedWithDetailsException> failures =
+        new CopyOnWriteArrayList<>();
 
     private Writers(boolean withTall, boolean withWide) throws IOException {
       events = open(schema.events());
@@ -76,8 +86,10 @@ final class TrailsStore {
     }
 
     private BufferedMutator open(TableName table) throws IOException {
-      return connection.getBufferedMutator(new BufferedMutatorParams(table).writeBufferSize(8L << 20)
-          .listener((e, m) -> failures.add(e)));
+      return connection.getBufferedMutator(
+          new BufferedMutatorParams(table)
+              .writeBufferSize(8L << 20)
+              .listener((e, m) -> failures.add(e)));
     }
 
     /** Writes one event to every table; returns the cells written. */
@@ -86,7 +98,8 @@ final class TrailsStore {
         int hash = TrailsKeys.recordHash(e);
         Put put = new Put(TrailsKeys.eventRow(e.uid(), TrailsKeys.epochDay(e.ts()), e.type()));
         for (Map.Entry<String, String> f : e.fields().entrySet()) {
-          put.addColumn(D, TrailsKeys.eventQualifier(f.getKey(), e.ts(), hash), Bytes.toBytes(f.getValue()));
+          put.addColumn(
+              D, TrailsKeys.eventQualifier(f.getKey(), e.ts(), hash), Bytes.toBytes(f.getValue()));
         }
         events.mutate(put);
         int cells = e.fields().size();
@@ -97,8 +110,9 @@ final class TrailsStore {
             cells++;
           }
           if (wide != null) {
-            wide.mutate(new Put(TrailsKeys.wideRow(e.uid()))
-                .addColumn(H, TrailsKeys.wideQualifier(e.ts(), hash), json));
+            wide.mutate(
+                new Put(TrailsKeys.wideRow(e.uid()))
+                    .addColumn(H, TrailsKeys.wideQualifier(e.ts(), hash), json));
             cells++;
           }
         }
@@ -190,10 +204,12 @@ final class TrailsStore {
     List<Event> out = new ArrayList<>();
     try (Table t = connection.getTable(schema.events())) {
       for (int from = 0; from < wanted.size(); from += GET_BATCH) {
-        List<TrailPlan.RowGet> chunk = wanted.subList(from, Math.min(wanted.size(), from + GET_BATCH));
+        List<TrailPlan.RowGet> chunk =
+            wanted.subList(from, Math.min(wanted.size(), from + GET_BATCH));
         Result[] results = t.get(chunk.stream().map(TrailsStore::toGet).toList());
         for (int i = 0; i < results.length; i++) {
-          decodeRow(chunk.get(i).uid(), chunk.get(i).day(), chunk.get(i).behaviour(), results[i], out);
+          decodeRow(
+              chunk.get(i).uid(), chunk.get(i).day(), chunk.get(i).behaviour(), results[i], out);
         }
       }
       return out;
@@ -204,12 +220,17 @@ final class TrailsStore {
 
   /** The SCAN plan for one user: a user's rows for consecutive days are contiguous. */
   private List<Event> scan(TrailPlan.UserScan s) {
-    Scan scan = TrailsKeys.eventDays(s.uid(), s.firstDay(), s.lastDay()).toScan().addFamily(D).setCaching(1000);
+    Scan scan =
+        TrailsKeys.eventDays(s.uid(), s.firstDay(), s.lastDay())
+            .toScan()
+            .addFamily(D)
+            .setCaching(1000);
     if (!s.fields().isEmpty()) {
       scan.setFilter(columnPrefixes(s.fields()));
     }
     List<Event> out = new ArrayList<>();
-    try (Table t = connection.getTable(schema.events()); ResultScanner rs = t.getScanner(scan)) {
+    try (Table t = connection.getTable(schema.events());
+        ResultScanner rs = t.getScanner(scan)) {
       for (Result r : rs) {
         TrailsKeys.EventRow row = TrailsKeys.eventRowOf(r.getRow());
         if (s.types().contains(row.behaviour())) {
@@ -232,10 +253,14 @@ final class TrailsStore {
   }
 
   private static MultipleColumnPrefixFilter columnPrefixes(List<String> fields) {
-    return new MultipleColumnPrefixFilter(fields.stream().map(TrailsKeys::fieldPrefix).toArray(byte[][]::new));
+    return new MultipleColumnPrefixFilter(
+        fields.stream().map(TrailsKeys::fieldPrefix).toArray(byte[][]::new));
   }
 
-  /** Groups a row's cells by column id into events, in time order: the one place events cells are decoded. */
+  /**
+   * Groups a row's cells by column id into events, in time order: the one place events cells are
+   * decoded.
+   */
   static void decodeRow(String uid, int day, Behaviour b, Result r, List<Event> out) {
     if (r == null || r.isEmpty()) {
       return;
@@ -244,20 +269,22 @@ final class TrailsStore {
     for (Cell c : r.rawCells()) {
       TrailsKeys.EventColumn col = TrailsKeys.eventColumn(CellUtil.cloneQualifier(c));
       long columnId = ((long) col.msOfDay() << 32) | (col.hash() & 0xFFFFFFFFL);
-      byColumnId.computeIfAbsent(columnId, k -> new HashMap<>())
+      byColumnId
+          .computeIfAbsent(columnId, k -> new HashMap<>())
           .put(col.field(), Bytes.toString(CellUtil.cloneValue(c)));
     }
     long dayStart = TrailsKeys.startOfDay(day);
-    byColumnId.forEach((columnId, fields) -> {
-      Map<String, String> ordered = new LinkedHashMap<>();
-      for (Behaviour.Field f : b.fields()) {
-        String v = fields.get(f.name());
-        if (v != null) {
-          ordered.put(f.name(), v);
-        }
-      }
-      out.add(new Event(uid, b, dayStart + (columnId >>> 32), ordered));
-    });
+    byColumnId.forEach(
+        (columnId, fields) -> {
+          Map<String, String> ordered = new LinkedHashMap<>();
+          for (Behaviour.Field f : b.fields()) {
+            String v = fields.get(f.name());
+            if (v != null) {
+              ordered.put(f.name(), v);
+            }
+          }
+          out.add(new Event(uid, b, dayStart + (columnId >>> 32), ordered));
+        });
   }
 
   /** An event and where it sits in a history design (for the next page's cursor). */
@@ -266,28 +293,53 @@ final class TrailsStore {
   /** One page of a user's records, newest first, from either history design. */
   Page<Event> latest(String uid, PageRequest page, HistoryLayout layout) {
     String scope = "trails.latest." + layout.name().toLowerCase(java.util.Locale.ROOT);
-    Optional<TrailsKeys.Position> after = page.cursor().map(c -> Cursors.decode(scope, c,
-        r -> new TrailsKeys.Position(r.readReverseTimestamp(), r.readInt())));
+    Optional<TrailsKeys.Position> after =
+        page.cursor()
+            .map(
+                c ->
+                    Cursors.decode(
+                        scope,
+                        c,
+                        r -> new TrailsKeys.Position(r.readReverseTimestamp(), r.readInt())));
     List<Positioned> fetched;
     try {
       if (layout == HistoryLayout.TALL) {
         KeyRange user = TrailsKeys.TALL_ROW.range(uid);
-        byte[] start = after.map(p -> KeyRange.successorOf(TrailsKeys.tallRow(uid, p.ts(), p.hash())))
-            .orElse(user.start());
-        Scan scan = KeyRange.between(start, user.stop()).toScan().setLimit(page.fetchSize())
-            .setCaching(page.fetchSize());
+        byte[] start =
+            after
+                .map(p -> KeyRange.successorOf(TrailsKeys.tallRow(uid, p.ts(), p.hash())))
+                .orElse(user.start());
+        Scan scan =
+            KeyRange.between(start, user.stop())
+                .toScan()
+                .setLimit(page.fetchSize())
+                .setCaching(page.fetchSize());
         fetched = scanTall(uid, scan);
       } else {
-        ColumnPaginationFilter filter = after.map(p -> new ColumnPaginationFilter(page.fetchSize(),
-                KeyRange.successorOf(TrailsKeys.wideQualifier(p.ts(), p.hash()))))
-            .orElseGet(() -> new ColumnPaginationFilter(page.fetchSize(), 0));
+        ColumnPaginationFilter filter =
+            after
+                .map(
+                    p ->
+                        new ColumnPaginationFilter(
+                            page.fetchSize(),
+                            KeyRange.successorOf(TrailsKeys.wideQualifier(p.ts(), p.hash()))))
+                .orElseGet(() -> new ColumnPaginationFilter(page.fetchSize(), 0));
         fetched = getWide(uid, new Get(TrailsKeys.wideRow(uid)).addFamily(H).setFilter(filter));
       }
     } catch (IOException e) {
       throw StorageException.of("read the history of a user", e);
     }
-    return Page.of(fetched, page.limit(), p -> Cursors.encode(scope, KeyBuilder.create()
-        .addReverseTimestamp(p.position().ts()).addInt(p.position().hash()).build())).map(Positioned::event);
+    return Page.of(
+            fetched,
+            page.limit(),
+            p ->
+                Cursors.encode(
+                    scope,
+                    KeyBuilder.create()
+                        .addReverseTimestamp(p.position().ts())
+                        .addInt(p.position().hash())
+                        .build()))
+        .map(Positioned::event);
   }
 
   /** The records of a user at exactly {@code ts} (usually one). */
@@ -296,8 +348,12 @@ final class TrailsStore {
       if (layout == HistoryLayout.TALL) {
         return events(scanTall(uid, TrailsKeys.TALL_ROW.range(uid, ts).toScan()));
       }
-      return events(getWide(uid, new Get(TrailsKeys.wideRow(uid)).addFamily(H)
-          .setFilter(new ColumnPrefixFilter(TrailsKeys.WIDE_COLUMN.prefix(ts)))));
+      return events(
+          getWide(
+              uid,
+              new Get(TrailsKeys.wideRow(uid))
+                  .addFamily(H)
+                  .setFilter(new ColumnPrefixFilter(TrailsKeys.WIDE_COLUMN.prefix(ts)))));
     } catch (IOException e) {
       throw StorageException.of("read the history of a user", e);
     }
@@ -307,14 +363,22 @@ final class TrailsStore {
   List<Event> all(String uid, int limit, HistoryLayout layout) {
     try {
       if (layout == HistoryLayout.TALL) {
-        return events(scanTall(uid, TrailsKeys.TALL_ROW.range(uid).toScan().setLimit(limit).setCaching(1000)));
+        return events(
+            scanTall(
+                uid, TrailsKeys.TALL_ROW.range(uid).toScan().setLimit(limit).setCaching(1000)));
       }
       byte[] row = TrailsKeys.wideRow(uid);
       // One row, read in batches of columns so a very wide row never has to fit one response.
-      Scan scan = new Scan().withStartRow(row, true).withStopRow(row, true).addFamily(H).setBatch(1000)
-          .setAllowPartialResults(true);
+      Scan scan =
+          new Scan()
+              .withStartRow(row, true)
+              .withStopRow(row, true)
+              .addFamily(H)
+              .setBatch(1000)
+              .setAllowPartialResults(true);
       List<Event> out = new ArrayList<>();
-      try (Table t = connection.getTable(schema.wide()); ResultScanner s = t.getScanner(scan)) {
+      try (Table t = connection.getTable(schema.wide());
+          ResultScanner s = t.getScanner(scan)) {
         for (Result r : s) {
           out.addAll(events(decodeWide(uid, r.rawCells())));
           if (out.size() >= limit) {
@@ -334,7 +398,8 @@ final class TrailsStore {
 
   private List<Positioned> scanTall(String uid, Scan scan) throws IOException {
     List<Positioned> out = new ArrayList<>();
-    try (Table t = connection.getTable(schema.tall()); ResultScanner s = t.getScanner(scan.addColumn(H, E))) {
+    try (Table t = connection.getTable(schema.tall());
+        ResultScanner s = t.getScanner(scan.addColumn(H, E))) {
       for (Result r : s) {
         TrailsKeys.Position p = TrailsKeys.tallPosition(r.getRow());
         out.add(new Positioned(fromHistory(uid, p.ts(), r.getValue(H, E)), p));

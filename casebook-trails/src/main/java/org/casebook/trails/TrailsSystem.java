@@ -13,13 +13,18 @@ import org.casebook.trails.http.TrailsRoutes;
 /** Behaviour trails, plugged into the platform. */
 public final class TrailsSystem implements CasebookSystem {
   static final String NAME = "trails";
-  private static final String SUMMARY = "Behaviour trails (seeds 000, 004): log ingest, per-user trails, MapReduce "
-      + "batch query";
+  private static final String SUMMARY =
+      "Behaviour trails (seeds 000, 004): log ingest, per-user trails, MapReduce " + "batch query";
 
   @Override
   public SystemDescriptor descriptor() {
-    return new SystemDescriptor(NAME, SUMMARY, TrailsSchema.in(TrailsSchema.DEFAULT_NAMESPACE).tables(), TrailsKeys.ALL,
-        TrailsRoutes.ROUTES.specs(), List.of());
+    return new SystemDescriptor(
+        NAME,
+        SUMMARY,
+        TrailsSchema.in(TrailsSchema.DEFAULT_NAMESPACE).tables(),
+        TrailsKeys.ALL,
+        TrailsRoutes.ROUTES.specs(),
+        List.of());
   }
 
   @Override

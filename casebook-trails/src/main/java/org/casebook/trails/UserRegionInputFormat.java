@@ -25,9 +25,9 @@ import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 
 /**
- * Seed 000's PrefixInputFormat: reads the user ids, finds the region that holds each user's
- * rows for the first day of the range, and makes one split per region, located on its server,
- * so each map task reads from the region server next to it.
+ * Seed 000's PrefixInputFormat: reads the user ids, finds the region that holds each user's rows
+ * for the first day of the range, and makes one split per region, located on its server, so each
+ * map task reads from the region server next to it.
  */
 public final class UserRegionInputFormat extends InputFormat<Text, Result[]> {
   static final String USERS_FILE = "casebook.trails.users.file";
@@ -44,16 +44,18 @@ public final class UserRegionInputFormat extends InputFormat<Text, Result[]> {
     Map<String, List<String>> byRegion = new LinkedHashMap<>();
     Map<String, String> hostOf = new LinkedHashMap<>();
     try (Connection c = ConnectionFactory.createConnection(conf);
-         RegionLocator locator = c.getRegionLocator(schema.events())) {
+        RegionLocator locator = c.getRegionLocator(schema.events())) {
       for (String u : users) {
-        HRegionLocation loc = locator.getRegionLocation(TrailsKeys.eventRow(u, firstDay, Behaviour.LOGIN));
+        HRegionLocation loc =
+            locator.getRegionLocation(TrailsKeys.eventRow(u, firstDay, Behaviour.LOGIN));
         String region = loc.getRegion().getEncodedName();
         byRegion.computeIfAbsent(region, k -> new ArrayList<>()).add(u);
         hostOf.put(region, loc.getHostname());
       }
     }
     List<InputSplit> splits = new ArrayList<>();
-    byRegion.forEach((region, us) -> splits.add(new UserRegionSplit(region, hostOf.get(region), us)));
+    byRegion.forEach(
+        (region, us) -> splits.add(new UserRegionSplit(region, hostOf.get(region), us)));
     return splits;
   }
 
@@ -61,7 +63,8 @@ public final class UserRegionInputFormat extends InputFormat<Text, Result[]> {
     Path path = new Path(conf.get(USERS_FILE));
     FileSystem fs = path.getFileSystem(conf);
     List<String> users = new ArrayList<>();
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(fs.open(path), StandardCharsets.UTF_8))) {
+    try (BufferedReader r =
+        new BufferedReader(new InputStreamReader(fs.open(path), StandardCharsets.UTF_8))) {
       String line;
       while ((line = r.readLine()) != null) {
         if (!line.isBlank()) {
@@ -73,7 +76,8 @@ public final class UserRegionInputFormat extends InputFormat<Text, Result[]> {
   }
 
   @Override
-  public RecordReader<Text, Result[]> createRecordReader(InputSplit split, TaskAttemptContext context) {
+  public RecordReader<Text, Result[]> createRecordReader(
+      InputSplit split, TaskAttemptContext context) {
     return new UserTrailRecordReader();
   }
 }

@@ -16,8 +16,8 @@ import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 
 /**
- * Seed 000's PrefixRecordReader: for each user of the split, builds the Gets for every day of
- * the range and every behaviour, issues them in one batch, and hands the results to the mapper.
+ * Seed 000's PrefixRecordReader: for each user of the split, builds the Gets for every day of the
+ * range and every behaviour, issues them in one batch, and hands the results to the mapper.
  */
 final class UserTrailRecordReader extends RecordReader<Text, Result[]> {
   private List<String> users;
@@ -36,8 +36,11 @@ final class UserTrailRecordReader extends RecordReader<Text, Result[]> {
     firstDay = TrailsKeys.epochDay(LocalDate.parse(conf.get(UserRegionInputFormat.FROM)));
     lastDay = TrailsKeys.epochDay(LocalDate.parse(conf.get(UserRegionInputFormat.TO)));
     connection = ConnectionFactory.createConnection(conf);
-    table = connection.getTable(TrailsSchema.in(conf.get(UserRegionInputFormat.NAMESPACE,
-        TrailsSchema.DEFAULT_NAMESPACE)).events());
+    table =
+        connection.getTable(
+            TrailsSchema.in(
+                    conf.get(UserRegionInputFormat.NAMESPACE, TrailsSchema.DEFAULT_NAMESPACE))
+                .events());
   }
 
   @Override

@@ -16,30 +16,41 @@ class TrailPlannerTest {
     TrailPlan scan = TrailPlanner.plan(all, TrailsService.Plan.AUTO);
     int first = TrailsKeys.epochDay(DAY1);
     assertThat(scan.kind()).isEqualTo(TrailPlan.Kind.SCAN);
-    assertThat(scan.scans()).containsExactly(
-        new TrailPlan.UserScan("a", first, first + 2, Set.of(Behaviour.values()), List.of()),
-        new TrailPlan.UserScan("b", first, first + 2, Set.of(Behaviour.values()), List.of()));
+    assertThat(scan.scans())
+        .containsExactly(
+            new TrailPlan.UserScan("a", first, first + 2, Set.of(Behaviour.values()), List.of()),
+            new TrailPlan.UserScan("b", first, first + 2, Set.of(Behaviour.values()), List.of()));
     assertThat(scan.gets()).isEmpty();
 
-    TrailQuery some = new TrailQuery(List.of("a"), DAY1, DAY1.plusDays(1), Set.of(Behaviour.PLAY, Behaviour.ORDER),
-        Set.of("price"));
+    TrailQuery some =
+        new TrailQuery(
+            List.of("a"),
+            DAY1,
+            DAY1.plusDays(1),
+            Set.of(Behaviour.PLAY, Behaviour.ORDER),
+            Set.of("price"));
     TrailPlan gets = TrailPlanner.plan(some, TrailsService.Plan.AUTO);
     assertThat(gets.kind()).isEqualTo(TrailPlan.Kind.GETS);
-    assertThat(gets.gets()).containsExactly(
-        new TrailPlan.RowGet("a", first, Behaviour.PLAY, List.of("contentId")),
-        new TrailPlan.RowGet("a", first, Behaviour.ORDER, List.of("price")),
-        new TrailPlan.RowGet("a", first + 1, Behaviour.PLAY, List.of("contentId")),
-        new TrailPlan.RowGet("a", first + 1, Behaviour.ORDER, List.of("price")));
+    assertThat(gets.gets())
+        .containsExactly(
+            new TrailPlan.RowGet("a", first, Behaviour.PLAY, List.of("contentId")),
+            new TrailPlan.RowGet("a", first, Behaviour.ORDER, List.of("price")),
+            new TrailPlan.RowGet("a", first + 1, Behaviour.PLAY, List.of("contentId")),
+            new TrailPlan.RowGet("a", first + 1, Behaviour.ORDER, List.of("price")));
   }
 
   @Test
   void forcedPlansAreHonouredAndScansCarryTheUnionOfFieldPrefixes() {
     TrailQuery all = new TrailQuery(List.of("a"), DAY1, DAY1, Set.of(), Set.of("price", "page"));
-    assertThat(TrailPlanner.plan(all, TrailsService.Plan.GETS).gets()).hasSize(4)
+    assertThat(TrailPlanner.plan(all, TrailsService.Plan.GETS).gets())
+        .hasSize(4)
         .extracting(TrailPlan.RowGet::fields)
-        .containsExactly(List.of("device"), List.of("contentId"), List.of("page"), List.of("price"));
+        .containsExactly(
+            List.of("device"), List.of("contentId"), List.of("page"), List.of("price"));
     TrailPlan scan = TrailPlanner.plan(all, TrailsService.Plan.SCAN);
-    assertThat(scan.scans()).singleElement().satisfies(s ->
-        assertThat(s.fields()).containsExactly("device", "contentId", "page", "price"));
+    assertThat(scan.scans())
+        .singleElement()
+        .satisfies(
+            s -> assertThat(s.fields()).containsExactly("device", "contentId", "page", "price"));
   }
 }

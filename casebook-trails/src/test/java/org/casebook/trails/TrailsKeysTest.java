@@ -11,8 +11,9 @@ import org.junit.jupiter.api.Test;
 
 class TrailsKeysTest {
   /** The README's worked example record. */
-  private static final String EXAMPLE = "{\"uid\":\"10000745\",\"type\":\"order\",\"ts\":\"2026-09-10T16:36:23.302Z\","
-      + "\"product\":\"p141\",\"price\":73.69}";
+  private static final String EXAMPLE =
+      "{\"uid\":\"10000745\",\"type\":\"order\",\"ts\":\"2026-09-10T16:36:23.302Z\","
+          + "\"product\":\"p141\",\"price\":73.69}";
 
   @Test
   void everyLayoutRoundTripsAndKeepsItsOrder() {
@@ -23,7 +24,9 @@ class TrailsKeysTest {
 
   @Test
   void theDescriptorListsEveryLayout() {
-    assertThat(new TrailsSystem().descriptor().keys()).containsExactlyElementsOf(TrailsKeys.ALL).hasSize(5);
+    assertThat(new TrailsSystem().descriptor().keys())
+        .containsExactlyElementsOf(TrailsKeys.ALL)
+        .hasSize(5);
   }
 
   @Test
@@ -34,8 +37,11 @@ class TrailsKeysTest {
     int ms = TrailsKeys.msOfDay(e.ts());
     int hash = TrailsKeys.recordHash(e);
     assertThat(readme).contains(EXAMPLE);
-    assertThat(readme).contains("day " + day).contains(String.format(java.util.Locale.ROOT, "%,d", ms))
-        .contains("hash " + hash).contains("ts " + e.ts());
+    assertThat(readme)
+        .contains("day " + day)
+        .contains(String.format(java.util.Locale.ROOT, "%,d", ms))
+        .contains("hash " + hash)
+        .contains("ts " + e.ts());
     assertThat(readme).contains(TrailsKeys.EVENT_ROW.explain(e.uid(), day, e.type().id()));
     assertThat(readme).contains(TrailsKeys.EVENT_COLUMN.explain("product", ms, hash));
     assertThat(readme).contains(TrailsKeys.EVENT_COLUMN.explain("price", ms, hash));
@@ -48,14 +54,17 @@ class TrailsKeysTest {
   @Test
   void keysDecodeToWhatWasEncoded() {
     byte[] row = TrailsKeys.eventRow("1,2", 20_706, Behaviour.ORDER);
-    assertThat(TrailsKeys.eventRowOf(row)).isEqualTo(new TrailsKeys.EventRow("1,2", 20_706, Behaviour.ORDER));
+    assertThat(TrailsKeys.eventRowOf(row))
+        .isEqualTo(new TrailsKeys.EventRow("1,2", 20_706, Behaviour.ORDER));
     assertThat(TrailsKeys.eventDays("1,2", 20_700, 20_706).contains(row)).isTrue();
     assertThat(TrailsKeys.eventDays("1,2", 20_700, 20_705).contains(row)).isFalse();
     assertThat(TrailsKeys.eventDays("1", 20_700, 20_706).contains(row)).isFalse();
     long ts = 1_789_058_183_302L;
     assertThat(TrailsKeys.eventColumn(TrailsKeys.eventQualifier("price", ts, -5)))
         .isEqualTo(new TrailsKeys.EventColumn("price", TrailsKeys.msOfDay(ts), -5));
-    assertThat(TrailsKeys.tallPosition(TrailsKeys.tallRow("u", ts, 7))).isEqualTo(new TrailsKeys.Position(ts, 7));
-    assertThat(TrailsKeys.widePosition(TrailsKeys.wideQualifier(ts, 7))).isEqualTo(new TrailsKeys.Position(ts, 7));
+    assertThat(TrailsKeys.tallPosition(TrailsKeys.tallRow("u", ts, 7)))
+        .isEqualTo(new TrailsKeys.Position(ts, 7));
+    assertThat(TrailsKeys.widePosition(TrailsKeys.wideQualifier(ts, 7)))
+        .isEqualTo(new TrailsKeys.Position(ts, 7));
   }
 }

@@ -50,9 +50,12 @@ class TrailsServiceIT {
     platform.close();
   }
 
-  private static void assertInvalid(org.assertj.core.api.ThrowableAssert.ThrowingCallable call, String field) {
-    assertThatThrownBy(call).isInstanceOf(InvalidInputException.class)
-        .extracting(e -> ((InvalidInputException) e).field()).isEqualTo(field);
+  private static void assertInvalid(
+      org.assertj.core.api.ThrowableAssert.ThrowingCallable call, String field) {
+    assertThatThrownBy(call)
+        .isInstanceOf(InvalidInputException.class)
+        .extracting(e -> ((InvalidInputException) e).field())
+        .isEqualTo(field);
   }
 
   private List<Event> latest(String uid, int limit, HistoryLayout layout) {
@@ -64,12 +67,21 @@ class TrailsServiceIT {
   }
 
   private static String line(String uid, String type, String ts, String fields) {
-    return "{\"uid\":\"" + uid.replace("\\", "\\\\").replace("\"", "\\\"") + "\",\"type\":\"" + type + "\",\"ts\":\"" + ts
-        + "\"" + (fields.isEmpty() ? "" : "," + fields) + "}";
+    return "{\"uid\":\""
+        + uid.replace("\\", "\\\\").replace("\"", "\\\"")
+        + "\",\"type\":\""
+        + type
+        + "\",\"ts\":\""
+        + ts
+        + "\""
+        + (fields.isEmpty() ? "" : "," + fields)
+        + "}";
   }
 
   private IngestReport ingest(Path file) {
-    return trails.ingest(file, new TrailsService.IngestOptions(dir.resolve("rejects.tsv"), TrailsService.History.BOTH, 2),
+    return trails.ingest(
+        file,
+        new TrailsService.IngestOptions(dir.resolve("rejects.tsv"), TrailsService.History.BOTH, 2),
         Progress.logging("test ingest", Files.exists(file) ? file.toFile().length() : 0, "bytes"));
   }
 
@@ -77,28 +89,43 @@ class TrailsServiceIT {
   void badLinesAreCountedAndSetAsideAndReingestingDoesNotDuplicate() throws Exception {
     String a = u("42");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    List<String> good = List.of(
-        line(a, "login", "2026-09-01T08:00:00Z", "\"device\":\"stb\",\"ip\":\"10.0.0.1\""),
-        line(a, "play", "2026-09-01T20:15:03.120Z", "\"contentId\":\"c9\",\"channel\":\"movies\",\"start\":0,\"duration\":1800"),
-        line(a, "visit", "2026-09-02T09:00:00Z", "\"page\":\"home\",\"column\":\"hot\",\"extra\":\"ignored\""),
-        line(a, "order", "2026-09-03T21:00:00Z", "\"product\":\"p1\",\"price\":\"12.5\""));
+    List<String> good =
+        List.of(
+            line(a, "login", "2026-09-01T08:00:00Z", "\"device\":\"stb\",\"ip\":\"10.0.0.1\""),
+            line(
+                a,
+                "play",
+                "2026-09-01T20:15:03.120Z",
+                "\"contentId\":\"c9\",\"channel\":\"movies\",\"start\":0,\"duration\":1800"),
+            line(
+                a,
+                "visit",
+                "2026-09-02T09:00:00Z",
+                "\"page\":\"home\",\"column\":\"hot\",\"extra\":\"ignored\""),
+            line(a, "order", "2026-09-03T21:00:00Z", "\"product\":\"p1\",\"price\":\"12.5\""));
     for (String g : good) {
       out.write((g + "\n").getBytes(StandardCharsets.UTF_8));
     }
     String[] bad = {
-        "{\"uid\":\"x\",\"type\":\"play\"",                                                        // truncated
-        "ERROR upload failed",                                                                     // not JSON
-        line(a, "order", "2026-09-03T21:00:00Z", "\"product\":\"p1\""),                           // missing field
-        line(a, "play", "2026-09-03T21:00:00Z", "\"contentId\":\"c\",\"channel\":\"n\",\"start\":0,\"duration\":\"long\""),
-        line(a, "share", "2026-09-03T21:00:00Z", ""),                                            // unknown type
-        line(a, "login", "2013/09/01 25:61", "\"device\":\"d\",\"ip\":\"i\""),                    // bad ts
-        line(a, "order", "2026-09-03T21:00:00Z", "\"product\":\"p1\",\"price\":-1"),              // negative price
-        "",                                                                                         // empty
+      "{\"uid\":\"x\",\"type\":\"play\"", // truncated
+      "ERROR upload failed", // not JSON
+      line(a, "order", "2026-09-03T21:00:00Z", "\"product\":\"p1\""), // missing field
+      line(
+          a,
+          "play",
+          "2026-09-03T21:00:00Z",
+          "\"contentId\":\"c\",\"channel\":\"n\",\"start\":0,\"duration\":\"long\""),
+      line(a, "share", "2026-09-03T21:00:00Z", ""), // unknown type
+      line(a, "login", "2013/09/01 25:61", "\"device\":\"d\",\"ip\":\"i\""), // bad ts
+      line(a, "order", "2026-09-03T21:00:00Z", "\"product\":\"p1\",\"price\":-1"), // negative price
+      "", // empty
     };
     for (String b : bad) {
       out.write((b + "\n").getBytes(StandardCharsets.UTF_8));
     }
-    byte[] badUtf8 = (line(a, "login", "2026-09-01T09:00:00Z", "\"device\":\"X\",\"ip\":\"1\"")).getBytes(StandardCharsets.UTF_8);
+    byte[] badUtf8 =
+        (line(a, "login", "2026-09-01T09:00:00Z", "\"device\":\"X\",\"ip\":\"1\""))
+            .getBytes(StandardCharsets.UTF_8);
     badUtf8[badUtf8.length - 4] = (byte) 0xC3;
     badUtf8[badUtf8.length - 3] = (byte) 0x28;
     out.write(badUtf8);
@@ -110,19 +137,29 @@ class TrailsServiceIT {
     assertThat(first.lines()).isEqualTo(good.size() + bad.length + 1);
     assertThat(first.accepted()).isEqualTo(4);
     assertThat(first.rejected()).isEqualTo(bad.length + 1);
-    assertThat(first.cells()).isEqualTo(2 + 4 + 2 + 2 + 4 * 2);   // fields + one tall and one wide cell per record
+    assertThat(first.cells())
+        .isEqualTo(2 + 4 + 2 + 2 + 4 * 2); // fields + one tall and one wide cell per record
     List<String> rejects = Files.readAllLines(first.rejectsFile());
-    assertThat(rejects).hasSize(bad.length + 2);   // header + one per reject
+    assertThat(rejects).hasSize(bad.length + 2); // header + one per reject
     assertThat(rejects.get(1)).startsWith("5\tnot JSON");
-    assertThat(String.join("\n", rejects)).contains("missing field 'price' for order").contains("unknown type 'share'")
-        .contains("bad ts").contains("invalid UTF-8").contains("field 'duration' must be a non-negative integer")
+    assertThat(String.join("\n", rejects))
+        .contains("missing field 'price' for order")
+        .contains("unknown type 'share'")
+        .contains("bad ts")
+        .contains("invalid UTF-8")
+        .contains("field 'duration' must be a non-negative integer")
         .contains("empty line");
 
     TrailQuery all = new TrailQuery(List.of(a), DAY1, DAY1.plusDays(2), Set.of(), Set.of());
     List<Event> once = trails.trails(all).get(a).events();
-    assertThat(once).extracting(e -> e.type().label()).containsExactly("login", "play", "visit", "order");
-    assertThat(once.get(1).fields()).containsEntry("duration", "1800").containsEntry("channel", "movies");
-    assertThat(once.get(1).ts()).isEqualTo(Instant.parse("2026-09-01T20:15:03.120Z").toEpochMilli());
+    assertThat(once)
+        .extracting(e -> e.type().label())
+        .containsExactly("login", "play", "visit", "order");
+    assertThat(once.get(1).fields())
+        .containsEntry("duration", "1800")
+        .containsEntry("channel", "movies");
+    assertThat(once.get(1).ts())
+        .isEqualTo(Instant.parse("2026-09-01T20:15:03.120Z").toEpochMilli());
     assertThat(once.get(3).fields()).containsEntry("price", "12.50");
     assertThat(once.get(2).fields()).doesNotContainKey("extra");
 
@@ -136,15 +173,30 @@ class TrailsServiceIT {
   /** Ids that contain the seeds' separators, or are prefixes of each other (also when reversed). */
   @Test
   void separatorAndPrefixIdsKeepTheirOwnTrails() throws Exception {
-    List<String> ids = List.of(u("1"), u("10001"), "1," + u("2"), u("a_b"), u("1/2"), "x" + u("1"), u("用户"), u("1") + "\\\"q");
+    List<String> ids =
+        List.of(
+            u("1"),
+            u("10001"),
+            "1," + u("2"),
+            u("a_b"),
+            u("1/2"),
+            "x" + u("1"),
+            u("用户"),
+            u("1") + "\\\"q");
     List<String> lines = new ArrayList<>();
     for (int i = 0; i < ids.size(); i++) {
-      lines.add(line(ids.get(i), "visit", "2026-09-01T10:00:0" + i + "Z", "\"page\":\"p" + i + "\",\"column\":\"c\""));
+      lines.add(
+          line(
+              ids.get(i),
+              "visit",
+              "2026-09-01T10:00:0" + i + "Z",
+              "\"page\":\"p" + i + "\",\"column\":\"c\""));
     }
     Path file = dir.resolve("ids.jsonl");
     Files.write(file, lines, StandardCharsets.UTF_8);
     assertThat(ingest(file).accepted()).isEqualTo(ids.size());
-    Map<String, TrailsService.Trail> result = trails.trails(new TrailQuery(ids, DAY1, DAY1, Set.of(), Set.of()));
+    Map<String, TrailsService.Trail> result =
+        trails.trails(new TrailQuery(ids, DAY1, DAY1, Set.of(), Set.of()));
     for (int i = 0; i < ids.size(); i++) {
       List<Event> events = result.get(ids.get(i)).events();
       assertThat(events).as(ids.get(i)).hasSize(1);
@@ -160,39 +212,73 @@ class TrailsServiceIT {
     List<String> lines = new ArrayList<>();
     for (int d = 0; d < 5; d++) {
       String day = DAY1.plusDays(d).toString();
-      lines.add(line(a, "play", day + "T20:00:00Z", "\"contentId\":\"c" + d + "\",\"channel\":\"news\",\"start\":" + d + ",\"duration\":60"));
-      lines.add(line(a, "order", day + "T21:00:00Z", "\"product\":\"p" + d + "\",\"price\":" + (d + 1)));
+      lines.add(
+          line(
+              a,
+              "play",
+              day + "T20:00:00Z",
+              "\"contentId\":\"c"
+                  + d
+                  + "\",\"channel\":\"news\",\"start\":"
+                  + d
+                  + ",\"duration\":60"));
+      lines.add(
+          line(a, "order", day + "T21:00:00Z", "\"product\":\"p" + d + "\",\"price\":" + (d + 1)));
       lines.add(line(a, "visit", day + "T22:00:00Z", "\"page\":\"home\",\"column\":\"hot\""));
     }
     Files.write(dir.resolve("h.jsonl"), lines, StandardCharsets.UTF_8);
     ingest(dir.resolve("h.jsonl"));
 
-    TrailQuery q = new TrailQuery(List.of(a), DAY1.plusDays(1), DAY1.plusDays(3), Set.of(Behaviour.PLAY, Behaviour.ORDER),
-        Set.of("contentId", "price"));
+    TrailQuery q =
+        new TrailQuery(
+            List.of(a),
+            DAY1.plusDays(1),
+            DAY1.plusDays(3),
+            Set.of(Behaviour.PLAY, Behaviour.ORDER),
+            Set.of("contentId", "price"));
     List<Event> events = trails.trails(q).get(a).events();
     assertThat(events).hasSize(6);
-    assertThat(events.get(0).fields()).containsOnlyKeys("contentId").containsEntry("contentId", "c1");
+    assertThat(events.get(0).fields())
+        .containsOnlyKeys("contentId")
+        .containsEntry("contentId", "c1");
     assertThat(events.get(1).fields()).containsOnlyKeys("price").containsEntry("price", "2.00");
     assertThat(events).isSortedAccordingTo(java.util.Comparator.comparingLong(Event::ts));
 
     for (TrailsService.Plan plan : TrailsService.Plan.values()) {
       assertThat(trails.trails(q, plan).get(a).events()).as(plan.name()).isEqualTo(events);
-      TrailQuery allTypes = new TrailQuery(List.of(a, u("none")), DAY1, DAY1.plusDays(4), Set.of(), Set.of("price", "page"));
-      assertThat(trails.trails(allTypes, plan)).as(plan.name()).isEqualTo(trails.trails(allTypes, TrailsService.Plan.GETS));
+      TrailQuery allTypes =
+          new TrailQuery(
+              List.of(a, u("none")), DAY1, DAY1.plusDays(4), Set.of(), Set.of("price", "page"));
+      assertThat(trails.trails(allTypes, plan))
+          .as(plan.name())
+          .isEqualTo(trails.trails(allTypes, TrailsService.Plan.GETS));
     }
-    assertThat(trails.trails(new TrailQuery(List.of(a), DAY1, DAY1.plusDays(4), Set.of(), Set.of()), TrailsService.Plan.SCAN)
-        .get(a).events()).hasSize(15);
+    assertThat(
+            trails
+                .trails(
+                    new TrailQuery(List.of(a), DAY1, DAY1.plusDays(4), Set.of(), Set.of()),
+                    TrailsService.Plan.SCAN)
+                .get(a)
+                .events())
+        .hasSize(15);
 
     long from = Instant.parse("2026-09-02T20:30:00Z").toEpochMilli();
     long to = Instant.parse("2026-09-04T20:30:00Z").toEpochMilli();
-    assertThat(trails.range(a, Behaviour.PLAY, from, to)).extracting(e -> e.fields().get("contentId")).containsExactly("c2", "c3");
+    assertThat(trails.range(a, Behaviour.PLAY, from, to))
+        .extracting(e -> e.fields().get("contentId"))
+        .containsExactly("c2", "c3");
 
     for (HistoryLayout layout : HistoryLayout.values()) {
       List<Event> latest = latest(a, 4, layout);
-      assertThat(latest).as(layout.name()).extracting(e -> e.type().label()).containsExactly("visit", "order", "play", "visit");
+      assertThat(latest)
+          .as(layout.name())
+          .extracting(e -> e.type().label())
+          .containsExactly("visit", "order", "play", "visit");
       assertThat(latest.get(1).fields()).containsEntry("price", "5.00");
       long ts = Instant.parse("2026-09-03T21:00:00Z").toEpochMilli();
-      assertThat(trails.at(a, ts, layout)).as(layout.name()).singleElement()
+      assertThat(trails.at(a, ts, layout))
+          .as(layout.name())
+          .singleElement()
           .satisfies(e -> assertThat(e.fields()).containsEntry("product", "p2"));
       assertThat(trails.all(a, 1000, layout)).hasSize(15);
       assertThat(trails.all(a, 5, layout)).hasSize(5);
@@ -214,8 +300,12 @@ class TrailsServiceIT {
       assertThat(pages).as(layout.name()).isEqualTo(4);
       assertThat(walked).as(layout.name()).isEqualTo(latest(a, 15, layout));
     }
-    String tallCursor = trails.latest(a, PageRequest.first(4), HistoryLayout.TALL).next().orElseThrow();
-    assertInvalid(() -> trails.latest(a, new PageRequest(4, java.util.Optional.of(tallCursor)), HistoryLayout.WIDE),
+    String tallCursor =
+        trails.latest(a, PageRequest.first(4), HistoryLayout.TALL).next().orElseThrow();
+    assertInvalid(
+        () ->
+            trails.latest(
+                a, new PageRequest(4, java.util.Optional.of(tallCursor)), HistoryLayout.WIDE),
         "cursor");
   }
 
@@ -223,23 +313,39 @@ class TrailsServiceIT {
   @Test
   void getsAndScanPlansAgreeOnGeneratedLogs() throws Exception {
     Path file = dir.resolve("plans.jsonl");
-    LogGenerator.write(new LogGenerator.Spec(300, 4, 8000, 0.0, DAY1, 13), file,
+    LogGenerator.write(
+        new LogGenerator.Spec(300, 4, 8000, 0.0, DAY1, 13),
+        file,
         Progress.logging("gen", 8000, "lines"));
     ingest(file);
     List<String> users = new ArrayList<>();
     for (int i = 0; i < 60; i++) {
       users.add(LogGenerator.userId(i * 5));
     }
-    List<TrailQuery> queries = List.of(
-        new TrailQuery(users, DAY1, DAY1.plusDays(3), Set.of(), Set.of()),
-        new TrailQuery(users, DAY1.plusDays(1), DAY1.plusDays(2), Set.of(Behaviour.PLAY, Behaviour.ORDER), Set.of()),
-        new TrailQuery(users, DAY1, DAY1.plusDays(3), Set.of(), Set.of("price", "page", "duration")),
-        new TrailQuery(users.subList(0, 1), DAY1, DAY1.plusDays(3), Set.of(Behaviour.VISIT), Set.of("column")));
+    List<TrailQuery> queries =
+        List.of(
+            new TrailQuery(users, DAY1, DAY1.plusDays(3), Set.of(), Set.of()),
+            new TrailQuery(
+                users,
+                DAY1.plusDays(1),
+                DAY1.plusDays(2),
+                Set.of(Behaviour.PLAY, Behaviour.ORDER),
+                Set.of()),
+            new TrailQuery(
+                users, DAY1, DAY1.plusDays(3), Set.of(), Set.of("price", "page", "duration")),
+            new TrailQuery(
+                users.subList(0, 1),
+                DAY1,
+                DAY1.plusDays(3),
+                Set.of(Behaviour.VISIT),
+                Set.of("column")));
     for (TrailQuery q : queries) {
       Map<String, TrailsService.Trail> gets = trails.trails(q, TrailsService.Plan.GETS);
       Map<String, TrailsService.Trail> scan = trails.trails(q, TrailsService.Plan.SCAN);
       assertThat(scan).as(q.toString()).isEqualTo(gets);
-      assertThat(gets.values().stream().mapToInt(t -> t.events().size()).sum()).as(q.toString()).isPositive();
+      assertThat(gets.values().stream().mapToInt(t -> t.events().size()).sum())
+          .as(q.toString())
+          .isPositive();
     }
   }
 
@@ -252,7 +358,12 @@ class TrailsServiceIT {
       users.add(uid);
       // Users divisible by 3 do all four behaviours; the others skip "order".
       lines.add(line(uid, "login", "2026-09-01T08:00:00Z", "\"device\":\"d\",\"ip\":\"1.2.3.4\""));
-      lines.add(line(uid, "play", "2026-09-02T20:00:00Z", "\"contentId\":\"c\",\"channel\":\"n\",\"start\":0,\"duration\":5"));
+      lines.add(
+          line(
+              uid,
+              "play",
+              "2026-09-02T20:00:00Z",
+              "\"contentId\":\"c\",\"channel\":\"n\",\"start\":0,\"duration\":5"));
       lines.add(line(uid, "visit", "2026-09-03T20:00:00Z", "\"page\":\"p\",\"column\":\"c\""));
       if (i % 3 == 0) {
         lines.add(line(uid, "order", "2026-09-04T20:00:00Z", "\"product\":\"p\",\"price\":1"));
@@ -265,9 +376,12 @@ class TrailsServiceIT {
     users.add(u("nobody"));
 
     Map<String, TrailsService.Trail> direct = trails.active(users, DAY1, DAY1.plusDays(9));
-    assertThat(direct.keySet()).containsExactlyInAnyOrder(u("m0"), u("m3"), u("m6"), u("m9"), u("m12"), u("m15"),
-        u("m18"), u("m21"), u("m24"), u("m27"));
-    Map<String, TrailsService.Trail> viaJob = trails.activeMapReduce(users, DAY1, DAY1.plusDays(9), dir.resolve("mr"));
+    assertThat(direct.keySet())
+        .containsExactlyInAnyOrder(
+            u("m0"), u("m3"), u("m6"), u("m9"), u("m12"), u("m15"), u("m18"), u("m21"), u("m24"),
+            u("m27"));
+    Map<String, TrailsService.Trail> viaJob =
+        trails.activeMapReduce(users, DAY1, DAY1.plusDays(9), dir.resolve("mr"));
     assertThat(viaJob.keySet()).containsExactlyInAnyOrderElementsOf(direct.keySet());
     for (String uid : direct.keySet()) {
       assertThat(viaJob.get(uid).events()).as(uid).isEqualTo(direct.get(uid).events());
@@ -277,8 +391,11 @@ class TrailsServiceIT {
   @Test
   void generatedLogsIngestWithEveryPlantedBadLineRejected() throws Exception {
     Path file = dir.resolve("gen.jsonl");
-    LogGenerator.Written w = LogGenerator.write(new LogGenerator.Spec(500, 3, 6000, 0.03, DAY1, 7), file,
-        Progress.logging("gen", 6000, "lines"));
+    LogGenerator.Written w =
+        LogGenerator.write(
+            new LogGenerator.Spec(500, 3, 6000, 0.03, DAY1, 7),
+            file,
+            Progress.logging("gen", 6000, "lines"));
     assertThat(w.lines()).isEqualTo(6000);
     IngestReport r = ingest(file);
     assertThat(r.lines()).isEqualTo(6000);
@@ -289,15 +406,23 @@ class TrailsServiceIT {
   @Test
   void badQueriesAreRejectedWithTheFieldNamed() {
     assertInvalid(() -> new TrailQuery(List.of(), DAY1, DAY1, Set.of(), Set.of()), "users");
-    assertInvalid(() -> new TrailQuery(List.of("a"), DAY1, DAY1.minusDays(1), Set.of(), Set.of()), "to");
-    assertInvalid(() -> new TrailQuery(List.of("a"), DAY1, DAY1, Set.of(Behaviour.PLAY), Set.of("price")), "fields");
+    assertInvalid(
+        () -> new TrailQuery(List.of("a"), DAY1, DAY1.minusDays(1), Set.of(), Set.of()), "to");
+    assertInvalid(
+        () -> new TrailQuery(List.of("a"), DAY1, DAY1, Set.of(Behaviour.PLAY), Set.of("price")),
+        "fields");
     assertInvalid(() -> trails.latest("a", PageRequest.first(0), HistoryLayout.TALL), "limit");
     assertInvalid(() -> trails.latest("a", PageRequest.first(1001), HistoryLayout.TALL), "limit");
     assertThat(trails.latest("a", PageRequest.first(1000), HistoryLayout.TALL).items()).isEmpty();
     assertInvalid(() -> trails.latest("", PageRequest.first(10), HistoryLayout.TALL), "uid");
-    assertInvalid(() -> new TrailQuery(List.of("a"), LocalDate.of(1969, 12, 31), DAY1, Set.of(), Set.of()), "from");
-    assertInvalid(() -> new TrailQuery(List.of("a"), DAY1, LocalDate.of(10_000, 1, 1), Set.of(), Set.of()), "to");
+    assertInvalid(
+        () -> new TrailQuery(List.of("a"), LocalDate.of(1969, 12, 31), DAY1, Set.of(), Set.of()),
+        "from");
+    assertInvalid(
+        () -> new TrailQuery(List.of("a"), DAY1, LocalDate.of(10_000, 1, 1), Set.of(), Set.of()),
+        "to");
     assertInvalid(() -> new TrailQuery(List.of("a", " "), DAY1, DAY1, Set.of(), Set.of()), "users");
-    assertInvalid(() -> trails.range("a", Behaviour.PLAY, Long.MAX_VALUE - 1, Long.MAX_VALUE), "from");
+    assertInvalid(
+        () -> trails.range("a", Behaviour.PLAY, Long.MAX_VALUE - 1, Long.MAX_VALUE), "from");
   }
 }

@@ -21,8 +21,10 @@ import org.slf4j.LoggerFactory;
  */
 final class FanOutPromotion implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FanOutPromotion.class);
+
   /** Stands in for the users row of an account known to be read-merged (counters unused then). */
   private static final UserRow READ_MERGED = new UserRow(0, 0, 0, FanOut.READ);
+
   private static final int OUTBOX_CHUNK = 1000;
   private static final int FOLLOWER_CHUNK = 2000;
 
@@ -30,6 +32,7 @@ final class FanOutPromotion implements AutoCloseable {
   private final Clock clock;
   private final ExecutorService background;
   private final Set<String> promoting = ConcurrentHashMap.newKeySet();
+
   /** Accounts seen in READ state. The state never moves back, so this cache is always right. */
   private final Set<String> readMerged = ConcurrentHashMap.newKeySet();
 
@@ -39,7 +42,10 @@ final class FanOutPromotion implements AutoCloseable {
     this.background = background;
   }
 
-  /** The users row of an author about to publish; skips the read for accounts known to be read-merged. */
+  /**
+   * The users row of an author about to publish; skips the read for accounts known to be
+   * read-merged.
+   */
   UserRow author(String uid) {
     if (readMerged.contains(uid)) {
       return READ_MERGED;
@@ -54,15 +60,19 @@ final class FanOutPromotion implements AutoCloseable {
   /** Queues the promotion of {@code uid} unless one is already queued or running. */
   void promoteLater(String uid) {
     if (promoting.add(uid)) {
-      background.execute(() -> {
-        try {
-          promote(uid);
-        } catch (RuntimeException e) {
-          LOG.error("promotion of {} to fan-out on read failed; it resumes on its next post or follower", uid, e);
-        } finally {
-          promoting.remove(uid);
-        }
-      });
+      background.execute(
+          () -> {
+            try {
+              promote(uid);
+            } catch (RuntimeException e) {
+              LOG.error(
+                  "promotion of {} to fan-out on read failed; it resumes on its next post or follower",
+                  uid,
+                  e);
+            } finally {
+              promoting.remove(uid);
+            }
+          });
     }
   }
 
@@ -81,33 +91,41 @@ final class FanOutPromotion implements AutoCloseable {
       store.addToOutbox(uid, recent.subList(i, Math.min(recent.size(), i + OUTBOX_CHUNK)));
     }
     long[] marked = {0};
-    store.forEachRelated(uid, WeiboKeys.FOLLOWER, FOLLOWER_CHUNK, followers -> {
-      store.changeMarkers(followers, uid, now, false);
-      // Marker first, then check the follow: an unfollow racing this either ran before the check
-      // (we remove the marker) or deletes the marker itself afterwards.
-      List<byte[]> follows = new ArrayList<>(followers.size());
-      for (String f : followers) {
-        follows.add(WeiboKeys.relation(f, WeiboKeys.FOLLOWING, uid));
-      }
-      boolean[] exists = store.relationsExist(follows);
-      List<String> gone = new ArrayList<>();
-      for (int i = 0; i < exists.length; i++) {
-        if (!exists[i]) {
-          gone.add(followers.get(i));
-        }
-      }
-      store.changeMarkers(gone, uid, 0, true);
-      marked[0] += followers.size() - gone.size();
-    });
+    store.forEachRelated(
+        uid,
+        WeiboKeys.FOLLOWER,
+        FOLLOWER_CHUNK,
+        followers -> {
+          store.changeMarkers(followers, uid, now, false);
+          // Marker first, then check the follow: an unfollow racing this either ran before the
+          // check
+          // (we remove the marker) or deletes the marker itself afterwards.
+          List<byte[]> follows = new ArrayList<>(followers.size());
+          for (String f : followers) {
+            follows.add(WeiboKeys.relation(f, WeiboKeys.FOLLOWING, uid));
+          }
+          boolean[] exists = store.relationsExist(follows);
+          List<String> gone = new ArrayList<>();
+          for (int i = 0; i < exists.length; i++) {
+            if (!exists[i]) {
+              gone.add(followers.get(i));
+            }
+          }
+          store.changeMarkers(gone, uid, 0, true);
+          marked[0] += followers.size() - gone.size();
+        });
     store.setFanOut(uid, null, FanOut.READ);
     readMerged.add(uid);
-    LOG.info("{} now fans out on read ({} followers marked, {} recent posts in its outbox)", uid, marked[0],
+    LOG.info(
+        "{} now fans out on read ({} followers marked, {} recent posts in its outbox)",
+        uid,
+        marked[0],
         recent.size());
   }
 
   /** Waits until the promotions queued so far are done (tests and benchmarks). */
   void awaitQueued() {
-    Futures.await(background.submit(() -> { }));
+    Futures.await(background.submit(() -> {}));
   }
 
   int queued() {
@@ -120,7 +138,8 @@ final class FanOutPromotion implements AutoCloseable {
     background.shutdown();
     try {
       if (!background.awaitTermination(5, TimeUnit.MINUTES)) {
-        LOG.warn("promotions still running at shutdown; they resume on the accounts' next activity");
+        LOG.warn(
+            "promotions still running at shutdown; they resume on the accounts' next activity");
         background.shutdownNow();
       }
     } catch (InterruptedException e) {

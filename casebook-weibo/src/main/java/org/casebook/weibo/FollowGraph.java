@@ -16,8 +16,8 @@ import org.casebook.core.page.PageRequest;
 import org.casebook.weibo.WeiboStore.FanOut;
 
 /**
- * The social graph: follow and unfollow (both directions of the relation, counters, inbox
- * back-fill and clean-up, read-merge markers), bulk import, and the followers/following listings.
+ * The social graph: follow and unfollow (both directions of the relation, counters, inbox back-fill
+ * and clean-up, read-merge markers), bulk import, and the followers/following listings.
  */
 final class FollowGraph {
   private static final int IMPORT_CHUNK = 1000;
@@ -57,7 +57,8 @@ final class FollowGraph {
     }
     if (targetFanOut != FanOut.READ && config.backfillPosts() > 0) {
       List<Long> recent = new ArrayList<>();
-      store.forEachPostIdSince(target, PostIds.inboxHorizonId(now), config.backfillPosts(), recent::add);
+      store.forEachPostIdSince(
+          target, PostIds.inboxHorizonId(now), config.backfillPosts(), recent::add);
       store.changeInbox(uid, target, recent, false);
     }
     return created;
@@ -73,13 +74,17 @@ final class FollowGraph {
       store.addToCounters(target, -1, 0, 0);
     }
     List<Long> chunk = new ArrayList<>();
-    store.forEachPostIdSince(target, PostIds.inboxHorizonId(clock.millis()), Integer.MAX_VALUE, id -> {
-      chunk.add(id);
-      if (chunk.size() == CLEANUP_CHUNK) {
-        store.changeInbox(uid, target, chunk, true);
-        chunk.clear();
-      }
-    });
+    store.forEachPostIdSince(
+        target,
+        PostIds.inboxHorizonId(clock.millis()),
+        Integer.MAX_VALUE,
+        id -> {
+          chunk.add(id);
+          if (chunk.size() == CLEANUP_CHUNK) {
+            store.changeInbox(uid, target, chunk, true);
+            chunk.clear();
+          }
+        });
     store.changeInbox(uid, target, chunk, true);
     return removed;
   }
@@ -116,12 +121,13 @@ final class FollowGraph {
       throw StorageException.of("import follows", e);
     }
     List<String> toPromote = new ArrayList<>();
-    counters.forEach((uid, c) -> {
-      long followers = store.addToCounters(uid, c[0], c[1], 0);
-      if (c[0] > 0 && followers >= config.fanOutThreshold()) {
-        toPromote.add(uid);
-      }
-    });
+    counters.forEach(
+        (uid, c) -> {
+          long followers = store.addToCounters(uid, c[0], c[1], 0);
+          if (c[0] > 0 && followers >= config.fanOutThreshold()) {
+            toPromote.add(uid);
+          }
+        });
     for (String uid : toPromote) {
       promotion.promote(uid);
     }
@@ -146,6 +152,7 @@ final class FollowGraph {
   private static void checkPair(String uid, String target) {
     Validation.uid(uid, "uid");
     Validation.uid(target, "target");
-    InvalidInputException.check(!uid.equals(target), "target", "a user cannot follow or unfollow themselves");
+    InvalidInputException.check(
+        !uid.equals(target), "target", "a user cannot follow or unfollow themselves");
   }
 }

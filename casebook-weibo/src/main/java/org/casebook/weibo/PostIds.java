@@ -4,10 +4,10 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Post ids: {@code millis << 20 | n}. They sort by publish time, are strictly increasing
- * within a process, and start each millisecond at a random offset so that two servers rarely
- * pick the same id for one author; a collision is caught by the conditional write anyway.
- * 43 bits of milliseconds last until the year 2248.
+ * Post ids: {@code millis << 20 | n}. They sort by publish time, are strictly increasing within a
+ * process, and start each millisecond at a random offset so that two servers rarely pick the same
+ * id for one author; a collision is caught by the conditional write anyway. 43 bits of milliseconds
+ * last until the year 2248.
  */
 final class PostIds {
   static final int SEQUENCE_BITS = 20;
@@ -37,7 +37,10 @@ final class PostIds {
     return millis << SEQUENCE_BITS;
   }
 
-  /** The smallest id still inside the inbox TTL: the horizon of back-fill, unfollow clean-up and promotion. */
+  /**
+   * The smallest id still inside the inbox TTL: the horizon of back-fill, unfollow clean-up and
+   * promotion.
+   */
   static long inboxHorizonId(long nowMillis) {
     return firstIdAt(Math.max(0, nowMillis - WeiboConfig.INBOX_TTL_DAYS * 86_400_000L));
   }

@@ -24,8 +24,13 @@ final class Publisher {
   private final ExecutorService sideWork;
   private final FanOutPromotion promotion;
 
-  Publisher(WeiboStore store, WeiboConfig config, Clock clock, PostIds ids, ExecutorService sideWork,
-            FanOutPromotion promotion) {
+  Publisher(
+      WeiboStore store,
+      WeiboConfig config,
+      Clock clock,
+      PostIds ids,
+      ExecutorService sideWork,
+      FanOutPromotion promotion) {
     this.store = store;
     this.config = config;
     this.clock = clock;
@@ -47,7 +52,8 @@ final class Publisher {
     for (int attempt = 0; attempt < POST_ID_ATTEMPTS && post == null; attempt++) {
       long candidate = ids.next(now);
       Post p = new Post(Long.toString(candidate), uid, PostIds.millisOf(candidate), content);
-      Future<?> outboxed = outbox ? sideWork.submit(() -> store.addToOutbox(uid, List.of(p))) : null;
+      Future<?> outboxed =
+          outbox ? sideWork.submit(() -> store.addToOutbox(uid, List.of(p))) : null;
       boolean inserted = store.insertPost(uid, candidate, content);
       if (outboxed != null) {
         Futures.await(outboxed);
@@ -55,18 +61,23 @@ final class Publisher {
       if (inserted) {
         post = p;
       } else if (outboxed != null) {
-        // Another server took this id for this author: its post owns the outbox cell we just overwrote.
+        // Another server took this id for this author: its post owns the outbox cell we just
+        // overwrote.
         store.restoreOutboxEntry(uid, candidate);
       }
     }
     if (post == null) {
       Futures.await(counted);
       store.addToCounters(uid, 0, 0, -1);
-      throw new IllegalStateException("no free post id for " + uid + " after " + POST_ID_ATTEMPTS + " attempts");
+      throw new IllegalStateException(
+          "no free post id for " + uid + " after " + POST_ID_ATTEMPTS + " attempts");
     }
     long postId = Long.parseLong(post.id());
     if (author.fanOut() != FanOut.READ) {
-      store.forEachRelated(uid, WeiboKeys.FOLLOWER, FAN_OUT_CHUNK,
+      store.forEachRelated(
+          uid,
+          WeiboKeys.FOLLOWER,
+          FAN_OUT_CHUNK,
           followers -> store.addToInboxes(followers, uid, postId));
     }
     if (author.fanOut() == FanOut.PROMOTING

@@ -41,13 +41,16 @@ final class Timelines {
     int limit = request.limit();
     InboxEntry after = request.cursor().map(WeiboKeys::parseTimelineCursor).orElse(null);
     WeiboStore.FeedRow feed = store.feed(uid, after, request.fetchSize());
-    // Order of the merged timeline = order of inbox qualifiers: post id descending, then author bytes.
+    // Order of the merged timeline = order of inbox qualifiers: post id descending, then author
+    // bytes.
     TreeMap<TimelineKey, String> merged = new TreeMap<>();
     for (InboxEntry e : feed.entries()) {
       merged.put(TimelineKey.of(e), null);
     }
-    List<String> bigs = feed.readMerged().size() > MAX_READ_MERGED_FOLLOWS
-        ? feed.readMerged().subList(0, MAX_READ_MERGED_FOLLOWS) : feed.readMerged();
+    List<String> bigs =
+        feed.readMerged().size() > MAX_READ_MERGED_FOLLOWS
+            ? feed.readMerged().subList(0, MAX_READ_MERGED_FOLLOWS)
+            : feed.readMerged();
     // Outboxes and bodies are independent: fetch them side by side (bodies of every inbox entry
     // read, at most one more than the page needs).
     Future<List<List<Post>>> outboxes = null;
@@ -57,9 +60,12 @@ final class Timelines {
         if (after == null) {
           starts.add(null);
         } else {
-          // A post with the cursor's id comes after the cursor only if its author sorts after the cursor's.
+          // A post with the cursor's id comes after the cursor only if its author sorts after the
+          // cursor's.
           byte[] q = WeiboKeys.outboxEntry(after.postId());
-          boolean inclusive = Bytes.compareTo(TimelineKey.authorKey(big), TimelineKey.authorKey(after.author())) > 0;
+          boolean inclusive =
+              Bytes.compareTo(TimelineKey.authorKey(big), TimelineKey.authorKey(after.author()))
+                  > 0;
           starts.add(inclusive ? q : KeyRange.successorOf(q));
         }
       }
@@ -77,19 +83,23 @@ final class Timelines {
         }
       }
     }
-    List<TimelineKey> page = new ArrayList<>(merged.keySet()).subList(0, Math.min(limit, merged.size()));
+    List<TimelineKey> page =
+        new ArrayList<>(merged.keySet()).subList(0, Math.min(limit, merged.size()));
     List<Post> posts = new ArrayList<>(page.size());
     for (TimelineKey k : page) {
       String content = merged.get(k) != null ? merged.get(k) : bodies.get(k);
-      // No body: the post is gone from the posts table; the entry is skipped, the cursor still moves past it.
+      // No body: the post is gone from the posts table; the entry is skipped, the cursor still
+      // moves past it.
       if (content != null) {
         InboxEntry e = k.entry();
-        posts.add(new Post(Long.toString(e.postId()), e.author(), PostIds.millisOf(e.postId()), content));
+        posts.add(
+            new Post(Long.toString(e.postId()), e.author(), PostIds.millisOf(e.postId()), content));
       }
     }
-    Optional<String> next = merged.size() > limit && !page.isEmpty()
-        ? Optional.of(WeiboKeys.timelineCursor(page.get(page.size() - 1).entry()))
-        : Optional.empty();
+    Optional<String> next =
+        merged.size() > limit && !page.isEmpty()
+            ? Optional.of(WeiboKeys.timelineCursor(page.get(page.size() - 1).entry()))
+            : Optional.empty();
     return new Page<>(posts, next);
   }
 
@@ -103,14 +113,17 @@ final class Timelines {
 
   /** Sort key of the merged timeline: post id descending, then the author's key bytes. */
   private record TimelineKey(InboxEntry entry, byte[] author) implements Comparable<TimelineKey> {
-    static final Comparator<TimelineKey> ORDER = Comparator.<TimelineKey>comparingLong(k -> -k.entry().postId())
-        .thenComparing(TimelineKey::author, Bytes.BYTES_COMPARATOR);
+    static final Comparator<TimelineKey> ORDER =
+        Comparator.<TimelineKey>comparingLong(k -> -k.entry().postId())
+            .thenComparing(TimelineKey::author, Bytes.BYTES_COMPARATOR);
 
     static TimelineKey of(InboxEntry e) {
       return new TimelineKey(e, authorKey(e.author()));
     }
 
-    /** The author part as the inbox qualifier orders it (the same string encoding as a user row). */
+    /**
+     * The author part as the inbox qualifier orders it (the same string encoding as a user row).
+     */
     static byte[] authorKey(String author) {
       return WeiboKeys.user(author);
     }
@@ -122,7 +135,9 @@ final class Timelines {
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof TimelineKey k && k.entry().postId() == entry.postId() && Bytes.equals(k.author, author);
+      return o instanceof TimelineKey k
+          && k.entry().postId() == entry.postId()
+          && Bytes.equals(k.author, author);
     }
 
     @Override

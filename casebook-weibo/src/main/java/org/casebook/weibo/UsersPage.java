@@ -3,7 +3,9 @@ package org.casebook.weibo;
 import java.util.List;
 import org.casebook.core.page.Page;
 
-/** A page of user ids as the REST API and the CLI print it: {@code {"users":[…],"next":"…"|null}}. */
+/**
+ * A page of user ids as the REST API and the CLI print it: {@code {"users":[…],"next":"…"|null}}.
+ */
 public record UsersPage(List<String> users, String next) {
   public UsersPage {
     users = List.copyOf(users);

@@ -3,7 +3,10 @@ package org.casebook.weibo;
 import org.casebook.core.Ids;
 import org.casebook.core.InvalidInputException;
 
-/** Input rules: user ids of 1–64 characters in any script (the platform's id rule), posts of 1–2,000 characters. */
+/**
+ * Input rules: user ids of 1–64 characters in any script (the platform's id rule), posts of 1–2,000
+ * characters.
+ */
 final class Validation {
   static final int MAX_UID_CHARS = 64;
   static final int MAX_CONTENT_CHARS = 2000;
@@ -15,7 +18,8 @@ final class Validation {
   }
 
   static String content(String value) {
-    InvalidInputException.check(value != null && !value.isBlank(), "content", "content must not be empty");
+    InvalidInputException.check(
+        value != null && !value.isBlank(), "content", "content must not be empty");
     String problem = Ids.textProblem(value, MAX_CONTENT_CHARS, true);
     InvalidInputException.check(problem == null, "content", "content " + problem);
     return value;

@@ -3,10 +3,11 @@ package org.casebook.weibo;
 import org.casebook.core.InvalidInputException;
 
 /**
- * Tuning of the feed. Page sizes follow the platform's one rule ({@link org.casebook.core.page.PageRequest}).
+ * Tuning of the feed. Page sizes follow the platform's one rule ({@link
+ * org.casebook.core.page.PageRequest}).
  *
- * @param fanOutThreshold followers at which an account switches from fan-out on write to
- *     merge on read (hybrid fan-out)
+ * @param fanOutThreshold followers at which an account switches from fan-out on write to merge on
+ *     read (hybrid fan-out)
  * @param backfillPosts how many of the followee's latest posts a new follow copies to the inbox
  */
 public record WeiboConfig(int fanOutThreshold, int backfillPosts) {
@@ -27,12 +28,13 @@ public record WeiboConfig(int fanOutThreshold, int backfillPosts) {
   }
 
   /**
-   * Defaults overridden by {@code CASEBOOK_WEIBO_FANOUT_THRESHOLD} and
-   * {@code CASEBOOK_WEIBO_BACKFILL_POSTS} when set.
+   * Defaults overridden by {@code CASEBOOK_WEIBO_FANOUT_THRESHOLD} and {@code
+   * CASEBOOK_WEIBO_BACKFILL_POSTS} when set.
    */
   public static WeiboConfig fromEnvironment() {
     WeiboConfig d = defaults();
-    return new WeiboConfig(intEnv("CASEBOOK_WEIBO_FANOUT_THRESHOLD", d.fanOutThreshold()),
+    return new WeiboConfig(
+        intEnv("CASEBOOK_WEIBO_FANOUT_THRESHOLD", d.fanOutThreshold()),
         intEnv("CASEBOOK_WEIBO_BACKFILL_POSTS", d.backfillPosts()));
   }
 

@@ -24,17 +24,33 @@ final class WeiboKeys {
   static final int FOLLOWING = 1;
   static final int FOLLOWER = 2;
 
-  static final KeyLayout POST = KeyLayout.named("post row").part("uid", PartType.STRING)
-      .part("postId", PartType.REVERSE_TIMESTAMP).build();
-  /** The users row and the inbox row of a user (the same bytes as the prefix of its posts and relations). */
+  static final KeyLayout POST =
+      KeyLayout.named("post row")
+          .part("uid", PartType.STRING)
+          .part("postId", PartType.REVERSE_TIMESTAMP)
+          .build();
+
+  /**
+   * The users row and the inbox row of a user (the same bytes as the prefix of its posts and
+   * relations).
+   */
   static final KeyLayout USER = KeyLayout.named("user row").part("uid", PartType.STRING).build();
-  static final KeyLayout RELATION = KeyLayout.named("relation row").part("uid", PartType.STRING)
-      .part("kind", PartType.BYTE).part("other", PartType.STRING).build();
-  static final KeyLayout INBOX_ENTRY = KeyLayout.named("inbox entry qualifier")
-      .part("postId", PartType.REVERSE_TIMESTAMP).part("author", PartType.STRING).build();
-  static final KeyLayout MARKER = KeyLayout.named("marker qualifier").part("followee", PartType.STRING).build();
-  static final KeyLayout OUTBOX = KeyLayout.named("outbox qualifier").part("postId", PartType.REVERSE_TIMESTAMP)
-      .build();
+
+  static final KeyLayout RELATION =
+      KeyLayout.named("relation row")
+          .part("uid", PartType.STRING)
+          .part("kind", PartType.BYTE)
+          .part("other", PartType.STRING)
+          .build();
+  static final KeyLayout INBOX_ENTRY =
+      KeyLayout.named("inbox entry qualifier")
+          .part("postId", PartType.REVERSE_TIMESTAMP)
+          .part("author", PartType.STRING)
+          .build();
+  static final KeyLayout MARKER =
+      KeyLayout.named("marker qualifier").part("followee", PartType.STRING).build();
+  static final KeyLayout OUTBOX =
+      KeyLayout.named("outbox qualifier").part("postId", PartType.REVERSE_TIMESTAMP).build();
 
   /** Every layout above, for the descriptor. */
   static final List<KeyLayout> ALL = List.of(POST, USER, RELATION, INBOX_ENTRY, MARKER, OUTBOX);
@@ -99,14 +115,18 @@ final class WeiboKeys {
   /** An inbox entry: which post of which author. */
   record InboxEntry(long postId, String author) {}
 
-  // Cursor positions (opaque and checked by Cursors): a 400 naming "cursor" when they do not decode.
+  // Cursor positions (opaque and checked by Cursors): a 400 naming "cursor" when they do not
+  // decode.
 
   static String timelineCursor(InboxEntry last) {
-    return Cursors.encode(TIMELINE_SCOPE, KeyBuilder.create().addLong(last.postId()).addString(last.author()).build());
+    return Cursors.encode(
+        TIMELINE_SCOPE,
+        KeyBuilder.create().addLong(last.postId()).addString(last.author()).build());
   }
 
   static InboxEntry parseTimelineCursor(String cursor) {
-    return Cursors.decode(TIMELINE_SCOPE, cursor, r -> new InboxEntry(nonNegative(r.readLong()), r.readString()));
+    return Cursors.decode(
+        TIMELINE_SCOPE, cursor, r -> new InboxEntry(nonNegative(r.readLong()), r.readString()));
   }
 
   static String postCursor(long postId) {

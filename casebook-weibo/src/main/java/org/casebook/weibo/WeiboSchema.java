@@ -8,10 +8,11 @@ import org.casebook.core.schema.SplitPoints;
 import org.casebook.core.schema.TableSpec;
 
 /**
- * The feed's tables in one namespace ({@code weibo} unless a benchmark picks its own). Every
- * table leads with the user id, so writes spread by user.
+ * The feed's tables in one namespace ({@code weibo} unless a benchmark picks its own). Every table
+ * leads with the user id, so writes spread by user.
  */
-record WeiboSchema(String namespace, TableName posts, TableName inbox, TableName relations, TableName users) {
+record WeiboSchema(
+    String namespace, TableName posts, TableName inbox, TableName relations, TableName users) {
   static final String DEFAULT_NAMESPACE = "weibo";
 
   static final byte[] P = Bytes.toBytes("p");
@@ -23,28 +24,50 @@ record WeiboSchema(String namespace, TableName posts, TableName inbox, TableName
 
   /** posts:p:c content (UTF-8). */
   static final byte[] CONTENT = Bytes.toBytes("c");
+
   /** relations:r:t follow time (epoch millis). */
   static final byte[] SINCE = Bytes.toBytes("t");
+
   /** users:u counters (8-byte longs, updated with Increment) and the fan-out state byte. */
   static final byte[] FOLLOWERS = Bytes.toBytes("followers");
+
   static final byte[] FOLLOWING = Bytes.toBytes("following");
   static final byte[] POST_COUNT = Bytes.toBytes("posts");
   static final byte[] STATE = Bytes.toBytes("state");
 
   static WeiboSchema in(String namespace) {
-    return new WeiboSchema(namespace, TableName.valueOf(namespace, "posts"), TableName.valueOf(namespace, "inbox"),
-        TableName.valueOf(namespace, "relations"), TableName.valueOf(namespace, "users"));
+    return new WeiboSchema(
+        namespace,
+        TableName.valueOf(namespace, "posts"),
+        TableName.valueOf(namespace, "inbox"),
+        TableName.valueOf(namespace, "relations"),
+        TableName.valueOf(namespace, "users"));
   }
 
   List<TableSpec> tables() {
     return List.of(
-        new TableSpec(posts, List.of(FamilySpec.of("p")), SplitPoints.none(), WeiboKeys.POST.shape()),
-        new TableSpec(inbox, List.of(FamilySpec.of("i").withTtlSeconds(WeiboConfig.INBOX_TTL_DAYS * 86_400),
-            FamilySpec.of("m"), FamilySpec.of("o").withTtlSeconds(WeiboConfig.INBOX_TTL_DAYS * 86_400)),
-            SplitPoints.none(), WeiboKeys.USER.shape() + "; i: " + WeiboKeys.INBOX_ENTRY.shape() + "; m: "
-                + WeiboKeys.MARKER.shape() + "; o: " + WeiboKeys.OUTBOX.shape()),
-        new TableSpec(relations, List.of(FamilySpec.of("r")), SplitPoints.none(), WeiboKeys.RELATION.shape()),
-        new TableSpec(users, List.of(FamilySpec.of("u").withInMemory(true)), SplitPoints.none(),
+        new TableSpec(
+            posts, List.of(FamilySpec.of("p")), SplitPoints.none(), WeiboKeys.POST.shape()),
+        new TableSpec(
+            inbox,
+            List.of(
+                FamilySpec.of("i").withTtlSeconds(WeiboConfig.INBOX_TTL_DAYS * 86_400),
+                FamilySpec.of("m"),
+                FamilySpec.of("o").withTtlSeconds(WeiboConfig.INBOX_TTL_DAYS * 86_400)),
+            SplitPoints.none(),
+            WeiboKeys.USER.shape()
+                + "; i: "
+                + WeiboKeys.INBOX_ENTRY.shape()
+                + "; m: "
+                + WeiboKeys.MARKER.shape()
+                + "; o: "
+                + WeiboKeys.OUTBOX.shape()),
+        new TableSpec(
+            relations, List.of(FamilySpec.of("r")), SplitPoints.none(), WeiboKeys.RELATION.shape()),
+        new TableSpec(
+            users,
+            List.of(FamilySpec.of("u").withInMemory(true)),
+            SplitPoints.none(),
             WeiboKeys.USER.shape()));
   }
 }

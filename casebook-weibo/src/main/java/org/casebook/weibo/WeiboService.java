@@ -14,11 +14,11 @@ import org.casebook.weibo.WeiboStore.UserRow;
  * followings, on the context's shared HBase connection, clock and side-work pool.
  *
  * <p>Hybrid fan-out: an account's posts are copied into each follower's inbox when published
- * (fan-out on write) until the account has {@link WeiboConfig#fanOutThreshold()} followers. Then
- * a background promotion ({@link FanOutPromotion}) marks each follower as "follows a read-merged
+ * (fan-out on write) until the account has {@link WeiboConfig#fanOutThreshold()} followers. Then a
+ * background promotion ({@link FanOutPromotion}) marks each follower as "follows a read-merged
  * account" and the account switches to fan-out on read: its posts are merged into followers'
- * timelines when they are read. Timelines stay complete and ordered either way; duplicates from
- * the switch-over are removed.
+ * timelines when they are read. Timelines stay complete and ordered either way; duplicates from the
+ * switch-over are removed.
  *
  * <p>Thread-safe. {@link #close()} waits for running promotions.
  */
@@ -35,7 +35,9 @@ public final class WeiboService implements AutoCloseable {
     this(context, config, WeiboSchema.DEFAULT_NAMESPACE);
   }
 
-  /** The feed in another namespace (benchmarks, tenants); {@link #schemas(String)} lists its tables. */
+  /**
+   * The feed in another namespace (benchmarks, tenants); {@link #schemas(String)} lists its tables.
+   */
   public WeiboService(SystemContext context, WeiboConfig config, String namespace) {
     this(context, config, namespace, new PostIds());
   }
@@ -46,8 +48,14 @@ public final class WeiboService implements AutoCloseable {
     this.config = Objects.requireNonNull(config, "config is null");
     this.store = new WeiboStore(context.connection(), WeiboSchema.in(namespace));
     this.promotion = new FanOutPromotion(store, context.clock(), context.background("promotion"));
-    this.publisher = new Publisher(store, config, context.clock(), Objects.requireNonNull(ids, "ids is null"),
-        context.sideWork(), promotion);
+    this.publisher =
+        new Publisher(
+            store,
+            config,
+            context.clock(),
+            Objects.requireNonNull(ids, "ids is null"),
+            context.sideWork(),
+            promotion);
     this.graph = new FollowGraph(store, config, context.clock(), promotion);
     this.timelines = new Timelines(store, context.sideWork());
   }
@@ -67,16 +75,16 @@ public final class WeiboService implements AutoCloseable {
   }
 
   /**
-   * {@code uid} follows {@code target}: both sides of the relation, then the target's latest
-   * posts into {@code uid}'s inbox. Returns false if {@code uid} already followed {@code target}.
+   * {@code uid} follows {@code target}: both sides of the relation, then the target's latest posts
+   * into {@code uid}'s inbox. Returns false if {@code uid} already followed {@code target}.
    */
   public boolean follow(String uid, String target) {
     return graph.follow(uid, target);
   }
 
   /**
-   * {@code uid} stops following {@code target}: both sides, the read-merge marker, and the
-   * target's posts in {@code uid}'s inbox. Returns false if {@code uid} did not follow {@code target}.
+   * {@code uid} stops following {@code target}: both sides, the read-merge marker, and the target's
+   * posts in {@code uid}'s inbox. Returns false if {@code uid} did not follow {@code target}.
    */
   public boolean unfollow(String uid, String target) {
     return graph.unfollow(uid, target);
@@ -105,13 +113,14 @@ public final class WeiboService implements AutoCloseable {
   public UserStats stats(String uid) {
     Validation.uid(uid, "uid");
     UserRow row = store.user(uid);
-    return new UserStats(uid, row.followers(), row.following(), row.posts(), row.fanOut() == FanOut.READ);
+    return new UserStats(
+        uid, row.followers(), row.following(), row.posts(), row.fanOut() == FanOut.READ);
   }
 
   /**
-   * Imports edges of an existing social graph in bulk (no inbox back-fill: import the graph
-   * before the posts). Edges already present are skipped, so an import can be rerun. Accounts
-   * that end up over the threshold are promoted before this returns. Returns the edges added.
+   * Imports edges of an existing social graph in bulk (no inbox back-fill: import the graph before
+   * the posts). Edges already present are skipped, so an import can be rerun. Accounts that end up
+   * over the threshold are promoted before this returns. Returns the edges added.
    */
   public long importFollows(List<Follow> edges) {
     return graph.importFollows(edges);

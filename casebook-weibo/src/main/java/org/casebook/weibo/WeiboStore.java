@@ -43,13 +43,15 @@ import org.casebook.core.key.KeyRange;
 import org.casebook.weibo.WeiboKeys.InboxEntry;
 
 /**
- * Every HBase read and write of the feed, in one place; keys through the layouts of {@link WeiboKeys}.
- * Storage errors become {@link StorageException}s.
+ * Every HBase read and write of the feed, in one place; keys through the layouts of {@link
+ * WeiboKeys}. Storage errors become {@link StorageException}s.
  */
 final class WeiboStore {
   /** Fan-out state of an account, kept in users:u:state. */
   enum FanOut {
-    WRITE(0), PROMOTING(1), READ(2);
+    WRITE(0),
+    PROMOTING(1),
+    READ(2);
 
     final byte code;
 
@@ -85,7 +87,10 @@ final class WeiboStore {
   UserRow user(String uid) {
     try (Table t = connection.getTable(schema.users())) {
       Result r = t.get(new Get(WeiboKeys.user(uid)).addFamily(U));
-      return new UserRow(counter(r, FOLLOWERS), counter(r, FOLLOWING), counter(r, POST_COUNT),
+      return new UserRow(
+          counter(r, FOLLOWERS),
+          counter(r, FOLLOWING),
+          counter(r, POST_COUNT),
           FanOut.of(r.getValue(U, STATE)));
     } catch (IOException e) {
       throw StorageException.of("read user", e);
@@ -125,8 +130,10 @@ final class WeiboStore {
         return true;
       }
       CheckAndMutate.Builder check = CheckAndMutate.newBuilder(row);
-      CheckAndMutate cam = expected == FanOut.WRITE ? check.ifNotExists(U, STATE).build(put)
-          : check.ifEquals(U, STATE, new byte[] {expected.code}).build(put);
+      CheckAndMutate cam =
+          expected == FanOut.WRITE
+              ? check.ifNotExists(U, STATE).build(put)
+              : check.ifEquals(U, STATE, new byte[] {expected.code}).build(put);
       return t.checkAndMutate(cam).isSuccess();
     } catch (IOException e) {
       throw StorageException.of("update fan-out state", e);
@@ -138,24 +145,39 @@ final class WeiboStore {
     byte[] row = WeiboKeys.post(uid, postId);
     Put put = new Put(row).addColumn(P, CONTENT, content.getBytes(StandardCharsets.UTF_8));
     try (Table t = connection.getTable(schema.posts())) {
-      return t.checkAndMutate(CheckAndMutate.newBuilder(row).ifNotExists(P, CONTENT).build(put)).isSuccess();
+      return t.checkAndMutate(CheckAndMutate.newBuilder(row).ifNotExists(P, CONTENT).build(put))
+          .isSuccess();
     } catch (IOException e) {
       throw StorageException.of("write post", e);
     }
   }
 
-  /** Up to {@code limit} posts of {@code uid} with ids below {@code beforeId} (or from the newest), newest first. */
+  /**
+   * Up to {@code limit} posts of {@code uid} with ids below {@code beforeId} (or from the newest),
+   * newest first.
+   */
   List<Post> posts(String uid, long beforeId, boolean inclusive, int limit) {
-    Scan scan = WeiboKeys.POST.range(uid).toScan().addColumn(P, CONTENT).setLimit(limit)
-        .setCaching(Math.min(limit, 1000));
+    Scan scan =
+        WeiboKeys.POST
+            .range(uid)
+            .toScan()
+            .addColumn(P, CONTENT)
+            .setLimit(limit)
+            .setCaching(Math.min(limit, 1000));
     if (beforeId >= 0) {
       scan.withStartRow(WeiboKeys.post(uid, beforeId), inclusive);
     }
     List<Post> out = new ArrayList<>();
-    try (Table t = connection.getTable(schema.posts()); ResultScanner s = t.getScanner(scan)) {
+    try (Table t = connection.getTable(schema.posts());
+        ResultScanner s = t.getScanner(scan)) {
       for (Result r : s) {
         long id = WeiboKeys.postIdOf(r.getRow());
-        out.add(new Post(Long.toString(id), uid, PostIds.millisOf(id), Bytes.toString(r.getValue(P, CONTENT))));
+        out.add(
+            new Post(
+                Long.toString(id),
+                uid,
+                PostIds.millisOf(id),
+                Bytes.toString(r.getValue(P, CONTENT))));
       }
       return out;
     } catch (IOException e) {
@@ -165,13 +187,24 @@ final class WeiboStore {
 
   /** {@code uid}'s posts with id at least {@code sinceId}, newest first, at most {@code limit}. */
   List<Post> postsSince(String uid, long sinceId, int limit) {
-    Scan scan = new Scan().withStartRow(WeiboKeys.POST.prefix(uid)).withStopRow(WeiboKeys.post(uid, sinceId), true)
-        .addColumn(P, CONTENT).setCaching(Math.min(Math.max(limit, 1), 1000)).setLimit(limit);
+    Scan scan =
+        new Scan()
+            .withStartRow(WeiboKeys.POST.prefix(uid))
+            .withStopRow(WeiboKeys.post(uid, sinceId), true)
+            .addColumn(P, CONTENT)
+            .setCaching(Math.min(Math.max(limit, 1), 1000))
+            .setLimit(limit);
     List<Post> out = new ArrayList<>();
-    try (Table t = connection.getTable(schema.posts()); ResultScanner s = t.getScanner(scan)) {
+    try (Table t = connection.getTable(schema.posts());
+        ResultScanner s = t.getScanner(scan)) {
       for (Result r : s) {
         long id = WeiboKeys.postIdOf(r.getRow());
-        out.add(new Post(Long.toString(id), uid, PostIds.millisOf(id), Bytes.toString(r.getValue(P, CONTENT))));
+        out.add(
+            new Post(
+                Long.toString(id),
+                uid,
+                PostIds.millisOf(id),
+                Bytes.toString(r.getValue(P, CONTENT))));
       }
       return out;
     } catch (IOException e) {
@@ -179,12 +212,21 @@ final class WeiboStore {
     }
   }
 
-  /** Ids of {@code uid}'s posts with id at least {@code sinceId}, newest first, at most {@code limit}. */
+  /**
+   * Ids of {@code uid}'s posts with id at least {@code sinceId}, newest first, at most {@code
+   * limit}.
+   */
   void forEachPostIdSince(String uid, long sinceId, int limit, Consumer<Long> action) {
     // Newest first: the range ends at the row of the oldest id we still want.
-    Scan scan = new Scan().withStartRow(WeiboKeys.POST.prefix(uid)).withStopRow(WeiboKeys.post(uid, sinceId), true)
-        .setFilter(new KeyOnlyFilter()).setCaching(Math.min(Math.max(limit, 1), 1000)).setLimit(limit);
-    try (Table t = connection.getTable(schema.posts()); ResultScanner s = t.getScanner(scan)) {
+    Scan scan =
+        new Scan()
+            .withStartRow(WeiboKeys.POST.prefix(uid))
+            .withStopRow(WeiboKeys.post(uid, sinceId), true)
+            .setFilter(new KeyOnlyFilter())
+            .setCaching(Math.min(Math.max(limit, 1), 1000))
+            .setLimit(limit);
+    try (Table t = connection.getTable(schema.posts());
+        ResultScanner s = t.getScanner(scan)) {
       for (Result r : s) {
         action.accept(WeiboKeys.postIdOf(r.getRow()));
       }
@@ -193,7 +235,9 @@ final class WeiboStore {
     }
   }
 
-  /** Bodies of the given posts of the given authors, in the same order; null where a post is gone. */
+  /**
+   * Bodies of the given posts of the given authors, in the same order; null where a post is gone.
+   */
   List<String> contents(List<InboxEntry> entries) {
     List<Get> gets = new ArrayList<>(entries.size());
     for (InboxEntry e : entries) {
@@ -212,7 +256,10 @@ final class WeiboStore {
     }
   }
 
-  /** The first page of a user's feed row and the read-merged accounts they follow, in one round trip. */
+  /**
+   * The first page of a user's feed row and the read-merged accounts they follow, in one round
+   * trip.
+   */
   record FeedRow(List<InboxEntry> entries, List<String> readMerged) {}
 
   private static final byte[] EMPTY = new byte[0];
@@ -223,8 +270,11 @@ final class WeiboStore {
    */
   FeedRow feed(String owner, InboxEntry after, int limit) {
     byte[] row = WeiboKeys.user(owner);
-    ColumnPaginationFilter page = after == null ? new ColumnPaginationFilter(limit, 0)
-        : new ColumnPaginationFilter(limit, KeyRange.successorOf(WeiboKeys.inboxEntry(after.postId(), after.author())));
+    ColumnPaginationFilter page =
+        after == null
+            ? new ColumnPaginationFilter(limit, 0)
+            : new ColumnPaginationFilter(
+                limit, KeyRange.successorOf(WeiboKeys.inboxEntry(after.postId(), after.author())));
     List<Get> gets = List.of(new Get(row).addFamily(I).setFilter(page), new Get(row).addFamily(M));
     try (Table t = connection.getTable(schema.inbox())) {
       Result[] r = t.get(gets);
@@ -251,8 +301,13 @@ final class WeiboStore {
     List<Get> gets = new ArrayList<>(accounts.size());
     for (int i = 0; i < accounts.size(); i++) {
       byte[] start = startQualifiers.get(i);
-      gets.add(new Get(WeiboKeys.user(accounts.get(i))).addFamily(O)
-          .setFilter(start == null ? new ColumnPaginationFilter(limit, 0) : new ColumnPaginationFilter(limit, start)));
+      gets.add(
+          new Get(WeiboKeys.user(accounts.get(i)))
+              .addFamily(O)
+              .setFilter(
+                  start == null
+                      ? new ColumnPaginationFilter(limit, 0)
+                      : new ColumnPaginationFilter(limit, start)));
     }
     try (Table t = connection.getTable(schema.inbox())) {
       Result[] results = t.get(gets);
@@ -261,8 +316,12 @@ final class WeiboStore {
         List<Post> posts = new ArrayList<>();
         for (Cell c : results[i].rawCells()) {
           long id = WeiboKeys.outboxPostIdOf(CellUtil.cloneQualifier(c));
-          posts.add(new Post(Long.toString(id), accounts.get(i), PostIds.millisOf(id),
-              Bytes.toString(CellUtil.cloneValue(c))));
+          posts.add(
+              new Post(
+                  Long.toString(id),
+                  accounts.get(i),
+                  PostIds.millisOf(id),
+                  Bytes.toString(CellUtil.cloneValue(c))));
         }
         out.add(posts);
       }
@@ -286,7 +345,9 @@ final class WeiboStore {
     batch(schema.inbox(), puts);
   }
 
-  /** Adds posts of one author to one inbox ({@code delete} removes them instead): one row mutation. */
+  /**
+   * Adds posts of one author to one inbox ({@code delete} removes them instead): one row mutation.
+   */
   void changeInbox(String owner, String author, List<Long> postIds, boolean delete) {
     if (postIds.isEmpty()) {
       return;
@@ -311,7 +372,10 @@ final class WeiboStore {
     List<Mutation> ms = new ArrayList<>(owners.size());
     for (String owner : owners) {
       byte[] row = WeiboKeys.user(owner);
-      ms.add(delete ? new Delete(row).addColumns(M, q) : new Put(row).addColumn(M, q, Bytes.toBytes(now)));
+      ms.add(
+          delete
+              ? new Delete(row).addColumns(M, q)
+              : new Put(row).addColumn(M, q, Bytes.toBytes(now)));
     }
     batch(schema.inbox(), ms);
   }
@@ -319,10 +383,17 @@ final class WeiboStore {
   /** Puts the stored post with this id back into its author's outbox (after an id collision). */
   void restoreOutboxEntry(String uid, long postId) {
     try (Table t = connection.getTable(schema.posts())) {
-      byte[] content = t.get(new Get(WeiboKeys.post(uid, postId)).addColumn(P, CONTENT)).getValue(P, CONTENT);
+      byte[] content =
+          t.get(new Get(WeiboKeys.post(uid, postId)).addColumn(P, CONTENT)).getValue(P, CONTENT);
       if (content != null) {
-        addToOutbox(uid, List.of(new Post(Long.toString(postId), uid, PostIds.millisOf(postId),
-            Bytes.toString(content))));
+        addToOutbox(
+            uid,
+            List.of(
+                new Post(
+                    Long.toString(postId),
+                    uid,
+                    PostIds.millisOf(postId),
+                    Bytes.toString(content))));
       }
     } catch (IOException e) {
       throw StorageException.of("restore outbox entry", e);
@@ -336,7 +407,10 @@ final class WeiboStore {
     }
     Put p = new Put(WeiboKeys.user(account));
     for (Post post : posts) {
-      p.addColumn(O, WeiboKeys.outboxEntry(Long.parseLong(post.id())), post.content().getBytes(StandardCharsets.UTF_8));
+      p.addColumn(
+          O,
+          WeiboKeys.outboxEntry(Long.parseLong(post.id())),
+          post.content().getBytes(StandardCharsets.UTF_8));
     }
     batch(schema.inbox(), List.of(p));
   }
@@ -346,7 +420,8 @@ final class WeiboStore {
     byte[] row = WeiboKeys.relation(uid, kind, other);
     Put put = new Put(row).addColumn(R, SINCE, Bytes.toBytes(now));
     try (Table t = connection.getTable(schema.relations())) {
-      return t.checkAndMutate(CheckAndMutate.newBuilder(row).ifNotExists(R, SINCE).build(put)).isSuccess();
+      return t.checkAndMutate(CheckAndMutate.newBuilder(row).ifNotExists(R, SINCE).build(put))
+          .isSuccess();
     } catch (IOException e) {
       throw StorageException.of("write relation", e);
     }
@@ -356,8 +431,11 @@ final class WeiboStore {
   boolean removeRelation(String uid, int kind, String other) {
     byte[] row = WeiboKeys.relation(uid, kind, other);
     try (Table t = connection.getTable(schema.relations())) {
-      return t.checkAndMutate(CheckAndMutate.newBuilder(row).ifMatches(R, SINCE, CompareOperator.NOT_EQUAL, new byte[0])
-          .build(new Delete(row))).isSuccess();
+      return t.checkAndMutate(
+              CheckAndMutate.newBuilder(row)
+                  .ifMatches(R, SINCE, CompareOperator.NOT_EQUAL, new byte[0])
+                  .build(new Delete(row)))
+          .isSuccess();
     } catch (IOException e) {
       throw StorageException.of("delete relation", e);
     }
@@ -393,15 +471,24 @@ final class WeiboStore {
     }
   }
 
-  /** Up to {@code limit} related user ids of one kind, in id order, strictly after {@code afterUid} if given. */
+  /**
+   * Up to {@code limit} related user ids of one kind, in id order, strictly after {@code afterUid}
+   * if given.
+   */
   List<String> related(String uid, int kind, String afterUid, int limit) {
-    Scan scan = WeiboKeys.RELATION.range(uid, kind).toScan().setLimit(limit)
-        .setCaching(Math.min(limit, 1000)).setFilter(new KeyOnlyFilter());
+    Scan scan =
+        WeiboKeys.RELATION
+            .range(uid, kind)
+            .toScan()
+            .setLimit(limit)
+            .setCaching(Math.min(limit, 1000))
+            .setFilter(new KeyOnlyFilter());
     if (afterUid != null) {
       scan.withStartRow(WeiboKeys.relation(uid, kind, afterUid), false);
     }
     List<String> out = new ArrayList<>();
-    try (Table t = connection.getTable(schema.relations()); ResultScanner s = t.getScanner(scan)) {
+    try (Table t = connection.getTable(schema.relations());
+        ResultScanner s = t.getScanner(scan)) {
       for (Result r : s) {
         out.add(WeiboKeys.otherOf(r.getRow()));
       }
@@ -413,10 +500,15 @@ final class WeiboStore {
 
   /** Every related user id of one kind, streamed in chunks (followers of a large account). */
   void forEachRelated(String uid, int kind, int chunk, Consumer<List<String>> action) {
-    Scan scan = WeiboKeys.RELATION.range(uid, kind).toScan().setCaching(chunk)
-        .setFilter(new KeyOnlyFilter());
+    Scan scan =
+        WeiboKeys.RELATION
+            .range(uid, kind)
+            .toScan()
+            .setCaching(chunk)
+            .setFilter(new KeyOnlyFilter());
     List<String> buffer = new ArrayList<>(chunk);
-    try (Table t = connection.getTable(schema.relations()); ResultScanner s = t.getScanner(scan)) {
+    try (Table t = connection.getTable(schema.relations());
+        ResultScanner s = t.getScanner(scan)) {
       for (Result r : s) {
         buffer.add(WeiboKeys.otherOf(r.getRow()));
         if (buffer.size() == chunk) {

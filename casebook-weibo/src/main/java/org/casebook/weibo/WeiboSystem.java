@@ -16,8 +16,13 @@ import org.casebook.weibo.http.WeiboRoutes;
 public final class WeiboSystem implements CasebookSystem {
   @Override
   public SystemDescriptor descriptor() {
-    return new SystemDescriptor("weibo", "Social feed (seed 003): publish, follow, timelines with hybrid fan-out",
-        WeiboService.schemas(WeiboSchema.DEFAULT_NAMESPACE), WeiboKeys.ALL, WeiboRoutes.ROUTES.specs(), List.of());
+    return new SystemDescriptor(
+        "weibo",
+        "Social feed (seed 003): publish, follow, timelines with hybrid fan-out",
+        WeiboService.schemas(WeiboSchema.DEFAULT_NAMESPACE),
+        WeiboKeys.ALL,
+        WeiboRoutes.ROUTES.specs(),
+        List.of());
   }
 
   @Override

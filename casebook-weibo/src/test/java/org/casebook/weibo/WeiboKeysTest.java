@@ -14,7 +14,9 @@ import org.casebook.core.testing.KeyLayoutChecks;
 import org.junit.jupiter.api.Test;
 
 class WeiboKeysTest {
-  /** The README's worked example: {@code alice} publishes this post id and {@code bob} follows her. */
+  /**
+   * The README's worked example: {@code alice} publishes this post id and {@code bob} follows her.
+   */
   private static final long POST_ID = (1_792_000_000_000L << PostIds.SEQUENCE_BITS) | 5;
 
   @Test
@@ -45,14 +47,17 @@ class WeiboKeysTest {
     assertLine(readme, "m:", WeiboKeys.MARKER.explain("alice"));
     assertLine(readme, "weibo:inbox", WeiboKeys.USER.explain("alice"));
     assertLine(readme, "o:", WeiboKeys.OUTBOX.explain(POST_ID));
-    assertLine(readme, "weibo:relations", WeiboKeys.RELATION.explain("bob", WeiboKeys.FOLLOWING, "alice"));
+    assertLine(
+        readme, "weibo:relations", WeiboKeys.RELATION.explain("bob", WeiboKeys.FOLLOWING, "alice"));
     assertLine(readme, "", WeiboKeys.RELATION.explain("alice", WeiboKeys.FOLLOWER, "bob"));
     assertLine(readme, "weibo:users", WeiboKeys.USER.explain("alice"));
   }
 
   /** A line of the README that starts with {@code label} followed by exactly {@code bytes}. */
   private static void assertLine(String readme, String label, String bytes) {
-    Pattern line = Pattern.compile("(?m)^\\s*" + Pattern.quote(label) + "\\s*" + Pattern.quote(bytes) + "(\\s|$)");
+    Pattern line =
+        Pattern.compile(
+            "(?m)^\\s*" + Pattern.quote(label) + "\\s*" + Pattern.quote(bytes) + "(\\s|$)");
     assertThat(line.matcher(readme).find()).as("README line '%s %s'", label, bytes).isTrue();
   }
 
@@ -61,11 +66,14 @@ class WeiboKeysTest {
     assertThat(WeiboKeys.postIdOf(WeiboKeys.post("a/b", POST_ID))).isEqualTo(POST_ID);
     assertThat(WeiboKeys.inboxEntryOf(WeiboKeys.inboxEntry(POST_ID, "用户_1")))
         .isEqualTo(new WeiboKeys.InboxEntry(POST_ID, "用户_1"));
-    assertThat(WeiboKeys.otherOf(WeiboKeys.relation("1", WeiboKeys.FOLLOWER, "10001"))).isEqualTo("10001");
+    assertThat(WeiboKeys.otherOf(WeiboKeys.relation("1", WeiboKeys.FOLLOWER, "10001")))
+        .isEqualTo("10001");
     assertThat(WeiboKeys.markerOf(WeiboKeys.marker("a\u0000b"))).isEqualTo("a\u0000b");
     assertThat(WeiboKeys.outboxPostIdOf(WeiboKeys.outboxEntry(POST_ID))).isEqualTo(POST_ID);
     assertThat(WeiboKeys.POST.prefix("1")).isEqualTo(WeiboKeys.user("1"));
-    assertThat(WeiboKeys.parseTimelineCursor(WeiboKeys.timelineCursor(new WeiboKeys.InboxEntry(POST_ID, "x"))))
+    assertThat(
+            WeiboKeys.parseTimelineCursor(
+                WeiboKeys.timelineCursor(new WeiboKeys.InboxEntry(POST_ID, "x"))))
         .isEqualTo(new WeiboKeys.InboxEntry(POST_ID, "x"));
     assertThat(WeiboKeys.parsePostCursor(WeiboKeys.postCursor(POST_ID))).isEqualTo(POST_ID);
   }

@@ -70,8 +70,12 @@ class WeiboServiceIT {
       assertThat(t.items()).extracting(Post::uid).containsOnly(alice);
       assertThat(t.next()).isEmpty();
     }
-    assertThat(weibo.timeline(alice, first(20)).items()).as("own posts are not in one's feed").isEmpty();
-    assertThat(weibo.posts(alice, first(20)).items()).extracting(Post::id).containsExactly(second.id(), first.id());
+    assertThat(weibo.timeline(alice, first(20)).items())
+        .as("own posts are not in one's feed")
+        .isEmpty();
+    assertThat(weibo.posts(alice, first(20)).items())
+        .extracting(Post::id)
+        .containsExactly(second.id(), first.id());
     assertThat(weibo.stats(alice)).isEqualTo(new UserStats(alice, 2, 0, 2, false));
   }
 
@@ -85,9 +89,13 @@ class WeiboServiceIT {
     weibo.publish(dave, "d1");
     assertThat(weibo.follow(bob, alice)).isTrue();
     assertThat(weibo.follow(bob, dave)).isTrue();
-    assertThat(weibo.timeline(bob, first(20)).items()).extracting(Post::content).containsExactly("d1", "a2", "a1");
+    assertThat(weibo.timeline(bob, first(20)).items())
+        .extracting(Post::content)
+        .containsExactly("d1", "a2", "a1");
     assertThat(weibo.unfollow(bob, alice)).isTrue();
-    assertThat(weibo.timeline(bob, first(20)).items()).extracting(Post::content).containsExactly("d1");
+    assertThat(weibo.timeline(bob, first(20)).items())
+        .extracting(Post::content)
+        .containsExactly("d1");
     assertThat(weibo.following(bob, first(100)).items()).containsExactly(dave);
     assertThat(weibo.followers(alice, first(100)).items()).isEmpty();
     assertThat(weibo.stats(alice).followers()).isZero();
@@ -105,30 +113,39 @@ class WeiboServiceIT {
     assertThat(weibo.unfollow(a, b)).isTrue();
     assertThat(weibo.unfollow(a, b)).isFalse();
     assertThat(weibo.stats(b).followers()).isZero();
-    assertThatThrownBy(() -> weibo.follow(a, a)).isInstanceOf(InvalidInputException.class)
-        .extracting(e -> ((InvalidInputException) e).field()).isEqualTo("target");
+    assertThatThrownBy(() -> weibo.follow(a, a))
+        .isInstanceOf(InvalidInputException.class)
+        .extracting(e -> ((InvalidInputException) e).field())
+        .isEqualTo("target");
   }
 
   /** The seed's flaw: user "1" must not see or lose posts of "10001", "1_", "1,2" or "1/2". */
   @Test
   void idsThatArePrefixesOrContainSeparatorsStayApart() {
     String one = u("1");
-    List<String> lookalikes = List.of(u("10001"), u("1_"), u("1_0"), u("1,2"), u("1/2"), u("1") + "\u0000x".substring(1));
+    List<String> lookalikes =
+        List.of(u("10001"), u("1_"), u("1_0"), u("1,2"), u("1/2"), u("1") + "\u0000x".substring(1));
     String reader = u("reader");
     weibo.follow(reader, one);
     weibo.publish(one, "from one");
     for (String other : lookalikes) {
       weibo.publish(other, "from " + other);
     }
-    assertThat(weibo.posts(one, first(50)).items()).extracting(Post::content).containsExactly("from one");
-    assertThat(weibo.timeline(reader, first(50)).items()).extracting(Post::content).containsExactly("from one");
+    assertThat(weibo.posts(one, first(50)).items())
+        .extracting(Post::content)
+        .containsExactly("from one");
+    assertThat(weibo.timeline(reader, first(50)).items())
+        .extracting(Post::content)
+        .containsExactly("from one");
     // Following a look-alike back-fills only its posts; unfollowing "1" leaves them alone.
     weibo.follow(reader, u("1_"));
     weibo.follow(reader, u("1/2"));
     weibo.unfollow(reader, one);
-    assertThat(weibo.timeline(reader, first(50)).items()).extracting(Post::uid)
+    assertThat(weibo.timeline(reader, first(50)).items())
+        .extracting(Post::uid)
         .containsExactlyInAnyOrder(u("1_"), u("1/2"));
-    assertThat(weibo.following(reader, first(50)).items()).containsExactlyInAnyOrder(u("1/2"), u("1_"));
+    assertThat(weibo.following(reader, first(50)).items())
+        .containsExactlyInAnyOrder(u("1/2"), u("1_"));
   }
 
   @Test
@@ -155,7 +172,10 @@ class WeiboServiceIT {
     assertThat(seen).containsExactlyElementsOf(published);
   }
 
-  /** Over the threshold (5 here) an account stops fanning out; its followers still see everything, in order. */
+  /**
+   * Over the threshold (5 here) an account stops fanning out; its followers still see everything,
+   * in order.
+   */
   @Test
   void largeAccountsAreMergedAtReadTime() {
     String star = u("star");
@@ -177,7 +197,8 @@ class WeiboServiceIT {
     weibo.publish(star, "after promotion");
     weibo.publish(u("other"), "not followed");
     for (String reader : List.of(fans.get(0), fans.get(6), late)) {
-      List<String> t = weibo.timeline(reader, first(20)).items().stream().map(Post::content).toList();
+      List<String> t =
+          weibo.timeline(reader, first(20)).items().stream().map(Post::content).toList();
       assertThat(t).as(reader).containsExactly("after promotion", "before promotion");
     }
     // Unfollowing a read-merged account removes its posts from the timeline too.
@@ -185,7 +206,10 @@ class WeiboServiceIT {
     assertThat(weibo.timeline(late, first(20)).items()).isEmpty();
   }
 
-  /** Paging with a cursor across inbox entries and read-merged outboxes: no gaps, no repeats, in order. */
+  /**
+   * Paging with a cursor across inbox entries and read-merged outboxes: no gaps, no repeats, in
+   * order.
+   */
   @Test
   void pagingMixesReadMergedAndFannedOutPostsInOrder() {
     String star = u("star");
@@ -219,9 +243,9 @@ class WeiboServiceIT {
   }
 
   /**
-   * Two servers, one clock, one id offset: the second publish collides with the first one's id.
-   * The conditional insert refuses it, the optimistic outbox write is repaired, the post gets the
-   * next id, and both posts keep their own content everywhere.
+   * Two servers, one clock, one id offset: the second publish collides with the first one's id. The
+   * conditional insert refuses it, the optimistic outbox write is repaired, the post gets the next
+   * id, and both posts keep their own content everywhere.
    */
   @Test
   void postIdCollisionsBetweenServersLoseNothing(HBaseRuntime runtime) {
@@ -233,9 +257,13 @@ class WeiboServiceIT {
       weibo.follow(u("fan" + i), star);
     }
     weibo.awaitBackgroundWork();
-    try (Platform servers = Platform.builder(runtime, EmbeddedHBase.dataDir()).clock(frozen).build();
-         WeiboService a = new WeiboService(servers.contextFor("weibo-a"), config, "weibo", new PostIds(() -> 0));
-         WeiboService b = new WeiboService(servers.contextFor("weibo-b"), config, "weibo", new PostIds(() -> 0))) {
+    try (Platform servers =
+            Platform.builder(runtime, EmbeddedHBase.dataDir()).clock(frozen).build();
+        WeiboService a =
+            new WeiboService(servers.contextFor("weibo-a"), config, "weibo", new PostIds(() -> 0));
+        WeiboService b =
+            new WeiboService(
+                servers.contextFor("weibo-b"), config, "weibo", new PostIds(() -> 0))) {
       Post first = a.publish(star, "from server a");
       Post second = b.publish(star, "from server b");
       assertThat(Long.parseLong(second.id())).isEqualTo(Long.parseLong(first.id()) + 1);
@@ -245,11 +273,14 @@ class WeiboServiceIT {
       assertThat(fourth.id()).isNotEqualTo(third.id());
     }
     assertThat(weibo.stats(star).fanOutOnRead()).isTrue();
-    assertThat(weibo.timeline(fan, first(10)).items()).extracting(Post::content)
+    assertThat(weibo.timeline(fan, first(10)).items())
+        .extracting(Post::content)
         .containsExactly("from server b", "from server a");
-    assertThat(weibo.posts(star, first(10)).items()).extracting(Post::content)
+    assertThat(weibo.posts(star, first(10)).items())
+        .extracting(Post::content)
         .containsExactly("from server b", "from server a");
-    assertThat(weibo.posts(u("small"), first(10)).items()).extracting(Post::content)
+    assertThat(weibo.posts(u("small"), first(10)).items())
+        .extracting(Post::content)
         .containsExactlyInAnyOrder("small a", "small b");
     assertThat(weibo.stats(star).posts()).isEqualTo(2);
   }
@@ -270,10 +301,13 @@ class WeiboServiceIT {
     String postsCursor = WeiboKeys.postCursor(42);
     assertField(() -> weibo.timeline("ok", after(20, postsCursor)), "cursor");
     assertField(() -> weibo.posts("ok", after(20, tamper(postsCursor))), "cursor");
-    assertField(() -> weibo.followers("ok", after(20, WeiboKeys.userCursor(WeiboKeys.FOLLOWING_SCOPE, "x"))),
+    assertField(
+        () ->
+            weibo.followers("ok", after(20, WeiboKeys.userCursor(WeiboKeys.FOLLOWING_SCOPE, "x"))),
         "cursor");
     assertThat(weibo.publish(u("ok"), "line one\nline two\t😀".repeat(1)).content()).contains("\n");
-    assertThat(weibo.publish("用户" + "名".repeat(62), "64 characters of CJK are fine").uid()).hasSize(64);
+    assertThat(weibo.publish("用户" + "名".repeat(62), "64 characters of CJK are fine").uid())
+        .hasSize(64);
   }
 
   /** The cursor with one character in the middle changed. */
@@ -283,7 +317,9 @@ class WeiboServiceIT {
   }
 
   private static void assertField(Runnable call, String field) {
-    assertThatThrownBy(call::run).isInstanceOf(InvalidInputException.class)
-        .extracting(e -> ((InvalidInputException) e).field()).isEqualTo(field);
+    assertThatThrownBy(call::run)
+        .isInstanceOf(InvalidInputException.class)
+        .extracting(e -> ((InvalidInputException) e).field())
+        .isEqualTo(field);
   }
 }

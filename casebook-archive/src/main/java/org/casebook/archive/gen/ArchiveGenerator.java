@@ -20,32 +20,48 @@ import org.casebook.core.Json;
 import org.casebook.core.LocalFileException;
 
 /**
- * Writes Weibo-API-style archive files: many files of many users each, one user object per
- * line, each with profile, follower/friend ids and statuses (with geo and reposts). Can plant bad
- * files (truncated, invalid JSON, wrong types, invalid UTF-8) and one file far larger than the
- * rest (valid: it must be streamed, not rejected).
+ * Writes Weibo-API-style archive files: many files of many users each, one user object per line,
+ * each with profile, follower/friend ids and statuses (with geo and reposts). Can plant bad files
+ * (truncated, invalid JSON, wrong types, invalid UTF-8) and one file far larger than the rest
+ * (valid: it must be streamed, not rejected).
  */
 public final class ArchiveGenerator {
   /** What to write. */
-  public record Spec(int files, int usersPerFile, int statusesPerUser, boolean plantBadFiles, int bigFileFactor, long seed) {
+  public record Spec(
+      int files,
+      int usersPerFile,
+      int statusesPerUser,
+      boolean plantBadFiles,
+      int bigFileFactor,
+      long seed) {
     public Spec {
-      InvalidInputException.check(files >= 1 && files <= 100_000, "files", "files must be 1..100000");
-      InvalidInputException.check(usersPerFile >= 1, "users-per-file", "users per file must be positive");
-      InvalidInputException.check(statusesPerUser >= 0, "statuses", "statuses per user must not be negative");
-      InvalidInputException.check(bigFileFactor >= 0, "big-file", "big file factor must not be negative");
+      InvalidInputException.check(
+          files >= 1 && files <= 100_000, "files", "files must be 1..100000");
+      InvalidInputException.check(
+          usersPerFile >= 1, "users-per-file", "users per file must be positive");
+      InvalidInputException.check(
+          statusesPerUser >= 0, "statuses", "statuses per user must not be negative");
+      InvalidInputException.check(
+          bigFileFactor >= 0, "big-file", "big file factor must not be negative");
     }
   }
 
   /** The files written, and which were planted as bad. */
-  public record Written(List<Path> files, List<Path> badFiles, Path bigFile, long users, long statuses, long bytes) {}
+  public record Written(
+      List<Path> files, List<Path> badFiles, Path bigFile, long users, long statuses, long bytes) {}
 
-  private static final DateTimeFormatter WEIBO_TIME = DateTimeFormatter.ofPattern("EEE MMM dd HH:mm:ss Z yyyy", Locale.ROOT)
-      .withZone(ZoneOffset.ofHours(8));
+  private static final DateTimeFormatter WEIBO_TIME =
+      DateTimeFormatter.ofPattern("EEE MMM dd HH:mm:ss Z yyyy", Locale.ROOT)
+          .withZone(ZoneOffset.ofHours(8));
   private static final String[] PROVINCES = {"11", "31", "44", "51", "33", "32"};
-  private static final String[] SOURCES = {"<a href=\"http://weibo.com\">新浪微博</a>", "<a href=\"http://app\">iPhone客户端</a>",
-      "<a href=\"http://app\">Android客户端</a>"};
-  private static final String[] WORDS = {"今天", "天气", "不错", "HBase", "大数据", "微博", "分享", "图片", "北京", "上海", "hello",
-      "#话题#", "转发", "评论"};
+  private static final String[] SOURCES = {
+    "<a href=\"http://weibo.com\">新浪微博</a>",
+    "<a href=\"http://app\">iPhone客户端</a>",
+    "<a href=\"http://app\">Android客户端</a>"
+  };
+  private static final String[] WORDS = {
+    "今天", "天气", "不错", "HBase", "大数据", "微博", "分享", "图片", "北京", "上海", "hello", "#话题#", "转发", "评论"
+  };
   private static final ObjectMapper MAPPER = Json.mapper();
 
   private ArchiveGenerator() {}
@@ -90,7 +106,10 @@ public final class ArchiveGenerator {
     return new Written(files, bad, big, users, statuses, bytes);
   }
 
-  /** Four of the files, spread over the set, are bad: 0 truncated, 1 invalid JSON, 2 wrong type, 3 invalid UTF-8. */
+  /**
+   * Four of the files, spread over the set, are bad: 0 truncated, 1 invalid JSON, 2 wrong type, 3
+   * invalid UTF-8.
+   */
   private static int plantedKind(int f, int files) {
     int step = files / 5;
     for (int k = 0; k < 4; k++) {
@@ -101,7 +120,9 @@ public final class ArchiveGenerator {
     return -1;
   }
 
-  private static long[] writeFile(Path file, int f, int users, Spec spec, SplittableRandom rnd, int badKind) throws IOException {
+  private static long[] writeFile(
+      Path file, int f, int users, Spec spec, SplittableRandom rnd, int badKind)
+      throws IOException {
     long statuses = 0;
     try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
       for (int u = 0; u < users; u++) {
@@ -129,7 +150,8 @@ public final class ArchiveGenerator {
     return new long[] {users, statuses};
   }
 
-  private static byte[] userJson(String uid, int statuses, SplittableRandom rnd, boolean wrongType) throws IOException {
+  private static byte[] userJson(String uid, int statuses, SplittableRandom rnd, boolean wrongType)
+      throws IOException {
     java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream(512 + statuses * 300);
     try (JsonGenerator g = MAPPER.getFactory().createGenerator(buf)) {
       long created = 1_300_000_000_000L + rnd.nextLong(60_000_000_000L);

@@ -23,13 +23,13 @@ public final class ArchiveRoutes {
   public record ImportsPage(List<ImportJobStatus> imports, String next) {}
 
   /**
-   * {@code POST /api/archive/imports}: a directory (or file) on the server, and optionally the
-   * mode (default bulkload), the regions (default computed) and the reads per file (default 2).
+   * {@code POST /api/archive/imports}: a directory (or file) on the server, and optionally the mode
+   * (default bulkload), the regions (default computed) and the reads per file (default 2).
    */
   public record ImportBody(String input, String mode, Integer regions, Integer attempts) {
     ImportRequest toRequest() {
-      InvalidInputException.check(input != null && !input.isBlank(), "input",
-          "input must name a directory on the server");
+      InvalidInputException.check(
+          input != null && !input.isBlank(), "input", "input must name a directory on the server");
       ImportMode m = mode == null ? ImportMode.BULKLOAD : ImportMode.parse(mode, "mode");
       Path dir;
       try {
@@ -37,40 +37,67 @@ public final class ArchiveRoutes {
       } catch (InvalidPathException e) {
         throw new InvalidInputException("input", "input is not a valid path: " + e.getMessage());
       }
-      return ImportRequest.local(dir, m).withRegions(regions)
+      return ImportRequest.local(dir, m)
+          .withRegions(regions)
           .withAttempts(attempts == null ? ImportRequest.DEFAULT_ATTEMPTS : attempts);
     }
   }
 
-  public static final RouteTable<ArchiveService> ROUTES = RouteTable.<ArchiveService>builder()
-      .get("/api/archive/users/{uid}", "A user's profile, followers and friends", (archive, req) -> {
-        String uid = req.pathParam("uid");
-        return HttpResponse.ok(archive.user(uid)
-            .orElseThrow(() -> new NotFoundException("no user " + uid + " in the archive")));
-      })
-      .list("/api/archive/users/{uid}/statuses", "A user's statuses, newest first", (archive, req) -> {
-        Page<StatusRecord> page = archive.statuses(req.pathParam("uid"), req.page(20));
-        return HttpResponse.ok(new StatusesPage(page.items(), page.nextOrNull()));
-      })
-      .get("/api/archive/statuses/{id}", "One status by id (through the id index)", (archive, req) -> {
-        long id = parseId(req.pathParam("id"), "id");
-        return HttpResponse.ok(archive.status(id)
-            .orElseThrow(() -> new NotFoundException("no status " + id + " in the archive")));
-      })
-      .post("/api/archive/imports", "Start importing a directory on the server (one import at a time)",
-          (archive, req) -> HttpResponse.accepted(archive.startImport(req.body(ImportBody.class).toRequest())))
-      .list("/api/archive/imports", "This server's import jobs, newest first", (archive, req) -> {
-        Page<ImportJobStatus> page = archive.importJobs(req.page(20));
-        return HttpResponse.ok(new ImportsPage(page.items(), page.nextOrNull()));
-      })
-      .get("/api/archive/imports/{id}", "One import job: running, succeeded (with its report) or failed",
-          (archive, req) -> HttpResponse.ok(archive.importJob(req.pathParam("id"))))
-      .build();
+  public static final RouteTable<ArchiveService> ROUTES =
+      RouteTable.<ArchiveService>builder()
+          .get(
+              "/api/archive/users/{uid}",
+              "A user's profile, followers and friends",
+              (archive, req) -> {
+                String uid = req.pathParam("uid");
+                return HttpResponse.ok(
+                    archive
+                        .user(uid)
+                        .orElseThrow(
+                            () -> new NotFoundException("no user " + uid + " in the archive")));
+              })
+          .list(
+              "/api/archive/users/{uid}/statuses",
+              "A user's statuses, newest first",
+              (archive, req) -> {
+                Page<StatusRecord> page = archive.statuses(req.pathParam("uid"), req.page(20));
+                return HttpResponse.ok(new StatusesPage(page.items(), page.nextOrNull()));
+              })
+          .get(
+              "/api/archive/statuses/{id}",
+              "One status by id (through the id index)",
+              (archive, req) -> {
+                long id = parseId(req.pathParam("id"), "id");
+                return HttpResponse.ok(
+                    archive
+                        .status(id)
+                        .orElseThrow(
+                            () -> new NotFoundException("no status " + id + " in the archive")));
+              })
+          .post(
+              "/api/archive/imports",
+              "Start importing a directory on the server (one import at a time)",
+              (archive, req) ->
+                  HttpResponse.accepted(
+                      archive.startImport(req.body(ImportBody.class).toRequest())))
+          .list(
+              "/api/archive/imports",
+              "This server's import jobs, newest first",
+              (archive, req) -> {
+                Page<ImportJobStatus> page = archive.importJobs(req.page(20));
+                return HttpResponse.ok(new ImportsPage(page.items(), page.nextOrNull()));
+              })
+          .get(
+              "/api/archive/imports/{id}",
+              "One import job: running, succeeded (with its report) or failed",
+              (archive, req) -> HttpResponse.ok(archive.importJob(req.pathParam("id"))))
+          .build();
 
   private ArchiveRoutes() {}
 
   static long parseId(String v, String field) {
-    InvalidInputException.check(v.matches("[1-9][0-9]{0,18}"), field, field + " must be a positive integer id");
+    InvalidInputException.check(
+        v.matches("[1-9][0-9]{0,18}"), field, field + " must be a positive integer id");
     try {
       return Long.parseLong(v);
     } catch (NumberFormatException e) {

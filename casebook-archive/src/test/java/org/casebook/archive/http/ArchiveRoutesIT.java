@@ -38,11 +38,20 @@ class ArchiveRoutesIT {
     String ns = "archive_" + TestIds.unique("h").replace('-', '_');
     Path dir = EmbeddedHBase.scratchDir(ns);
     ArchiveGenerator.write(new ArchiveGenerator.Spec(2, 5, 6, false, 0, 9), dir.resolve("in"));
-    ArchiveService archive = new ArchiveService(runtime.connection(), runtime.configuration(), dir.resolve("scratch"), ns,
-        Clock.systemUTC(), null);
+    ArchiveService archive =
+        new ArchiveService(
+            runtime.connection(),
+            runtime.configuration(),
+            dir.resolve("scratch"),
+            ns,
+            Clock.systemUTC(),
+            null);
     archive.prepare(new Layout(2, true), true);
-    archive.importFiles(ImportRequest.local(dir.resolve("in"), ImportMode.PUT).withAttempts(1)
-        .withQuarantine(dir.resolve("q")), Progress.logging("t", 0, "bytes"));
+    archive.importFiles(
+        ImportRequest.local(dir.resolve("in"), ImportMode.PUT)
+            .withAttempts(1)
+            .withQuarantine(dir.resolve("q")),
+        Progress.logging("t", 0, "bytes"));
     try (HttpApiServer server = serve(archive)) {
       String base = "http://127.0.0.1:" + server.port() + "/api/archive/";
       String uid = ArchiveGenerator.userId(1, 2, 5);
@@ -72,8 +81,10 @@ class ArchiveRoutesIT {
       assertThat(field(get(base + "users/" + uid + "/statuses?limit=1001"))).isEqualTo("limit");
       assertThat(field(get(base + "users/" + uid + "/statuses?limit=0"))).isEqualTo("limit");
       String cursor = page.get("next").asText();
-      String tampered = cursor.substring(0, cursor.length() - 2) + (cursor.endsWith("A") ? "BB" : "AA");
-      assertThat(field(get(base + "users/" + uid + "/statuses?cursor=" + tampered))).isEqualTo("cursor");
+      String tampered =
+          cursor.substring(0, cursor.length() - 2) + (cursor.endsWith("A") ? "BB" : "AA");
+      assertThat(field(get(base + "users/" + uid + "/statuses?cursor=" + tampered)))
+          .isEqualTo("cursor");
       assertThat(field(get(base + "users/" + uid + "/statuses?cursor=12345"))).isEqualTo("cursor");
 
       assertThat(ok(get(base + "statuses/" + newest)).get("uid").asText()).isEqualTo(uid);
@@ -85,18 +96,31 @@ class ArchiveRoutesIT {
   }
 
   @Test
-  void anImportJobRunsInTheBackgroundOneAtATimeAndIsListedNewestFirst(HBaseRuntime runtime) throws Exception {
+  void anImportJobRunsInTheBackgroundOneAtATimeAndIsListedNewestFirst(HBaseRuntime runtime)
+      throws Exception {
     String ns = "archive_" + TestIds.unique("j").replace('-', '_');
     Path dir = EmbeddedHBase.scratchDir(ns);
-    ArchiveGenerator.Written w = ArchiveGenerator.write(new ArchiveGenerator.Spec(10, 5, 3, true, 0, 12), dir.resolve("in"));
+    ArchiveGenerator.Written w =
+        ArchiveGenerator.write(new ArchiveGenerator.Spec(10, 5, 3, true, 0, 12), dir.resolve("in"));
     ArchiveGenerator.write(new ArchiveGenerator.Spec(4, 5, 3, false, 0, 13), dir.resolve("more"));
-    ExecutorService runner = Executors.newSingleThreadExecutor(Threads.daemon("archive-test-import"));
-    ArchiveService archive = new ArchiveService(runtime.connection(), runtime.configuration(), dir.resolve("scratch"), ns,
-        Clock.systemUTC(), runner);
+    ExecutorService runner =
+        Executors.newSingleThreadExecutor(Threads.daemon("archive-test-import"));
+    ArchiveService archive =
+        new ArchiveService(
+            runtime.connection(),
+            runtime.configuration(),
+            dir.resolve("scratch"),
+            ns,
+            Clock.systemUTC(),
+            runner);
     try (HttpApiServer server = serve(archive)) {
       String base = "http://127.0.0.1:" + server.port() + "/api/archive/";
-      HttpResponse<String> started = post(base + "imports", "{\"input\": " + Json.write(dir.resolve("in").toString())
-          + ", \"mode\": \"put\", \"regions\": 2, \"attempts\": 2}");
+      HttpResponse<String> started =
+          post(
+              base + "imports",
+              "{\"input\": "
+                  + Json.write(dir.resolve("in").toString())
+                  + ", \"mode\": \"put\", \"regions\": 2, \"attempts\": 2}");
       assertThat(started.statusCode()).as(started.body()).isEqualTo(202);
       JsonNode job = Json.mapper().readTree(started.body());
       String id = job.get("id").asText();
@@ -120,16 +144,23 @@ class ArchiveRoutesIT {
       assertThat(ok(get(base + "users/" + uid)).get("uid").asText()).isEqualTo(uid);
 
       // A bulk load, and a second import while it runs: refused.
-      HttpResponse<String> second = post(base + "imports", "{\"input\": " + Json.write(dir.resolve("more").toString())
-          + ", \"mode\": \"bulkload\"}");
+      HttpResponse<String> second =
+          post(
+              base + "imports",
+              "{\"input\": "
+                  + Json.write(dir.resolve("more").toString())
+                  + ", \"mode\": \"bulkload\"}");
       assertThat(second.statusCode()).as(second.body()).isEqualTo(202);
       String secondId = Json.mapper().readTree(second.body()).get("id").asText();
-      HttpResponse<String> third = post(base + "imports", "{\"input\": " + Json.write(dir.resolve("more").toString()) + "}");
+      HttpResponse<String> third =
+          post(base + "imports", "{\"input\": " + Json.write(dir.resolve("more").toString()) + "}");
       assertThat(third.statusCode()).as(third.body()).isEqualTo(409);
       JsonNode bulk = awaitDone(base + "imports/" + secondId);
       assertThat(bulk.get("state").asText()).as(bulk.toString()).isEqualTo("succeeded");
       assertThat(bulk.get("report").get("mode").asText()).isEqualTo("bulkload");
-      assertThat(bulk.get("report").get("regions").asInt()).as("the archive keeps its regions").isEqualTo(2);
+      assertThat(bulk.get("report").get("regions").asInt())
+          .as("the archive keeps its regions")
+          .isEqualTo(2);
       assertThat(bulk.get("report").get("hfileSplits").asLong()).isZero();
 
       // Listing: newest first, paged with an opaque cursor.
@@ -142,17 +173,31 @@ class ArchiveRoutesIT {
       JsonNode rest = ok(get(base + "imports?limit=1&cursor=" + first.get("next").asText()));
       assertThat(rest.get("imports").get(0).get("id").asText()).isEqualTo(id);
       assertThat(rest.get("next").isNull()).isTrue();
-      assertThat(field(get(base + "imports?cursor=" + first.get("next").asText() + "x"))).isEqualTo("cursor");
+      assertThat(field(get(base + "imports?cursor=" + first.get("next").asText() + "x")))
+          .isEqualTo("cursor");
       assertThat(field(get(base + "imports?limit=1001"))).isEqualTo("limit");
 
       // Bad requests are refused before anything starts.
       assertThat(get(base + "imports/nope").statusCode()).isEqualTo(404);
-      assertThat(field(post(base + "imports", "{\"input\": \"" + dir.resolve("missing") + "\"}"))).isEqualTo("input");
-      assertThat(field(post(base + "imports", "{\"input\": \"" + dir.resolve("in") + "\", \"mode\": \"zip\"}")))
+      assertThat(field(post(base + "imports", "{\"input\": \"" + dir.resolve("missing") + "\"}")))
+          .isEqualTo("input");
+      assertThat(
+              field(
+                  post(
+                      base + "imports",
+                      "{\"input\": \"" + dir.resolve("in") + "\", \"mode\": \"zip\"}")))
           .isEqualTo("mode");
-      assertThat(field(post(base + "imports", "{\"input\": \"" + dir.resolve("in") + "\", \"speed\": 3}")))
+      assertThat(
+              field(
+                  post(
+                      base + "imports",
+                      "{\"input\": \"" + dir.resolve("in") + "\", \"speed\": 3}")))
           .isEqualTo("speed");
-      assertThat(field(post(base + "imports", "{\"input\": \"" + dir.resolve("in") + "\", \"attempts\": 0}")))
+      assertThat(
+              field(
+                  post(
+                      base + "imports",
+                      "{\"input\": \"" + dir.resolve("in") + "\", \"attempts\": 0}")))
           .isEqualTo("attempts");
       assertThat(field(post(base + "imports", "{\"mode\": \"put\"}"))).isEqualTo("input");
     } finally {
@@ -172,7 +217,8 @@ class ArchiveRoutesIT {
   }
 
   private static HttpApiServer serve(ArchiveService archive) {
-    HttpApiServer server = new HttpApiServer("127.0.0.1", 0, AccessRule.open(), 2, new SimpleMeterRegistry());
+    HttpApiServer server =
+        new HttpApiServer("127.0.0.1", 0, AccessRule.open(), 2, new SimpleMeterRegistry());
     for (Route r : ArchiveRoutes.ROUTES.bind(archive)) {
       server.add(r);
     }
@@ -181,12 +227,17 @@ class ArchiveRoutesIT {
   }
 
   private HttpResponse<String> get(String url) throws Exception {
-    return client.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
+    return client.send(
+        HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
   }
 
   private HttpResponse<String> post(String url, String body) throws Exception {
-    return client.send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    return client.send(
+        HttpRequest.newBuilder(URI.create(url))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   private static String field(HttpResponse<String> r) throws Exception {

@@ -8,8 +8,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Progress of long work: a redrawn bar on a terminal, a log line every few seconds otherwise
- * (CI, pipes, services). Thread-safe; {@link #advance} is cheap enough to call per record.
+ * Progress of long work: a redrawn bar on a terminal, a log line every few seconds otherwise (CI,
+ * pipes, services). Thread-safe; {@link #advance} is cheap enough to call per record.
  */
 public final class Progress implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Progress.class);
@@ -29,7 +29,8 @@ public final class Progress implements AutoCloseable {
   private volatile String detail = "";
   private volatile boolean closed;
 
-  private Progress(String label, long total, String unit, boolean terminal, boolean silent, PrintStream out) {
+  private Progress(
+      String label, long total, String unit, boolean terminal, boolean silent, PrintStream out) {
     this.silent = silent;
     this.label = label;
     this.total = total;
@@ -66,7 +67,8 @@ public final class Progress implements AutoCloseable {
 
   private void maybeRender() {
     long now = System.nanoTime();
-    if (now - lastRender < (terminal ? TERMINAL_EVERY_NANOS : LOG_EVERY_NANOS) || !renderLock.tryLock()) {
+    if (now - lastRender < (terminal ? TERMINAL_EVERY_NANOS : LOG_EVERY_NANOS)
+        || !renderLock.tryLock()) {
       return;
     }
     try {
@@ -84,16 +86,22 @@ public final class Progress implements AutoCloseable {
     long d = done.get();
     double secs = Math.max(1e-9, (System.nanoTime() - startNanos) / 1e9);
     String rate = String.format(Locale.ROOT, "%,.0f %s/s", d / secs, unit);
-    String counts = total > 0 ? String.format(Locale.ROOT, "%,d/%,d %s", d, total, unit)
-        : String.format(Locale.ROOT, "%,d %s", d, unit);
+    String counts =
+        total > 0
+            ? String.format(Locale.ROOT, "%,d/%,d %s", d, total, unit)
+            : String.format(Locale.ROOT, "%,d %s", d, unit);
     String suffix = detail.isEmpty() ? "" : "  " + detail;
     if (terminal) {
       String bar = "";
       if (total > 0) {
         int width = 30;
         int filled = (int) Math.min(width, d * width / total);
-        bar = "[" + "#".repeat(filled) + " ".repeat(width - filled) + "] "
-            + String.format(Locale.ROOT, "%3d%% ", Math.min(100, d * 100 / total));
+        bar =
+            "["
+                + "#".repeat(filled)
+                + " ".repeat(width - filled)
+                + "] "
+                + String.format(Locale.ROOT, "%3d%% ", Math.min(100, d * 100 / total));
       }
       out.print("\r\033[2K" + label + " " + bar + counts + "  " + rate + suffix);
       if (last) {
@@ -101,7 +109,13 @@ public final class Progress implements AutoCloseable {
       }
       out.flush();
     } else {
-      LOG.info("{}: {} ({}, {} s){}", label, counts, rate, String.format(Locale.ROOT, "%.1f", secs), suffix);
+      LOG.info(
+          "{}: {} ({}, {} s){}",
+          label,
+          counts,
+          rate,
+          String.format(Locale.ROOT, "%.1f", secs),
+          suffix);
     }
   }
 

@@ -7,15 +7,26 @@ import picocli.CommandLine.ScopeType;
 
 /** The options every command that touches HBase shares; inherited by all subcommands. */
 public final class RuntimeOptions {
-  @Option(names = "--data", paramLabel = "DIR", scope = ScopeType.INHERIT,
-      description = "Data directory of embedded HBase (default: ${DEFAULT-VALUE}).", defaultValue = "data")
+  @Option(
+      names = "--data",
+      paramLabel = "DIR",
+      scope = ScopeType.INHERIT,
+      description = "Data directory of embedded HBase (default: ${DEFAULT-VALUE}).",
+      defaultValue = "data")
   Path dataDir;
 
-  @Option(names = "--zk", paramLabel = "HOST:PORT[,…]", scope = ScopeType.INHERIT,
-      description = "ZooKeeper quorum of a real HBase cluster (else HBASE_CONF_DIR, else embedded).")
+  @Option(
+      names = "--zk",
+      paramLabel = "HOST:PORT[,…]",
+      scope = ScopeType.INHERIT,
+      description =
+          "ZooKeeper quorum of a real HBase cluster (else HBASE_CONF_DIR, else embedded).")
   String zkQuorum;
 
-  @Option(names = "--hbase", paramLabel = "KEY=VALUE", scope = ScopeType.INHERIT,
+  @Option(
+      names = "--hbase",
+      paramLabel = "KEY=VALUE",
+      scope = ScopeType.INHERIT,
       description = "HBase/Hadoop configuration override, repeatable (e.g. hbase.wal.hsync=true).")
   java.util.Map<String, String> overrides = new java.util.LinkedHashMap<>();
 

@@ -16,9 +16,9 @@ import org.casebook.core.StorageException;
 import org.casebook.core.schema.SplitPoints;
 
 /**
- * How writes spread over a table's regions: the share each region takes, and the skew
- * (busiest region's share over the mean share). A skew of 1.0 is a perfect spread; a skew
- * equal to the region count means one region takes every write.
+ * How writes spread over a table's regions: the share each region takes, and the skew (busiest
+ * region's share over the mean share). A skew of 1.0 is a perfect spread; a skew equal to the
+ * region count means one region takes every write.
  */
 public final class HotspotReport {
   /** One region's part of the writes. */
@@ -84,7 +84,9 @@ public final class HotspotReport {
       for (int i = 0; i < regions.size(); i++) {
         RegionInfo r = regions.get(i);
         long w = writesByRegion.getOrDefault(Bytes.toStringBinary(r.getRegionName()), 0L);
-        shares.add(new RegionShare(i, Bytes.toStringBinary(r.getStartKey()), w, total == 0 ? 0 : (double) w / total));
+        shares.add(
+            new RegionShare(
+                i, Bytes.toStringBinary(r.getStartKey()), w, total == 0 ? 0 : (double) w / total));
       }
       return new Result(table.getNameAsString(), regions.size(), total, shares);
     } catch (IOException e) {
@@ -96,18 +98,41 @@ public final class HotspotReport {
   public static String render(List<Result> results) {
     StringBuilder sb = new StringBuilder();
     int w = Math.max(6, results.stream().mapToInt(r -> r.design().length()).max().orElse(6));
-    sb.append(String.format(Locale.ROOT, "%-" + w + "s %8s %10s %10s %8s %8s%n", "design", "regions", "writes",
-        "max share", "skew", "used"));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "%-" + w + "s %8s %10s %10s %8s %8s%n",
+            "design",
+            "regions",
+            "writes",
+            "max share",
+            "skew",
+            "used"));
     for (Result r : results) {
-      sb.append(String.format(Locale.ROOT, "%-" + w + "s %8d %,10d %9.1f%% %8.2f %5d/%d%n", r.design(), r.regions(),
-          r.writes(), r.maxShare() * 100, r.skew(), r.regionsUsed(), r.regions()));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "%-" + w + "s %8d %,10d %9.1f%% %8.2f %5d/%d%n",
+              r.design(),
+              r.regions(),
+              r.writes(),
+              r.maxShare() * 100,
+              r.skew(),
+              r.regionsUsed(),
+              r.regions()));
     }
     for (Result r : results) {
       sb.append(System.lineSeparator()).append(r.design()).append(System.lineSeparator());
       for (RegionShare s : r.shares()) {
         int bar = (int) Math.round(s.share() * 50);
-        sb.append(String.format(Locale.ROOT, "  region %2d %-28s %6.1f%% %s%n", s.region(),
-            truncate(s.startKey().isEmpty() ? "(first)" : s.startKey(), 28), s.share() * 100, "#".repeat(bar)));
+        sb.append(
+            String.format(
+                Locale.ROOT,
+                "  region %2d %-28s %6.1f%% %s%n",
+                s.region(),
+                truncate(s.startKey().isEmpty() ? "(first)" : s.startKey(), 28),
+                s.share() * 100,
+                "#".repeat(bar)));
       }
     }
     return sb.toString();

@@ -12,8 +12,8 @@ import org.casebook.core.key.KeyBuilder;
 import org.casebook.core.schema.SplitPoints;
 
 /**
- * The key designs the seeds argue about, applied to one event workload (a user id and a
- * timestamp per write), so that their spread over regions can be compared with numbers.
+ * The key designs the seeds argue about, applied to one event workload (a user id and a timestamp
+ * per write), so that their spread over regions can be compared with numbers.
  */
 public final class KeyDesigns {
   /** One write of the workload. */
@@ -24,12 +24,15 @@ public final class KeyDesigns {
   }
 
   /**
-   * A named way to turn an event into a row key, and how such a table is split: salted and
-   * hashed keys are pre-split on their buckets; the others split where yesterday's data was,
-   * which is where HBase's own region splitting would have put the boundaries.
+   * A named way to turn an event into a row key, and how such a table is split: salted and hashed
+   * keys are pre-split on their buckets; the others split where yesterday's data was, which is
+   * where HBase's own region splitting would have put the boundaries.
    */
-  public record Design(String name, String shape, Function<Event, byte[]> key,
-                       BiFunction<List<byte[]>, Integer, SplitPoints> splits) {
+  public record Design(
+      String name,
+      String shape,
+      Function<Event, byte[]> key,
+      BiFunction<List<byte[]>, Integer, SplitPoints> splits) {
     public SplitPoints splitsFor(List<byte[]> history, int regions) {
       return splits.apply(history, regions);
     }
@@ -41,17 +44,44 @@ public final class KeyDesigns {
   public static List<Design> all(int buckets) {
     BiFunction<List<byte[]>, Integer, SplitPoints> quantiles = SplitPoints::quantiles;
     return List.of(
-        new Design("timestamp-first", "ts | uid", e -> KeyBuilder.create().addLong(e.timestamp()).addString(e.userId()).build(),
+        new Design(
+            "timestamp-first",
+            "ts | uid",
+            e -> KeyBuilder.create().addLong(e.timestamp()).addString(e.userId()).build(),
             quantiles),
-        new Design("uid-first", "uid | reverse ts", e -> KeyBuilder.create().addString(e.userId())
-            .addReverseTimestamp(e.timestamp()).build(), quantiles),
-        new Design("reversed-uid", "reversed uid | ts", e -> KeyBuilder.create().addReversedString(e.userId())
-            .addLong(e.timestamp()).build(), quantiles),
-        new Design("salted-" + buckets, "salt(uid) | ts | uid", e -> KeyBuilder.create()
-            .addSalt(buckets, e.userId().getBytes(StandardCharsets.UTF_8)).addLong(e.timestamp()).addString(e.userId()).build(),
+        new Design(
+            "uid-first",
+            "uid | reverse ts",
+            e ->
+                KeyBuilder.create()
+                    .addString(e.userId())
+                    .addReverseTimestamp(e.timestamp())
+                    .build(),
+            quantiles),
+        new Design(
+            "reversed-uid",
+            "reversed uid | ts",
+            e -> KeyBuilder.create().addReversedString(e.userId()).addLong(e.timestamp()).build(),
+            quantiles),
+        new Design(
+            "salted-" + buckets,
+            "salt(uid) | ts | uid",
+            e ->
+                KeyBuilder.create()
+                    .addSalt(buckets, e.userId().getBytes(StandardCharsets.UTF_8))
+                    .addLong(e.timestamp())
+                    .addString(e.userId())
+                    .build(),
             (history, regions) -> SplitPoints.leadingByteBuckets(buckets)),
-        new Design("md5-prefix", "md5(uid)[0..4] | uid | ts", e -> KeyBuilder.create()
-            .addHashPrefix(4, e.userId().getBytes(StandardCharsets.UTF_8)).addString(e.userId()).addLong(e.timestamp()).build(),
+        new Design(
+            "md5-prefix",
+            "md5(uid)[0..4] | uid | ts",
+            e ->
+                KeyBuilder.create()
+                    .addHashPrefix(4, e.userId().getBytes(StandardCharsets.UTF_8))
+                    .addString(e.userId())
+                    .addLong(e.timestamp())
+                    .build(),
             (history, regions) -> SplitPoints.uniform(regions)));
   }
 
@@ -64,8 +94,8 @@ public final class KeyDesigns {
   }
 
   /**
-   * Events of {@code users} users (sequential numeric ids, as most systems assign them) over
-   * one day from {@code startMillis}, in time order, with a heavy-tailed activity per user.
+   * Events of {@code users} users (sequential numeric ids, as most systems assign them) over one
+   * day from {@code startMillis}, in time order, with a heavy-tailed activity per user.
    */
   public static List<Event> workload(int users, int events, long startMillis, long seed) {
     SplittableRandom rnd = new SplittableRandom(seed);

@@ -51,7 +51,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -66,33 +65,48 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HTTP front door, on Netty: reading requests never ties up a worker thread, so slow or
- * stalled clients cost a socket, not the service. Limits: request line 8 KiB (414), headers
- * 16 KiB (431), body 4 MiB (413), a whole request within {@link Limits#requestTimeout} of its
- * first byte (408), an idle keep-alive connection closed after {@link Limits#idleTimeout}, at most
- * {@link Limits#maxConnections} connections (503 to the next). TCP_NODELAY. Every answer,
- * including a malformed request's, is JSON mapped through {@link ErrorKind}. Handlers run on a
- * bounded worker pool; writes need the access rule's token. Metrics are labelled only by known
- * methods and route templates.
+ * The HTTP front door, on Netty: reading requests never ties up a worker thread, so slow or stalled
+ * clients cost a socket, not the service. Limits: request line 8 KiB (414), headers 16 KiB (431),
+ * body 4 MiB (413), a whole request within {@link Limits#requestTimeout} of its first byte (408),
+ * an idle keep-alive connection closed after {@link Limits#idleTimeout}, at most {@link
+ * Limits#maxConnections} connections (503 to the next). TCP_NODELAY. Every answer, including a
+ * malformed request's, is JSON mapped through {@link ErrorKind}. Handlers run on a bounded worker
+ * pool; writes need the access rule's token. Metrics are labelled only by known methods and route
+ * templates.
  */
 public final class HttpApiServer implements HttpRoutes, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HttpApiServer.class);
-  private static final Set<String> KNOWN_METHODS = Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS");
+  private static final Set<String> KNOWN_METHODS =
+      Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS");
   private static final String JSON = "application/json; charset=utf-8";
 
   /** The server's limits. */
-  public record Limits(int maxConnections, Duration requestTimeout, Duration idleTimeout, int maxRequestLineBytes,
-                       int maxHeaderBytes, int maxBodyBytes) {
+  public record Limits(
+      int maxConnections,
+      Duration requestTimeout,
+      Duration idleTimeout,
+      int maxRequestLineBytes,
+      int maxHeaderBytes,
+      int maxBodyBytes) {
     public Limits {
       Objects.requireNonNull(requestTimeout, "requestTimeout is null");
       Objects.requireNonNull(idleTimeout, "idleTimeout is null");
-      if (maxConnections < 1 || maxRequestLineBytes < 256 || maxHeaderBytes < 1024 || maxBodyBytes < 1) {
+      if (maxConnections < 1
+          || maxRequestLineBytes < 256
+          || maxHeaderBytes < 1024
+          || maxBodyBytes < 1) {
         throw new IllegalArgumentException("limits too small");
       }
     }
 
     public static Limits defaults() {
-      return new Limits(512, Duration.ofSeconds(10), Duration.ofSeconds(60), 8 * 1024, 16 * 1024, 4 * 1024 * 1024);
+      return new Limits(
+          512,
+          Duration.ofSeconds(10),
+          Duration.ofSeconds(60),
+          8 * 1024,
+          16 * 1024,
+          4 * 1024 * 1024);
     }
   }
 
@@ -110,41 +124,69 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
   private final Channel channel;
   private volatile Supplier<String> metricsText = () -> "";
 
-  public HttpApiServer(String bindAddress, int port, AccessRule access, int threads, MeterRegistry metrics) {
+  public HttpApiServer(
+      String bindAddress, int port, AccessRule access, int threads, MeterRegistry metrics) {
     this(bindAddress, port, access, threads, metrics, Limits.defaults());
   }
 
-  /** Binds now (a busy port is a 400 naming {@code port}); handlers run once {@link #start()} is called. */
-  public HttpApiServer(String bindAddress, int port, AccessRule access, int threads, MeterRegistry metrics,
-                       Limits limits) {
+  /**
+   * Binds now (a busy port is a 400 naming {@code port}); handlers run once {@link #start()} is
+   * called.
+   */
+  public HttpApiServer(
+      String bindAddress,
+      int port,
+      AccessRule access,
+      int threads,
+      MeterRegistry metrics,
+      Limits limits) {
     this.access = Objects.requireNonNull(access, "access is null");
     this.metrics = Objects.requireNonNull(metrics, "metrics is null");
     this.limits = Objects.requireNonNull(limits, "limits is null");
-    this.workers = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(1024),
-        Threads.daemon("http-worker"));
+    this.workers =
+        new ThreadPoolExecutor(
+            threads,
+            threads,
+            60,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(1024),
+            Threads.daemon("http-worker"));
     workers.prestartAllCoreThreads();
-    ServerBootstrap b = new ServerBootstrap().group(boss, ioGroup).channel(NioServerSocketChannel.class)
-        .option(ChannelOption.SO_BACKLOG, 256)
-        .option(ChannelOption.SO_REUSEADDR, true)
-        .childOption(ChannelOption.TCP_NODELAY, true)
-        .childHandler(new ChannelInitializer<SocketChannel>() {
-          @Override
-          protected void initChannel(SocketChannel ch) {
-            ChannelPipeline p = ch.pipeline();
-            p.addLast(new IdleStateHandler(0, 0, limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
-            p.addLast(new HttpServerCodec(limits.maxRequestLineBytes(), limits.maxHeaderBytes(), 64 * 1024));
-            p.addLast(new RequestDeadline());
-            p.addLast(new Aggregator(limits.maxBodyBytes()));
-            p.addLast(new Dispatcher());
-          }
-        });
+    ServerBootstrap b =
+        new ServerBootstrap()
+            .group(boss, ioGroup)
+            .channel(NioServerSocketChannel.class)
+            .option(ChannelOption.SO_BACKLOG, 256)
+            .option(ChannelOption.SO_REUSEADDR, true)
+            .childOption(ChannelOption.TCP_NODELAY, true)
+            .childHandler(
+                new ChannelInitializer<SocketChannel>() {
+                  @Override
+                  protected void initChannel(SocketChannel ch) {
+                    ChannelPipeline p = ch.pipeline();
+                    p.addLast(
+                        new IdleStateHandler(
+                            0, 0, limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
+                    p.addLast(
+                        new HttpServerCodec(
+                            limits.maxRequestLineBytes(), limits.maxHeaderBytes(), 64 * 1024));
+                    p.addLast(new RequestDeadline());
+                    p.addLast(new Aggregator(limits.maxBodyBytes()));
+                    p.addLast(new Dispatcher());
+                  }
+                });
     try {
-      this.channel = b.bind(new InetSocketAddress(bindAddress, port)).syncUninterruptibly().channel();
+      this.channel =
+          b.bind(new InetSocketAddress(bindAddress, port)).syncUninterruptibly().channel();
     } catch (RuntimeException e) {
       shutdownGroups();
-      throw new InvalidInputException("port", "cannot listen on " + bindAddress + ":" + port + ": " + e.getMessage());
+      throw new InvalidInputException(
+          "port", "cannot listen on " + bindAddress + ":" + port + ": " + e.getMessage());
     }
-    get("/metrics", req -> HttpResponse.text(200, "text/plain; version=0.0.4; charset=utf-8", metricsText.get()));
+    get(
+        "/metrics",
+        req ->
+            HttpResponse.text(200, "text/plain; version=0.0.4; charset=utf-8", metricsText.get()));
   }
 
   /** What {@code /metrics} answers (Prometheus text). */
@@ -172,7 +214,8 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
   public synchronized void add(Route route) {
     RouteSpec spec = route.spec();
     for (Bound b : routes) {
-      if (b.route().spec().method().equals(spec.method()) && b.route().spec().pattern().equals(spec.pattern())) {
+      if (b.route().spec().method().equals(spec.method())
+          && b.route().spec().pattern().equals(spec.pattern())) {
         throw new IllegalArgumentException("route registered twice: " + spec);
       }
     }
@@ -187,8 +230,10 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
       if (connections.incrementAndGet() > limits.maxConnections()) {
         connections.decrementAndGet();
-        writeAndClose(ctx, HttpResponse.error(503, "too many connections (at most " + limits.maxConnections() + ")",
-            null));
+        writeAndClose(
+            ctx,
+            HttpResponse.error(
+                503, "too many connections (at most " + limits.maxConnections() + ")", null));
         return;
       }
       counted = true;
@@ -213,19 +258,27 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
       String method = request.method().name();
       String uri = request.uri();
       Map<String, String> headers = new HashMap<>();
-      request.headers().forEach(e -> headers.putIfAbsent(e.getKey().toLowerCase(Locale.ROOT), e.getValue()));
+      request
+          .headers()
+          .forEach(e -> headers.putIfAbsent(e.getKey().toLowerCase(Locale.ROOT), e.getValue()));
       byte[] body = ByteBufUtil.getBytes(request.content());
       boolean keepAlive = HttpUtil.isKeepAlive(request);
       try {
-        workers.execute(() -> {
-          long t0 = System.nanoTime();
-          String[] routeLabel = {"unmatched"};
-          HttpResponse response = started ? dispatch(method, uri, headers, body, routeLabel)
-              : HttpResponse.error(503, "starting up", null);
-          write(ctx, response, method.equals("HEAD"), keepAlive);
-          timer(KNOWN_METHODS.contains(method) ? method : "other", routeLabel[0], response.status())
-              .record(Duration.ofNanos(System.nanoTime() - t0));
-        });
+        workers.execute(
+            () -> {
+              long t0 = System.nanoTime();
+              String[] routeLabel = {"unmatched"};
+              HttpResponse response =
+                  started
+                      ? dispatch(method, uri, headers, body, routeLabel)
+                      : HttpResponse.error(503, "starting up", null);
+              write(ctx, response, method.equals("HEAD"), keepAlive);
+              timer(
+                      KNOWN_METHODS.contains(method) ? method : "other",
+                      routeLabel[0],
+                      response.status())
+                  .record(Duration.ofNanos(System.nanoTime() - t0));
+            });
       } catch (RejectedExecutionException e) {
         writeAndClose(ctx, HttpResponse.error(503, "server busy; retry later", null));
       }
@@ -247,16 +300,30 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
     }
   }
 
-  /** A request must arrive whole within the request timeout of its first byte, however slowly it trickles. */
+  /**
+   * A request must arrive whole within the request timeout of its first byte, however slowly it
+   * trickles.
+   */
   private final class RequestDeadline extends ChannelInboundHandlerAdapter {
     private ScheduledFuture<?> deadline;
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
       if (msg instanceof HttpRequest && deadline == null) {
-        deadline = ctx.executor().schedule(() -> writeAndClose(ctx, HttpResponse.error(408,
-            "request not received within " + limits.requestTimeout().toSeconds() + " s", null)),
-            limits.requestTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        deadline =
+            ctx.executor()
+                .schedule(
+                    () ->
+                        writeAndClose(
+                            ctx,
+                            HttpResponse.error(
+                                408,
+                                "request not received within "
+                                    + limits.requestTimeout().toSeconds()
+                                    + " s",
+                                null)),
+                    limits.requestTimeout().toMillis(),
+                    TimeUnit.MILLISECONDS);
       }
       if (msg instanceof LastHttpContent && deadline != null) {
         deadline.cancel(false);
@@ -282,12 +349,15 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
 
     @Override
     protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
-      writeAndClose(ctx, HttpResponse.error(413, "request body larger than " + limits.maxBodyBytes() + " bytes",
-          "body"));
+      writeAndClose(
+          ctx,
+          HttpResponse.error(
+              413, "request body larger than " + limits.maxBodyBytes() + " bytes", "body"));
     }
 
     @Override
-    protected Object newContinueResponse(HttpMessage start, int maxContentLength, ChannelPipeline pipeline) {
+    protected Object newContinueResponse(
+        HttpMessage start, int maxContentLength, ChannelPipeline pipeline) {
       return super.newContinueResponse(start, maxContentLength, pipeline);
     }
 
@@ -306,7 +376,9 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
         writeAndClose(ctx, badRequest(o.decoderResult().cause()));
         return;
       }
-      if (msg instanceof HttpContent && !(msg instanceof HttpMessage) && !ctx.channel().isActive()) {
+      if (msg instanceof HttpContent
+          && !(msg instanceof HttpMessage)
+          && !ctx.channel().isActive()) {
         ReferenceCountUtil.release(msg);
         return;
       }
@@ -328,7 +400,8 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
   }
 
   /** Routes, checks access, runs the handler, maps any failure to its JSON error. */
-  HttpResponse dispatch(String method, String uri, Map<String, String> headers, byte[] body, String[] routeLabel) {
+  HttpResponse dispatch(
+      String method, String uri, Map<String, String> headers, byte[] body, String[] routeLabel) {
     try {
       int q = uri.indexOf('?');
       String rawPath = q < 0 ? uri : uri.substring(0, q);
@@ -356,7 +429,8 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
       }
       if (matched == null) {
         String shown = rawPath.length() > 200 ? rawPath.substring(0, 200) + "…" : rawPath;
-        return allowed.isEmpty() ? HttpResponse.error(404, "no such endpoint: " + shown, null)
+        return allowed.isEmpty()
+            ? HttpResponse.error(404, "no such endpoint: " + shown, null)
             : HttpResponse.error(405, "method not allowed on " + shown, null)
                 .withHeader("Allow", String.join(", ", allowed));
       }
@@ -366,8 +440,14 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
         return HttpResponse.error(401, "this endpoint needs 'Authorization: Bearer <token>'", null)
             .withHeader("WWW-Authenticate", "Bearer");
       }
-      org.casebook.core.http.HttpRequest request = new org.casebook.core.http.HttpRequest(route.spec().method(),
-          rawPath, params, org.casebook.core.http.HttpRequest.parseQuery(rawQuery), headers, body);
+      org.casebook.core.http.HttpRequest request =
+          new org.casebook.core.http.HttpRequest(
+              route.spec().method(),
+              rawPath,
+              params,
+              org.casebook.core.http.HttpRequest.parseQuery(rawQuery),
+              headers,
+              body);
       return route.handler().handle(request);
     } catch (Exception e) {
       return mapError(e, method, routeLabel[0]);
@@ -376,16 +456,22 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
 
   private Timer timer(String method, String route, int status) {
     String key = method + ' ' + route + ' ' + status;
-    return timers.computeIfAbsent(key, k -> Timer.builder("casebook.http.requests")
-        .description("HTTP requests by method, route template and status")
-        .tags("method", method, "route", route, "status", Integer.toString(status))
-        .publishPercentileHistogram()
-        .minimumExpectedValue(Duration.ofMillis(1))
-        .maximumExpectedValue(Duration.ofSeconds(10))
-        .register(metrics));
+    return timers.computeIfAbsent(
+        key,
+        k ->
+            Timer.builder("casebook.http.requests")
+                .description("HTTP requests by method, route template and status")
+                .tags("method", method, "route", route, "status", Integer.toString(status))
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofSeconds(10))
+                .register(metrics));
   }
 
-  /** The JSON error for any failure, by {@link ErrorKind}; internal errors are logged with their stack. */
+  /**
+   * The JSON error for any failure, by {@link ErrorKind}; internal errors are logged with their
+   * stack.
+   */
   static HttpResponse mapError(Exception e, String method, String where) {
     ErrorKind kind = ErrorKind.of(e);
     switch (kind) {
@@ -393,9 +479,9 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
         LOG.error("internal error on {} {}", method, where, e);
         return HttpResponse.error(kind, "internal error: " + e.getClass().getSimpleName(), null);
       }
-      case STORAGE_UNAVAILABLE, LOCAL_FILE, INTERRUPTED -> LOG.warn("{} on {} {}: {}", kind.label(), method, where,
-          e.getMessage());
-      default -> { }
+      case STORAGE_UNAVAILABLE, LOCAL_FILE, INTERRUPTED ->
+          LOG.warn("{} on {} {}: {}", kind.label(), method, where, e.getMessage());
+      default -> {}
     }
     String field = e instanceof InvalidInputException iie ? iie.field() : null;
     return HttpResponse.error(kind, e.getMessage(), field);
@@ -403,8 +489,13 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
 
   private static FullHttpResponse toNetty(HttpResponse response, boolean head) {
     byte[] body = response.body();
-    FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(response.status()),
-        head || response.status() == 204 ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(body));
+    FullHttpResponse r =
+        new DefaultFullHttpResponse(
+            HttpVersion.HTTP_1_1,
+            HttpResponseStatus.valueOf(response.status()),
+            head || response.status() == 204
+                ? Unpooled.EMPTY_BUFFER
+                : Unpooled.wrappedBuffer(body));
     if (response.status() != 204) {
       r.headers().set(HttpHeaderNames.CONTENT_TYPE, response.contentType());
       r.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
@@ -413,7 +504,8 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
     return r;
   }
 
-  private static void write(ChannelHandlerContext ctx, HttpResponse response, boolean head, boolean keepAlive) {
+  private static void write(
+      ChannelHandlerContext ctx, HttpResponse response, boolean head, boolean keepAlive) {
     FullHttpResponse r = toNetty(response, head);
     if (keepAlive) {
       r.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);

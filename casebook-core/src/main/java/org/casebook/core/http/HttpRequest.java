@@ -23,8 +23,13 @@ public final class HttpRequest {
   private final byte[] body;
 
   /** {@code headers} with lower-case names. */
-  public HttpRequest(String method, String path, Map<String, String> pathParams, Map<String, List<String>> query,
-                     Map<String, String> headers, byte[] body) {
+  public HttpRequest(
+      String method,
+      String path,
+      Map<String, String> pathParams,
+      Map<String, List<String>> query,
+      Map<String, String> headers,
+      byte[] body) {
     this.method = method;
     this.path = path;
     this.pathParams = Map.copyOf(pathParams);
@@ -51,7 +56,9 @@ public final class HttpRequest {
 
   public Optional<String> query(String name) {
     List<String> values = query.get(name);
-    return values == null || values.isEmpty() ? Optional.empty() : Optional.of(values.get(values.size() - 1));
+    return values == null || values.isEmpty()
+        ? Optional.empty()
+        : Optional.of(values.get(values.size() - 1));
   }
 
   /** A request header by (case-insensitive) name. */
@@ -67,17 +74,23 @@ public final class HttpRequest {
     }
     try {
       int v = Integer.parseInt(raw.get().trim());
-      InvalidInputException.check(v >= min && v <= max, name, name + " must be between " + min + " and " + max);
+      InvalidInputException.check(
+          v >= min && v <= max, name, name + " must be between " + min + " and " + max);
       return v;
     } catch (NumberFormatException e) {
       throw new InvalidInputException(name, name + " must be an integer, got '" + raw.get() + "'");
     }
   }
 
-  /** {@code limit} (default {@code defaultLimit}, at most {@link PageRequest#MAX_LIMIT}) and {@code cursor}. */
+  /**
+   * {@code limit} (default {@code defaultLimit}, at most {@link PageRequest#MAX_LIMIT}) and {@code
+   * cursor}.
+   */
   public PageRequest page(int defaultLimit) {
-    return PageRequest.of(PageRequest.parseLimit(query("limit").orElse(null), defaultLimit),
-        query("cursor").orElse(null), defaultLimit);
+    return PageRequest.of(
+        PageRequest.parseLimit(query("limit").orElse(null), defaultLimit),
+        query("cursor").orElse(null),
+        defaultLimit);
   }
 
   public byte[] body() {
@@ -92,7 +105,10 @@ public final class HttpRequest {
     return Json.readBody(body, type);
   }
 
-  /** Parses a raw query string; bad escapes or bytes that are not UTF-8 are a 400 naming {@code query}. */
+  /**
+   * Parses a raw query string; bad escapes or bytes that are not UTF-8 are a 400 naming {@code
+   * query}.
+   */
   public static Map<String, List<String>> parseQuery(String raw) {
     Map<String, List<String>> out = new HashMap<>();
     if (raw == null || raw.isEmpty()) {
@@ -110,7 +126,10 @@ public final class HttpRequest {
     return out;
   }
 
-  /** A path segment ('+' is literal there, unlike in a query string); a bad one is a 400 naming {@code field}. */
+  /**
+   * A path segment ('+' is literal there, unlike in a query string); a bad one is a 400 naming
+   * {@code field}.
+   */
   public static String decodePath(String segment, String field) {
     return decode(segment, false, field);
   }
@@ -147,8 +166,12 @@ public final class HttpRequest {
 
   private static String strictUtf8(byte[] bytes, String raw, String field) {
     try {
-      return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+      return StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(bytes))
+          .toString();
     } catch (CharacterCodingException e) {
       throw new InvalidInputException(field, field + " is not valid UTF-8 once percent-decoded");
     }

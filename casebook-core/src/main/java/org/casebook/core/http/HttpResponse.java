@@ -5,8 +5,12 @@ import java.util.Map;
 import org.casebook.core.ErrorKind;
 import org.casebook.core.Json;
 
-/** A status, a content type, extra headers and a body. JSON bodies are serialised with the shared mapper. */
-public record HttpResponse(int status, String contentType, byte[] body, Map<String, String> headers) {
+/**
+ * A status, a content type, extra headers and a body. JSON bodies are serialised with the shared
+ * mapper.
+ */
+public record HttpResponse(
+    int status, String contentType, byte[] body, Map<String, String> headers) {
   private static final String JSON = "application/json; charset=utf-8";
 
   public HttpResponse {
@@ -49,8 +53,12 @@ public record HttpResponse(int status, String contentType, byte[] body, Map<Stri
   }
 
   /** The JSON error body every failure gets: {@code {"error", "kind", "field"?}}. */
-  public record ErrorBody(String error, String kind, @com.fasterxml.jackson.annotation.JsonInclude(
-      com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) String field) {}
+  public record ErrorBody(
+      String error,
+      String kind,
+      @com.fasterxml.jackson.annotation.JsonInclude(
+              com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+          String field) {}
 
   public static HttpResponse error(ErrorKind kind, String message, String field) {
     return json(kind.httpStatus(), new ErrorBody(message, kind.code(), field));
@@ -58,15 +66,16 @@ public record HttpResponse(int status, String contentType, byte[] body, Map<Stri
 
   /** An error with a status that no {@link ErrorKind} has (401, 405, 413 …). */
   public static HttpResponse error(int status, String message, String field) {
-    String kind = switch (status) {
-      case 401 -> "unauthorized";
-      case 404 -> "not_found";
-      case 405 -> "method_not_allowed";
-      case 413 -> "too_large";
-      case 414 -> "uri_too_long";
-      case 431 -> "headers_too_large";
-      default -> status >= 500 ? "internal" : "invalid_input";
-    };
+    String kind =
+        switch (status) {
+          case 401 -> "unauthorized";
+          case 404 -> "not_found";
+          case 405 -> "method_not_allowed";
+          case 413 -> "too_large";
+          case 414 -> "uri_too_long";
+          case 431 -> "headers_too_large";
+          default -> status >= 500 ? "internal" : "invalid_input";
+        };
     return json(status, new ErrorBody(message, kind, field));
   }
 }

@@ -2,8 +2,8 @@ package org.casebook.core.http;
 
 /**
  * Where routes are served. Patterns are literal path segments and {@code {name}} placeholders
- * matching one segment (percent-decoded, so {@code %2F} in an id is a slash inside the value,
- * not a separator).
+ * matching one segment (percent-decoded, so {@code %2F} in an id is a slash inside the value, not a
+ * separator).
  */
 public interface HttpRoutes {
   /** Handles one request; throw the core exceptions for 4xx, never catch storage errors. */

@@ -5,10 +5,11 @@ import java.util.Set;
 
 /**
  * One HTTP route as described: method, path pattern ({@code {name}} placeholders match one
- * percent-decoded segment) and what it does. {@code paged} routes take {@code limit} and
- * {@code cursor} ({@link org.casebook.core.page.PageRequest}).
+ * percent-decoded segment) and what it does. {@code paged} routes take {@code limit} and {@code
+ * cursor} ({@link org.casebook.core.page.PageRequest}).
  */
-public record RouteSpec(String method, String pattern, String summary, boolean paged, boolean write) {
+public record RouteSpec(
+    String method, String pattern, String summary, boolean paged, boolean write) {
   private static final Set<String> METHODS = Set.of("GET", "POST", "PUT", "PATCH", "DELETE");
 
   public RouteSpec {

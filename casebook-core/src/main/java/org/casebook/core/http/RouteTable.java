@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A system's routes, declared once: the descriptor lists {@link #specs()} before anything runs,
- * and {@link #bind} attaches the same handlers to a running service. Handlers take the service
- * and the request; they parse, call the service and render, nothing else.
+ * A system's routes, declared once: the descriptor lists {@link #specs()} before anything runs, and
+ * {@link #bind} attaches the same handlers to a running service. Handlers take the service and the
+ * request; they parse, call the service and render, nothing else.
  *
  * @param <S> the service the handlers call
  */
@@ -79,7 +79,8 @@ public final class RouteTable<S> {
       return add("DELETE", pattern, summary, false, handler);
     }
 
-    private Builder<S> add(String method, String pattern, String summary, boolean paged, ServiceHandler<S> handler) {
+    private Builder<S> add(
+        String method, String pattern, String summary, boolean paged, ServiceHandler<S> handler) {
       return add(new RouteSpec(method, pattern, summary, paged), handler);
     }
 

@@ -5,15 +5,19 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.Objects;
 
-/** Stable hashes for salt buckets and hash prefixes; they must never change once data is written. */
+/**
+ * Stable hashes for salt buckets and hash prefixes; they must never change once data is written.
+ */
 public final class Hashing {
-  private static final ThreadLocal<MessageDigest> MD5 = ThreadLocal.withInitial(() -> {
-    try {
-      return MessageDigest.getInstance("MD5");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("MD5 is required by every JRE", e);
-    }
-  });
+  private static final ThreadLocal<MessageDigest> MD5 =
+      ThreadLocal.withInitial(
+          () -> {
+            try {
+              return MessageDigest.getInstance("MD5");
+            } catch (NoSuchAlgorithmException e) {
+              throw new IllegalStateException("MD5 is required by every JRE", e);
+            }
+          });
 
   private Hashing() {}
 
@@ -29,7 +33,9 @@ public final class Hashing {
     return Arrays.copyOf(md5(source), length);
   }
 
-  /** A bucket in {@code [0, buckets)} from the first four MD5 bytes; buckets must fit in one byte. */
+  /**
+   * A bucket in {@code [0, buckets)} from the first four MD5 bytes; buckets must fit in one byte.
+   */
   public static int bucket(byte[] source, int buckets) {
     if (buckets < 1 || buckets > 256) {
       throw new IllegalArgumentException("buckets must be 1..256: " + buckets);
@@ -37,7 +43,9 @@ public final class Hashing {
     return region(source, buckets);
   }
 
-  /** A region number in {@code [0, regions)} from the first four MD5 bytes, for region identifiers. */
+  /**
+   * A region number in {@code [0, regions)} from the first four MD5 bytes, for region identifiers.
+   */
   public static int region(byte[] source, int regions) {
     if (regions < 1 || regions > 65536) {
       throw new IllegalArgumentException("regions must be 1..65536: " + regions);

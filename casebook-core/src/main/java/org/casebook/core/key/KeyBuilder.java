@@ -6,15 +6,16 @@ import java.util.Objects;
 
 /**
  * Builds a row key from typed parts. Every encoding keeps the natural order of its type under
- * HBase's unsigned byte-wise comparison, and every variable-length part is self-delimiting, so
- * no value can collide with, or be a byte prefix of, the encoding of another value:
+ * HBase's unsigned byte-wise comparison, and every variable-length part is self-delimiting, so no
+ * value can collide with, or be a byte prefix of, the encoding of another value:
  *
  * <ul>
  *   <li>{@code int}/{@code long}: fixed-width big-endian with the sign bit flipped, so negative
  *       numbers sort before positive ones.
  *   <li>strings and byte arrays: {@code 0x00} escaped as {@code 0x00 0xFF}, then terminated by
  *       {@code 0x00 0x01}. The terminator sorts below any escaped content, so {@code "a"} sorts
- *       before {@code "a\0"} and {@code "ab"}, and a scan for {@code "1"} never matches {@code "10"}.
+ *       before {@code "a\0"} and {@code "ab"}, and a scan for {@code "1"} never matches {@code
+ *       "10"}.
  *   <li>reverse timestamps: {@code Long.MAX_VALUE - ts}, so the newest entry comes first.
  *   <li>salt and hash prefixes: derived from other bytes, they spread keys over regions.
  * </ul>

@@ -13,16 +13,16 @@ import java.util.Objects;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
- * A row key (or qualifier) layout: typed parts in order, which both encodes and decodes. The
- * stores build and read their keys through it, and the worked examples in the module READMEs
- * are printed from it ({@link #explain}), so the documentation and the bytes cannot drift apart.
+ * A row key (or qualifier) layout: typed parts in order, which both encodes and decodes. The stores
+ * build and read their keys through it, and the worked examples in the module READMEs are printed
+ * from it ({@link #explain}), so the documentation and the bytes cannot drift apart.
  *
  * <p>Parts are either given (the caller passes a value) or derived from another part (a salt
  * bucket, a hash prefix, a region identifier computed from, say, the user id). {@link #encode}
- * takes the given values in order; {@link #decode} returns them and checks the derived ones.
- * Byte order equals the declared order: numbers numerically, reverse timestamps newest first,
- * strings by code point (their UTF-8 byte order) and prefix-free, so {@code "1"} never matches
- * {@code "10"} and ids may contain any separator.
+ * takes the given values in order; {@link #decode} returns them and checks the derived ones. Byte
+ * order equals the declared order: numbers numerically, reverse timestamps newest first, strings by
+ * code point (their UTF-8 byte order) and prefix-free, so {@code "1"} never matches {@code "10"}
+ * and ids may contain any separator.
  */
 public final class KeyLayout {
   /** The part types. */
@@ -86,7 +86,8 @@ public final class KeyLayout {
     this.givenIndex = Map.copyOf(index);
     for (Part p : parts) {
       if (p.derived() && !givenIndex.containsKey(p.source())) {
-        throw new IllegalArgumentException(name + ": part " + p.name() + " derives from unknown part " + p.source());
+        throw new IllegalArgumentException(
+            name + ": part " + p.name() + " derives from unknown part " + p.source());
       }
     }
   }
@@ -111,15 +112,16 @@ public final class KeyLayout {
   /** The key of {@code values} (one per given part, in order). */
   public byte[] encode(Object... values) {
     if (values.length != given.size()) {
-      throw new IllegalArgumentException(name + " takes " + given.size() + " value(s), got " + values.length);
+      throw new IllegalArgumentException(
+          name + " takes " + given.size() + " value(s), got " + values.length);
     }
     return write(values, given.size()).build();
   }
 
   /**
-   * The bytes every key starts with whose first {@code values.length} given parts are
-   * {@code values} (derived parts in between included): with {@link KeyRange#prefix} a bounded
-   * scan of exactly those keys.
+   * The bytes every key starts with whose first {@code values.length} given parts are {@code
+   * values} (derived parts in between included): with {@link KeyRange#prefix} a bounded scan of
+   * exactly those keys.
    */
   public byte[] prefix(Object... values) {
     if (values.length > given.size()) {
@@ -167,7 +169,8 @@ public final class KeyLayout {
         case FIXED -> {
           byte[] f = (byte[]) v;
           if (f.length != p.size()) {
-            throw new IllegalArgumentException(name + ": " + p.name() + " must be " + p.size() + " bytes");
+            throw new IllegalArgumentException(
+                name + ": " + p.name() + " must be " + p.size() + " bytes");
           }
           b.addFixed(f);
         }
@@ -175,8 +178,15 @@ public final class KeyLayout {
         case SALT, HASH -> throw new IllegalStateException(p.type() + " parts are derived");
       }
     } catch (ClassCastException e) {
-      throw new IllegalArgumentException(name + ": " + p.name() + " (" + p.type() + ") cannot take a "
-          + v.getClass().getSimpleName(), e);
+      throw new IllegalArgumentException(
+          name
+              + ": "
+              + p.name()
+              + " ("
+              + p.type()
+              + ") cannot take a "
+              + v.getClass().getSimpleName(),
+          e);
     }
   }
 
@@ -203,7 +213,8 @@ public final class KeyLayout {
     if (v instanceof byte[] bytes) {
       return bytes;
     }
-    throw new IllegalArgumentException("cannot derive a key part from a " + v.getClass().getSimpleName());
+    throw new IllegalArgumentException(
+        "cannot derive a key part from a " + v.getClass().getSimpleName());
   }
 
   /** Decodes a whole key; derived parts are checked against their sources. */
@@ -216,20 +227,22 @@ public final class KeyLayout {
     Object[] all = new Object[parts.size()];
     for (int i = 0; i < parts.size(); i++) {
       Part p = parts.get(i);
-      all[i] = switch (p.type()) {
-        case BYTE, SALT -> r.readByte();
-        case INT -> r.readInt();
-        case LONG -> r.readLong();
-        case REVERSE_TIMESTAMP -> r.readReverseTimestamp();
-        case STRING -> r.readString();
-        case REVERSED_STRING -> r.readReversedString();
-        case BYTES -> r.readBytes();
-        case FIXED, HASH -> r.readFixed(p.size());
-        case REGION_ID -> r.readRegionId();
-      };
+      all[i] =
+          switch (p.type()) {
+            case BYTE, SALT -> r.readByte();
+            case INT -> r.readInt();
+            case LONG -> r.readLong();
+            case REVERSE_TIMESTAMP -> r.readReverseTimestamp();
+            case STRING -> r.readString();
+            case REVERSED_STRING -> r.readReversedString();
+            case BYTES -> r.readBytes();
+            case FIXED, HASH -> r.readFixed(p.size());
+            case REGION_ID -> r.readRegionId();
+          };
     }
     if (r.hasRemaining()) {
-      throw new IllegalArgumentException("key has " + r.remaining() + " byte(s) after the last part of " + name);
+      throw new IllegalArgumentException(
+          "key has " + r.remaining() + " byte(s) after the last part of " + name);
     }
     Object[] values = new Object[given.size()];
     for (int i = 0; i < parts.size(); i++) {
@@ -252,7 +265,8 @@ public final class KeyLayout {
           actual.addByte((Integer) all[i]);
         }
         if (!Arrays.equals(expected.build(), actual.build())) {
-          throw new IllegalArgumentException(name + ": " + p.name() + " does not match " + p.source());
+          throw new IllegalArgumentException(
+              name + ": " + p.name() + " does not match " + p.source());
         }
       }
     }
@@ -264,14 +278,17 @@ public final class KeyLayout {
     Key k = decode(key);
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < given.size(); i++) {
-      sb.append(i > 0 ? ", " : "").append(given.get(i).name()).append('=').append(show(k.values().get(i)));
+      sb.append(i > 0 ? ", " : "")
+          .append(given.get(i).name())
+          .append('=')
+          .append(show(k.values().get(i)));
     }
     return sb.toString();
   }
 
   /**
-   * The worked example of a key: its bytes in hex, one group per part, e.g.
-   * {@code 62 6F 62 00 01 | 01 | 61 6C 69 63 65 00 01}. READMEs print their examples with this.
+   * The worked example of a key: its bytes in hex, one group per part, e.g. {@code 62 6F 62 00 01 |
+   * 01 | 61 6C 69 63 65 00 01}. READMEs print their examples with this.
    */
   public String explain(Object... values) {
     byte[] key = encode(values);
@@ -297,7 +314,9 @@ public final class KeyLayout {
     return sb.toString();
   }
 
-  /** A one-line description, e.g. {@code uid:string | ts:reverse_timestamp | bucket:salt(8, uid)}. */
+  /**
+   * A one-line description, e.g. {@code uid:string | ts:reverse_timestamp | bucket:salt(8, uid)}.
+   */
   public String shape() {
     StringBuilder sb = new StringBuilder();
     for (Part p : parts) {
@@ -306,9 +325,12 @@ public final class KeyLayout {
       }
       sb.append(p.name()).append(':').append(p.type().name().toLowerCase(Locale.ROOT));
       switch (p.type()) {
-        case SALT, HASH, REGION_ID, FIXED -> sb.append('(').append(p.size())
-            .append(p.derived() ? ", " + p.source() : "").append(')');
-        default -> { }
+        case SALT, HASH, REGION_ID, FIXED ->
+            sb.append('(')
+                .append(p.size())
+                .append(p.derived() ? ", " + p.source() : "")
+                .append(')');
+        default -> {}
       }
     }
     return sb.toString();
@@ -346,7 +368,8 @@ public final class KeyLayout {
       case LONG -> Long.compare((Long) x, (Long) y);
       case REVERSE_TIMESTAMP -> Long.compare((Long) y, (Long) x);
       case STRING -> codePointOrder((String) x, (String) y);
-      case REVERSED_STRING -> codePointOrder(KeyBuilder.reverse((String) x), KeyBuilder.reverse((String) y));
+      case REVERSED_STRING ->
+          codePointOrder(KeyBuilder.reverse((String) x), KeyBuilder.reverse((String) y));
       case BYTES, FIXED, HASH -> Bytes.compareTo((byte[]) x, (byte[]) y);
       case SALT -> throw new IllegalStateException("salt is derived");
     };
@@ -430,12 +453,20 @@ public final class KeyLayout {
       this.name = Objects.requireNonNull(name, "name is null");
     }
 
-    /** A given part of a type with no size: BYTE, INT, LONG, REVERSE_TIMESTAMP, STRING, REVERSED_STRING, BYTES. */
+    /**
+     * A given part of a type with no size: BYTE, INT, LONG, REVERSE_TIMESTAMP, STRING,
+     * REVERSED_STRING, BYTES.
+     */
     public Builder part(String partName, PartType type) {
       switch (type) {
-        case SALT, HASH, REGION_ID, FIXED -> throw new IllegalArgumentException("use the " + type
-            .name().toLowerCase(Locale.ROOT) + "(…) method for " + type + " parts");
-        default -> { }
+        case SALT, HASH, REGION_ID, FIXED ->
+            throw new IllegalArgumentException(
+                "use the "
+                    + type.name().toLowerCase(Locale.ROOT)
+                    + "(…) method for "
+                    + type
+                    + " parts");
+        default -> {}
       }
       return add(new Part(partName, type, 0, null));
     }
@@ -449,16 +480,23 @@ public final class KeyLayout {
     /** A salt bucket {@code [0, buckets)} from the MD5 of {@code source}. */
     public Builder salt(String partName, int buckets, String source) {
       check(buckets >= 1 && buckets <= 256, "buckets must be 1..256");
-      return add(new Part(partName, PartType.SALT, buckets, Objects.requireNonNull(source, "source is null")));
+      return add(
+          new Part(
+              partName, PartType.SALT, buckets, Objects.requireNonNull(source, "source is null")));
     }
 
     /** The first {@code width} bytes of the MD5 of {@code source}. */
     public Builder hash(String partName, int width, String source) {
       check(width >= 1 && width <= 16, "hash width must be 1..16");
-      return add(new Part(partName, PartType.HASH, width, Objects.requireNonNull(source, "source is null")));
+      return add(
+          new Part(
+              partName, PartType.HASH, width, Objects.requireNonNull(source, "source is null")));
     }
 
-    /** A region identifier in {@code [0, regions)}: MD5 of {@code source} mod regions, or given if source is null. */
+    /**
+     * A region identifier in {@code [0, regions)}: MD5 of {@code source} mod regions, or given if
+     * source is null.
+     */
     public Builder regionId(String partName, int regions, String source) {
       check(regions >= 1 && regions <= 65536, "regions must be 1..65536");
       return add(new Part(partName, PartType.REGION_ID, regions, source));

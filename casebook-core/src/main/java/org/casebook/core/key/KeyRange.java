@@ -36,8 +36,8 @@ public final class KeyRange {
   }
 
   /**
-   * The smallest key greater than every key starting with {@code prefix}: drop trailing 0xFF
-   * bytes, then add one to the last byte. A prefix of only 0xFF bytes (or none) has no upper bound.
+   * The smallest key greater than every key starting with {@code prefix}: drop trailing 0xFF bytes,
+   * then add one to the last byte. A prefix of only 0xFF bytes (or none) has no upper bound.
    */
   public static byte[] successorOfPrefix(byte[] prefix) {
     int i = prefix.length - 1;
@@ -76,6 +76,10 @@ public final class KeyRange {
 
   @Override
   public String toString() {
-    return "[" + Bytes.toStringBinary(start) + ", " + (stop.length == 0 ? "END" : Bytes.toStringBinary(stop)) + ")";
+    return "["
+        + Bytes.toStringBinary(start)
+        + ", "
+        + (stop.length == 0 ? "END" : Bytes.toStringBinary(stop))
+        + ")";
   }
 }

@@ -79,7 +79,8 @@ public final class KeyReader {
         return out.toByteArray();
       }
       if (next != KeyBuilder.ESCAPED_ZERO) {
-        throw new IllegalArgumentException("bad escape 0x00 0x" + Integer.toHexString(next & 0xFF) + " at " + (pos - 2));
+        throw new IllegalArgumentException(
+            "bad escape 0x00 0x" + Integer.toHexString(next & 0xFF) + " at " + (pos - 2));
       }
       out.write(0);
     }
@@ -128,7 +129,8 @@ public final class KeyReader {
 
   private void need(int n) {
     if (pos + n > end) {
-      throw new IllegalArgumentException("key too short: need " + n + " byte(s) at " + pos + ", have " + (end - pos));
+      throw new IllegalArgumentException(
+          "key too short: need " + n + " byte(s) at " + pos + ", have " + (end - pos));
     }
   }
 }

@@ -27,9 +27,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A TCP server for a {@link LineProtocol}: a thread per connection (collectors keep a few
- * long-lived connections), at most {@code maxConnections} at once (more are told so and closed),
- * an idle timeout, a maximum line length (a longer line gets an error reply, the rest of it is
- * skipped and the connection stays open), TCP_NODELAY.
+ * long-lived connections), at most {@code maxConnections} at once (more are told so and closed), an
+ * idle timeout, a maximum line length (a longer line gets an error reply, the rest of it is skipped
+ * and the connection stays open), TCP_NODELAY.
  */
 public final class LineServer implements Listener {
   private static final Logger LOG = LoggerFactory.getLogger(LineServer.class);
@@ -56,7 +56,8 @@ public final class LineServer implements Listener {
   private final Thread acceptor;
   private volatile boolean closed;
 
-  private LineServer(ListenerSpec spec, InetSocketAddress address, LineProtocol protocol, Limits limits)
+  private LineServer(
+      ListenerSpec spec, InetSocketAddress address, LineProtocol protocol, Limits limits)
       throws IOException {
     this.spec = spec;
     this.protocol = protocol;
@@ -64,7 +65,9 @@ public final class LineServer implements Listener {
     this.server = new ServerSocket();
     server.setReuseAddress(true);
     server.bind(address, 128);
-    this.workers = Executors.newFixedThreadPool(limits.maxConnections(), Threads.daemon(spec.name() + "-conn"));
+    this.workers =
+        Executors.newFixedThreadPool(
+            limits.maxConnections(), Threads.daemon(spec.name() + "-conn"));
     this.acceptor = Threads.daemon(spec.name() + "-accept").newThread(this::acceptLoop);
     acceptor.start();
   }
@@ -98,21 +101,26 @@ public final class LineServer implements Listener {
 
   private void refuse(Socket s) {
     try (s) {
-      s.getOutputStream().write(("error: too many connections (at most " + limits.maxConnections() + ")\n")
-          .getBytes(StandardCharsets.UTF_8));
+      s.getOutputStream()
+          .write(
+              ("error: too many connections (at most " + limits.maxConnections() + ")\n")
+                  .getBytes(StandardCharsets.UTF_8));
     } catch (IOException e) {
-      LOG.debug("{}: could not refuse {}: {}", spec.name(), s.getRemoteSocketAddress(), e.getMessage());
+      LOG.debug(
+          "{}: could not refuse {}: {}", spec.name(), s.getRemoteSocketAddress(), e.getMessage());
     }
   }
 
   private void serve(Socket socket) {
     InetSocketAddress remote = (InetSocketAddress) socket.getRemoteSocketAddress();
-    try (socket; LineProtocol.Session session = protocol.open(remote)) {
+    try (socket;
+        LineProtocol.Session session = protocol.open(remote)) {
       socket.setTcpNoDelay(true);
       socket.setSoTimeout(limits.idleTimeoutMillis());
       InputStream in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
       OutputStream out = new BufferedOutputStream(socket.getOutputStream(), 16 * 1024);
-      LineProtocol.Replies replies = text -> out.write((text + "\n").getBytes(StandardCharsets.UTF_8));
+      LineProtocol.Replies replies =
+          text -> out.write((text + "\n").getBytes(StandardCharsets.UTF_8));
       ByteArrayOutputStream line = new ByteArrayOutputStream(256);
       while (!closed) {
         if (in.available() == 0) {
@@ -172,8 +180,12 @@ public final class LineServer implements Listener {
     if (n > 0 && bytes[n - 1] == '\r') {
       n--;
     }
-    return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-        .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes, 0, n)).toString();
+    return StandardCharsets.UTF_8
+        .newDecoder()
+        .onMalformedInput(CodingErrorAction.REPORT)
+        .onUnmappableCharacter(CodingErrorAction.REPORT)
+        .decode(ByteBuffer.wrap(bytes, 0, n))
+        .toString();
   }
 
   @Override
@@ -203,7 +215,8 @@ public final class LineServer implements Listener {
       try {
         s.close();
       } catch (IOException e) {
-        LOG.debug("{}: closing {} failed: {}", spec.name(), s.getRemoteSocketAddress(), e.getMessage());
+        LOG.debug(
+            "{}: closing {} failed: {}", spec.name(), s.getRemoteSocketAddress(), e.getMessage());
       }
     }
     workers.shutdown();

@@ -12,8 +12,8 @@ import org.casebook.core.key.KeyReader;
 /**
  * Opaque, validated page cursors: base64url of a version byte, a 4-byte tag of the listing the
  * cursor belongs to, the position bytes, and a CRC-32 of all of that. A cursor from another
- * listing, an edited or truncated one, or one whose position does not decode is a 400 naming
- * {@code cursor}; it can never make a scan start somewhere the listing does not reach.
+ * listing, an edited or truncated one, or one whose position does not decode is a 400 naming {@code
+ * cursor}; it can never make a scan start somewhere the listing does not reach.
  */
 public final class Cursors {
   private static final byte VERSION = 1;
@@ -56,8 +56,8 @@ public final class Cursors {
   }
 
   /**
-   * Decodes the position with {@code reader}, which must consume it whole; a position that does
-   * not decode is a 400 naming {@code cursor}.
+   * Decodes the position with {@code reader}, which must consume it whole; a position that does not
+   * decode is a 400 naming {@code cursor}.
    */
   public static <T> T decode(String scope, String cursor, Function<KeyReader, T> reader) {
     KeyReader r = new KeyReader(decode(scope, cursor));
@@ -79,6 +79,8 @@ public final class Cursors {
   }
 
   private static InvalidInputException invalid() {
-    return new InvalidInputException("cursor", "cursor is not valid for this listing; use the 'next' value of the previous page");
+    return new InvalidInputException(
+        "cursor",
+        "cursor is not valid for this listing; use the 'next' value of the previous page");
   }
 }

@@ -6,8 +6,8 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * One page of a listing, in the listing's order, and the opaque cursor of the next page if there
- * is one. Every listing in Casebook pages this way (see {@link PageRequest}).
+ * One page of a listing, in the listing's order, and the opaque cursor of the next page if there is
+ * one. Every listing in Casebook pages this way (see {@link PageRequest}).
  */
 public record Page<T>(List<T> items, Optional<String> next) {
   public Page {
@@ -20,8 +20,8 @@ public record Page<T>(List<T> items, Optional<String> next) {
   }
 
   /**
-   * The page from {@code fetched}, which holds up to {@code limit + 1} items: if there is one
-   * more than the limit, the next cursor is made from the last item kept.
+   * The page from {@code fetched}, which holds up to {@code limit + 1} items: if there is one more
+   * than the limit, the next cursor is made from the last item kept.
    */
   public static <T> Page<T> of(List<T> fetched, int limit, Function<T, String> cursorOf) {
     if (fetched.size() <= limit) {

@@ -6,15 +6,17 @@ import org.casebook.core.InvalidInputException;
 
 /**
  * How much of a listing to return and where to resume. One rule for every listing route and CLI
- * command: {@code limit} is 1 to {@link #MAX_LIMIT} (larger or smaller is a 400 naming
- * {@code limit}); {@code cursor} is the opaque value a previous page returned as {@code next}.
+ * command: {@code limit} is 1 to {@link #MAX_LIMIT} (larger or smaller is a 400 naming {@code
+ * limit}); {@code cursor} is the opaque value a previous page returned as {@code next}.
  */
 public record PageRequest(int limit, Optional<String> cursor) {
   /** The largest page any listing returns. */
   public static final int MAX_LIMIT = 1000;
 
   public PageRequest {
-    InvalidInputException.check(limit >= 1 && limit <= MAX_LIMIT, "limit",
+    InvalidInputException.check(
+        limit >= 1 && limit <= MAX_LIMIT,
+        "limit",
         "limit must be between 1 and " + MAX_LIMIT + ", got " + limit);
     Objects.requireNonNull(cursor, "cursor is null");
     cursor = cursor.filter(c -> !c.isEmpty());
@@ -24,7 +26,9 @@ public record PageRequest(int limit, Optional<String> cursor) {
     return new PageRequest(limit, Optional.empty());
   }
 
-  /** From raw caller values: a missing limit takes {@code defaultLimit}; an empty cursor is none. */
+  /**
+   * From raw caller values: a missing limit takes {@code defaultLimit}; an empty cursor is none.
+   */
   public static PageRequest of(Integer limit, String cursor, int defaultLimit) {
     return new PageRequest(limit == null ? defaultLimit : limit, Optional.ofNullable(cursor));
   }
@@ -40,7 +44,8 @@ public record PageRequest(int limit, Optional<String> cursor) {
     try {
       return Integer.parseInt(raw.trim());
     } catch (NumberFormatException e) {
-      throw new InvalidInputException("limit", "limit must be an integer between 1 and " + MAX_LIMIT + ", got '" + raw + "'");
+      throw new InvalidInputException(
+          "limit", "limit must be an integer between 1 and " + MAX_LIMIT + ", got '" + raw + "'");
     }
   }
 

@@ -11,8 +11,14 @@ import org.apache.hadoop.hbase.regionserver.BloomType;
  * @param ttlSeconds time to live, or {@link #FOREVER}
  * @param compression the codec wanted; if this runtime lacks it, NONE is used and logged
  */
-public record FamilySpec(String name, int maxVersions, int ttlSeconds, BloomType bloom, int blockSize,
-                         Compression.Algorithm compression, boolean inMemory) {
+public record FamilySpec(
+    String name,
+    int maxVersions,
+    int ttlSeconds,
+    BloomType bloom,
+    int blockSize,
+    Compression.Algorithm compression,
+    boolean inMemory) {
   public static final int FOREVER = Integer.MAX_VALUE;
   public static final int DEFAULT_BLOCK_SIZE = 64 * 1024;
 
@@ -36,7 +42,8 @@ public record FamilySpec(String name, int maxVersions, int ttlSeconds, BloomType
 
   /** One version, no TTL, row bloom filter, 64 KiB blocks, no compression. */
   public static FamilySpec of(String name) {
-    return new FamilySpec(name, 1, FOREVER, BloomType.ROW, DEFAULT_BLOCK_SIZE, Compression.Algorithm.NONE, false);
+    return new FamilySpec(
+        name, 1, FOREVER, BloomType.ROW, DEFAULT_BLOCK_SIZE, Compression.Algorithm.NONE, false);
   }
 
   public FamilySpec withMaxVersions(int versions) {

@@ -24,15 +24,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Makes the cluster match the declared schemas: creates what is missing, leaves what matches,
- * and refuses (with every difference listed) when an existing table has another shape.
+ * Makes the cluster match the declared schemas: creates what is missing, leaves what matches, and
+ * refuses (with every difference listed) when an existing table has another shape.
  */
 public final class SchemaManager {
   private static final Logger LOG = LoggerFactory.getLogger(SchemaManager.class);
-  private static final Map<Compression.Algorithm, Boolean> CODEC_AVAILABLE = new ConcurrentHashMap<>();
+  private static final Map<Compression.Algorithm, Boolean> CODEC_AVAILABLE =
+      new ConcurrentHashMap<>();
 
   /** What {@link #ensure} did to one table. */
-  public enum Outcome { CREATED, UNCHANGED }
+  public enum Outcome {
+    CREATED,
+    UNCHANGED
+  }
 
   /** The result for one table. */
   public record Result(TableSpec spec, Outcome outcome, int regions) {}
@@ -45,7 +49,8 @@ public final class SchemaManager {
 
   /** Ensures every spec; stops at the first conflict (nothing else is changed after it). */
   public List<Result> ensureAll(List<TableSpec> specs) {
-    // Check all existing tables before creating anything, so a conflict leaves the cluster as it was.
+    // Check all existing tables before creating anything, so a conflict leaves the cluster as it
+    // was.
     for (TableSpec spec : specs) {
       verifyIfExists(spec);
     }
@@ -151,7 +156,8 @@ public final class SchemaManager {
   }
 
   static ColumnFamilyDescriptor toDescriptor(FamilySpec f) {
-    return ColumnFamilyDescriptorBuilder.newBuilder(org.apache.hadoop.hbase.util.Bytes.toBytes(f.name()))
+    return ColumnFamilyDescriptorBuilder.newBuilder(
+            org.apache.hadoop.hbase.util.Bytes.toBytes(f.name()))
         .setMaxVersions(f.maxVersions())
         .setTimeToLive(f.ttlSeconds())
         .setBloomFilterType(f.bloom())
@@ -166,15 +172,19 @@ public final class SchemaManager {
     if (wanted == Compression.Algorithm.NONE) {
       return wanted;
     }
-    boolean ok = CODEC_AVAILABLE.computeIfAbsent(wanted, a -> {
-      try {
-        CompressionTest.testCompression(a);
-        return true;
-      } catch (IOException | RuntimeException | LinkageError e) {
-        LOG.warn("compression {} is not available here ({}); using NONE", a, e.getMessage());
-        return false;
-      }
-    });
+    boolean ok =
+        CODEC_AVAILABLE.computeIfAbsent(
+            wanted,
+            a -> {
+              try {
+                CompressionTest.testCompression(a);
+                return true;
+              } catch (IOException | RuntimeException | LinkageError e) {
+                LOG.warn(
+                    "compression {} is not available here ({}); using NONE", a, e.getMessage());
+                return false;
+              }
+            });
     return ok ? wanted : Compression.Algorithm.NONE;
   }
 
@@ -194,22 +204,37 @@ public final class SchemaManager {
       compare(diffs, f.name(), "ttl seconds", f.ttlSeconds(), cf.getTimeToLive());
       compare(diffs, f.name(), "bloom filter", f.bloom(), cf.getBloomFilterType());
       compare(diffs, f.name(), "block size", f.blockSize(), cf.getBlocksize());
-      compare(diffs, f.name(), "compression", effectiveCompression(f.compression()), cf.getCompressionType());
+      compare(
+          diffs,
+          f.name(),
+          "compression",
+          effectiveCompression(f.compression()),
+          cf.getCompressionType());
       compare(diffs, f.name(), "in memory", f.inMemory(), cf.isInMemory());
     }
     for (String extra : actual.keySet()) {
       diffs.add("family '" + extra + "' exists but is not declared");
     }
     for (Map.Entry<String, String> setting : spec.settings().entrySet()) {
-      compare(diffs, "table", setting.getKey(), setting.getValue(), existing.getValue(setting.getKey()));
+      compare(
+          diffs,
+          "table",
+          setting.getKey(),
+          setting.getValue(),
+          existing.getValue(setting.getKey()));
     }
     if (!diffs.isEmpty()) {
-      throw new ConflictException("table " + spec.name() + " exists with another shape: " + String.join("; ", diffs)
-          + ". Migrate or drop it deliberately; Casebook will not alter existing tables.");
+      throw new ConflictException(
+          "table "
+              + spec.name()
+              + " exists with another shape: "
+              + String.join("; ", diffs)
+              + ". Migrate or drop it deliberately; Casebook will not alter existing tables.");
     }
   }
 
-  private static void compare(List<String> diffs, String family, String what, Object wanted, Object actual) {
+  private static void compare(
+      List<String> diffs, String family, String what, Object wanted, Object actual) {
     if (!Objects.equals(wanted, actual)) {
       diffs.add(family + ": " + what + " is " + actual + ", declared " + wanted);
     }

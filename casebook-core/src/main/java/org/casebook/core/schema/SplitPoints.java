@@ -34,15 +34,16 @@ public final class SplitPoints {
     sorted.sort(Bytes.BYTES_COMPARATOR);
     for (int i = 1; i < sorted.size(); i++) {
       if (Bytes.equals(sorted.get(i - 1), sorted.get(i))) {
-        throw new IllegalArgumentException("duplicate split point " + Bytes.toStringBinary(sorted.get(i)));
+        throw new IllegalArgumentException(
+            "duplicate split point " + Bytes.toStringBinary(sorted.get(i)));
       }
     }
     return new SplitPoints(List.copyOf(sorted), description);
   }
 
   /**
-   * One region per leading-byte bucket {@code 0..buckets-1}, as written by
-   * {@code KeyBuilder.addSalt} or a one-byte region identifier.
+   * One region per leading-byte bucket {@code 0..buckets-1}, as written by {@code
+   * KeyBuilder.addSalt} or a one-byte region identifier.
    */
   public static SplitPoints leadingByteBuckets(int buckets) {
     if (buckets < 1 || buckets > 256) {
@@ -55,7 +56,9 @@ public final class SplitPoints {
     return new SplitPoints(List.copyOf(p), buckets + " leading-byte buckets");
   }
 
-  /** One region per 2-byte region identifier {@code 0..regions-1} ({@code KeyBuilder.addRegionId}). */
+  /**
+   * One region per 2-byte region identifier {@code 0..regions-1} ({@code KeyBuilder.addRegionId}).
+   */
   public static SplitPoints regionPrefixes(int regions) {
     if (regions < 1 || regions > 65536) {
       throw new IllegalArgumentException("regions must be 1..65536: " + regions);
@@ -68,8 +71,8 @@ public final class SplitPoints {
   }
 
   /**
-   * {@code regions} regions of equal width over the first two key bytes, for uniformly
-   * distributed keys such as hash prefixes.
+   * {@code regions} regions of equal width over the first two key bytes, for uniformly distributed
+   * keys such as hash prefixes.
    */
   public static SplitPoints uniform(int regions) {
     if (regions < 1 || regions > 65536) {
@@ -83,7 +86,10 @@ public final class SplitPoints {
     return of(p, regions + " uniform regions");
   }
 
-  /** Points at the quantiles of a sorted-or-not key sample: where regions would end up after splitting. */
+  /**
+   * Points at the quantiles of a sorted-or-not key sample: where regions would end up after
+   * splitting.
+   */
   public static SplitPoints quantiles(List<byte[]> sample, int regions) {
     if (regions < 1) {
       throw new IllegalArgumentException("regions must be >= 1");
@@ -96,7 +102,8 @@ public final class SplitPoints {
     List<byte[]> p = new ArrayList<>();
     for (int i = 1; i < regions; i++) {
       byte[] candidate = sorted.get((int) ((long) i * sorted.size() / regions));
-      if (candidate.length > 0 && (p.isEmpty() || Bytes.compareTo(p.get(p.size() - 1), candidate) < 0)) {
+      if (candidate.length > 0
+          && (p.isEmpty() || Bytes.compareTo(p.get(p.size() - 1), candidate) < 0)) {
         p.add(candidate);
       }
     }
@@ -119,7 +126,9 @@ public final class SplitPoints {
     return points.size() + 1;
   }
 
-  /** Index of the region {@code row} falls in, as HBase routes it (binary search over split points). */
+  /**
+   * Index of the region {@code row} falls in, as HBase routes it (binary search over split points).
+   */
   public int regionOf(byte[] row) {
     int lo = 0;
     int hi = points.size();
@@ -140,6 +149,8 @@ public final class SplitPoints {
 
   @Override
   public String toString() {
-    return description + " " + Arrays.toString(points.stream().map(Bytes::toStringBinary).toArray());
+    return description
+        + " "
+        + Arrays.toString(points.stream().map(Bytes::toStringBinary).toArray());
   }
 }

@@ -11,8 +11,12 @@ import org.apache.hadoop.hbase.TableName;
  * description of the row key shown by {@code casebook schema show}. {@code settings} are
  * table-level descriptor values set at creation (e.g. {@code MAX_FILESIZE}, {@code SPLIT_POLICY}).
  */
-public record TableSpec(TableName name, List<FamilySpec> families, SplitPoints splits, String keyDoc,
-                        Map<String, String> settings) {
+public record TableSpec(
+    TableName name,
+    List<FamilySpec> families,
+    SplitPoints splits,
+    String keyDoc,
+    Map<String, String> settings) {
   public TableSpec {
     Objects.requireNonNull(name, "name is null");
     Objects.requireNonNull(families, "families is null");
@@ -25,7 +29,8 @@ public record TableSpec(TableName name, List<FamilySpec> families, SplitPoints s
     Map<String, FamilySpec> seen = new LinkedHashMap<>();
     for (FamilySpec f : families) {
       if (seen.put(f.name(), f) != null) {
-        throw new IllegalArgumentException("table " + name + " declares family " + f.name() + " twice");
+        throw new IllegalArgumentException(
+            "table " + name + " declares family " + f.name() + " twice");
       }
     }
     families = List.copyOf(families);
@@ -42,12 +47,12 @@ public record TableSpec(TableName name, List<FamilySpec> families, SplitPoints s
     return new TableSpec(name, families, splits, keyDoc, all);
   }
 
-  public static TableSpec of(String namespace, String table, String keyDoc, SplitPoints splits, FamilySpec... families) {
+  public static TableSpec of(
+      String namespace, String table, String keyDoc, SplitPoints splits, FamilySpec... families) {
     return new TableSpec(TableName.valueOf(namespace, table), List.of(families), splits, keyDoc);
   }
 
   public String namespace() {
     return name.getNamespaceAsString();
   }
-
 }

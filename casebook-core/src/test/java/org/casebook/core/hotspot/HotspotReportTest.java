@@ -23,7 +23,7 @@ class HotspotReportTest {
       assertThat(r.writes()).isEqualTo(40_000);
       skew.put(d.name(), r.skew());
     }
-    assertThat(skew.get("timestamp-first")).isGreaterThan(7.9);   // every write in the last region
+    assertThat(skew.get("timestamp-first")).isGreaterThan(7.9); // every write in the last region
     assertThat(skew.get("salted-8")).isLessThan(1.5);
     assertThat(skew.get("reversed-uid")).isLessThan(1.5);
     assertThat(skew.get("md5-prefix")).isLessThan(1.5);

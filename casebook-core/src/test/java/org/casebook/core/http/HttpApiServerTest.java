@@ -31,38 +31,70 @@ class HttpApiServerTest {
 
   record Items(List<Integer> items, String next) {}
 
-  private static final RouteTable<String> ROUTES = RouteTable.<String>builder()
-      .get("/api/t/hello/{name}", "greets", (prefix, req) -> HttpResponse.ok(java.util.Map.of("hello",
-          prefix + req.pathParam("name"))))
-      .post("/api/t/hello", "greets from a body", (prefix, req) -> HttpResponse.created(req.body(Greeting.class)))
-      .list("/api/t/numbers", "pages 0..2499", (prefix, req) -> {
-        PageRequest page = req.page(10);
-        int from = page.cursor().map(c -> Cursors.decode("t.numbers", c, r -> r.readInt())).orElse(0);
-        List<Integer> fetched = new java.util.ArrayList<>();
-        for (int i = from; i < Math.min(2500, from + page.fetchSize()); i++) {
-          fetched.add(i);
-        }
-        Page<Integer> p = Page.of(fetched, page.limit(),
-            last -> Cursors.encode("t.numbers", org.casebook.core.key.KeyBuilder.create().addInt(last + 1).build()));
-        return HttpResponse.ok(new Items(p.items(), p.nextOrNull()));
-      })
-      .get("/api/t/missing", "404", (prefix, req) -> {
-        throw new NotFoundException("nothing here");
-      })
-      .get("/api/t/down", "503", (prefix, req) -> {
-        throw StorageException.of("read", new java.io.IOException("region server gone"));
-      })
-      .get("/api/t/bug", "500", (prefix, req) -> {
-        throw new IllegalStateException("bug");
-      })
-      .build();
+  private static final RouteTable<String> ROUTES =
+      RouteTable.<String>builder()
+          .get(
+              "/api/t/hello/{name}",
+              "greets",
+              (prefix, req) ->
+                  HttpResponse.ok(java.util.Map.of("hello", prefix + req.pathParam("name"))))
+          .post(
+              "/api/t/hello",
+              "greets from a body",
+              (prefix, req) -> HttpResponse.created(req.body(Greeting.class)))
+          .list(
+              "/api/t/numbers",
+              "pages 0..2499",
+              (prefix, req) -> {
+                PageRequest page = req.page(10);
+                int from =
+                    page.cursor()
+                        .map(c -> Cursors.decode("t.numbers", c, r -> r.readInt()))
+                        .orElse(0);
+                List<Integer> fetched = new java.util.ArrayList<>();
+                for (int i = from; i < Math.min(2500, from + page.fetchSize()); i++) {
+                  fetched.add(i);
+                }
+                Page<Integer> p =
+                    Page.of(
+                        fetched,
+                        page.limit(),
+                        last ->
+                            Cursors.encode(
+                                "t.numbers",
+                                org.casebook.core.key.KeyBuilder.create()
+                                    .addInt(last + 1)
+                                    .build()));
+                return HttpResponse.ok(new Items(p.items(), p.nextOrNull()));
+              })
+          .get(
+              "/api/t/missing",
+              "404",
+              (prefix, req) -> {
+                throw new NotFoundException("nothing here");
+              })
+          .get(
+              "/api/t/down",
+              "503",
+              (prefix, req) -> {
+                throw StorageException.of("read", new java.io.IOException("region server gone"));
+              })
+          .get(
+              "/api/t/bug",
+              "500",
+              (prefix, req) -> {
+                throw new IllegalStateException("bug");
+              })
+          .build();
 
   private HttpApiServer server;
-  private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private final HttpClient client =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   @BeforeEach
   void start() {
-    server = new HttpApiServer("127.0.0.1", 0, AccessRule.token("s3cret"), 4, new SimpleMeterRegistry());
+    server =
+        new HttpApiServer("127.0.0.1", 0, AccessRule.token("s3cret"), 4, new SimpleMeterRegistry());
     ROUTES.bind("hi ").forEach(server::add);
     server.start();
   }
@@ -72,11 +104,12 @@ class HttpApiServerTest {
     server.close();
   }
 
-  private java.net.http.HttpResponse<String> send(String method, String path, String body, String auth)
-      throws Exception {
-    var b = java.net.http.HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
-        .timeout(Duration.ofSeconds(10))
-        .method(method, body == null ? BodyPublishers.noBody() : BodyPublishers.ofString(body));
+  private java.net.http.HttpResponse<String> send(
+      String method, String path, String body, String auth) throws Exception {
+    var b =
+        java.net.http.HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+            .timeout(Duration.ofSeconds(10))
+            .method(method, body == null ? BodyPublishers.noBody() : BodyPublishers.ofString(body));
     if (auth != null) {
       b.header("Authorization", auth);
     }
@@ -90,7 +123,8 @@ class HttpApiServerTest {
 
   @Test
   void pathIdsArePercentDecodedStrictly() throws Exception {
-    assertThat(json(send("GET", "/api/t/hello/a%2Fb%20%E7%94%A8", null, null)).get("hello").asText())
+    assertThat(
+            json(send("GET", "/api/t/hello/a%2Fb%20%E7%94%A8", null, null)).get("hello").asText())
         .isEqualTo("hi a/b 用");
     var badUtf8 = send("GET", "/api/t/hello/%C3%28", null, null);
     assertThat(badUtf8.statusCode()).isEqualTo(400);
@@ -100,11 +134,13 @@ class HttpApiServerTest {
   @Test
   void bodiesBindStrictly() throws Exception {
     String auth = "bearer s3cret";
-    assertThat(send("POST", "/api/t/hello", "{\"name\":\"x\",\"times\":2}", auth).statusCode()).isEqualTo(201);
+    assertThat(send("POST", "/api/t/hello", "{\"name\":\"x\",\"times\":2}", auth).statusCode())
+        .isEqualTo(201);
     var unknown = send("POST", "/api/t/hello", "{\"name\":\"x\",\"times\":2,\"extra\":1}", auth);
     assertThat(unknown.statusCode()).isEqualTo(400);
     assertThat(json(unknown).get("field").asText()).isEqualTo("extra");
-    var duplicate = send("POST", "/api/t/hello", "{\"name\":\"x\",\"name\":\"y\",\"times\":2}", auth);
+    var duplicate =
+        send("POST", "/api/t/hello", "{\"name\":\"x\",\"name\":\"y\",\"times\":2}", auth);
     assertThat(duplicate.statusCode()).isEqualTo(400);
     var trailing = send("POST", "/api/t/hello", "{\"name\":\"x\",\"times\":2} {}", auth);
     assertThat(trailing.statusCode()).isEqualTo(400);
@@ -125,7 +161,9 @@ class HttpApiServerTest {
     var r = send("POST", "/api/t/hello", "{\"name\":\"x\",\"times\":1}", null);
     assertThat(r.statusCode()).isEqualTo(401);
     assertThat(r.headers().firstValue("WWW-Authenticate")).hasValue("Bearer");
-    assertThat(send("POST", "/api/t/hello", "{\"name\":\"x\",\"times\":1}", "Bearer wrong").statusCode())
+    assertThat(
+            send("POST", "/api/t/hello", "{\"name\":\"x\",\"times\":1}", "Bearer wrong")
+                .statusCode())
         .isEqualTo(401);
     assertThat(send("GET", "/api/t/hello/x", null, null).statusCode()).isEqualTo(200);
   }
@@ -154,19 +192,31 @@ class HttpApiServerTest {
   void listingsPageWithOneLimitRuleAndValidatedCursors() throws Exception {
     JsonNode first = json(send("GET", "/api/t/numbers?limit=1000", null, null));
     assertThat(first.get("items")).hasSize(1000);
-    JsonNode second = json(send("GET", "/api/t/numbers?limit=1000&cursor=" + first.get("next").asText(), null, null));
+    JsonNode second =
+        json(
+            send(
+                "GET",
+                "/api/t/numbers?limit=1000&cursor=" + first.get("next").asText(),
+                null,
+                null));
     assertThat(second.get("items").get(0).asInt()).isEqualTo(1000);
     var tooMany = send("GET", "/api/t/numbers?limit=1001", null, null);
     assertThat(tooMany.statusCode()).isEqualTo(400);
     assertThat(json(tooMany).get("field").asText()).isEqualTo("limit");
-    assertThat(json(send("GET", "/api/t/numbers?limit=x", null, null)).get("field").asText()).isEqualTo("limit");
+    assertThat(json(send("GET", "/api/t/numbers?limit=x", null, null)).get("field").asText())
+        .isEqualTo("limit");
     String cursor = first.get("next").asText();
-    String tampered = cursor.substring(0, cursor.length() - 2) + (cursor.endsWith("A") ? "BB" : "AA");
+    String tampered =
+        cursor.substring(0, cursor.length() - 2) + (cursor.endsWith("A") ? "BB" : "AA");
     var bad = send("GET", "/api/t/numbers?cursor=" + tampered, null, null);
     assertThat(bad.statusCode()).isEqualTo(400);
     assertThat(json(bad).get("field").asText()).isEqualTo("cursor");
-    String otherListing = Cursors.encode("t.other", org.casebook.core.key.KeyBuilder.create().addInt(5).build());
-    assertThat(json(send("GET", "/api/t/numbers?cursor=" + otherListing, null, null)).get("field").asText())
+    String otherListing =
+        Cursors.encode("t.other", org.casebook.core.key.KeyBuilder.create().addInt(5).build());
+    assertThat(
+            json(send("GET", "/api/t/numbers?cursor=" + otherListing, null, null))
+                .get("field")
+                .asText())
         .isEqualTo("cursor");
   }
 }

@@ -22,26 +22,35 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Slow, stalled and hostile clients, on raw sockets: they are dropped while others are served,
- * and every answer — a malformed request's too — is a JSON error, never HTML, never a 5xx for
- * the client's mistakes.
+ * Slow, stalled and hostile clients, on raw sockets: they are dropped while others are served, and
+ * every answer — a malformed request's too — is a JSON error, never HTML, never a 5xx for the
+ * client's mistakes.
  */
 class HttpHardeningTest {
   record Echo(String text) {}
 
-  private static final RouteTable<String> ROUTES = RouteTable.<String>builder()
-      .get("/api/h/items/{id}", "one item", (s, req) -> HttpResponse.ok(Map.of("id", req.pathParam("id"))))
-      .list("/api/h/items", "items", (s, req) -> HttpResponse.ok(Map.of("limit", req.page(10).limit())))
-      .post("/api/h/echo", "echo", (s, req) -> HttpResponse.ok(req.body(Echo.class)))
-      .build();
+  private static final RouteTable<String> ROUTES =
+      RouteTable.<String>builder()
+          .get(
+              "/api/h/items/{id}",
+              "one item",
+              (s, req) -> HttpResponse.ok(Map.of("id", req.pathParam("id"))))
+          .list(
+              "/api/h/items",
+              "items",
+              (s, req) -> HttpResponse.ok(Map.of("limit", req.page(10).limit())))
+          .post("/api/h/echo", "echo", (s, req) -> HttpResponse.ok(req.body(Echo.class)))
+          .build();
 
   private HttpApiServer server;
 
   @BeforeEach
   void start() {
-    HttpApiServer.Limits limits = new HttpApiServer.Limits(40, Duration.ofSeconds(2), Duration.ofSeconds(5), 8 * 1024,
-        16 * 1024, 64 * 1024);
-    server = new HttpApiServer("127.0.0.1", 0, AccessRule.open(), 4, new SimpleMeterRegistry(), limits);
+    HttpApiServer.Limits limits =
+        new HttpApiServer.Limits(
+            40, Duration.ofSeconds(2), Duration.ofSeconds(5), 8 * 1024, 16 * 1024, 64 * 1024);
+    server =
+        new HttpApiServer("127.0.0.1", 0, AccessRule.open(), 4, new SimpleMeterRegistry(), limits);
     ROUTES.bind("").forEach(server::add);
     server.start();
   }
@@ -100,15 +109,23 @@ class HttpHardeningTest {
     try {
       for (int i = 0; i < 16; i++) {
         Socket s = new Socket("127.0.0.1", server.port());
-        s.getOutputStream().write(bytes(i % 2 == 0 ? "GET /api/h/ite" : "POST /api/h/echo HTTP/1.1\r\nHost: x\r\n"
-            + "Transfer-Encoding: chunked\r\n\r\n5\r\nhel"));
+        s.getOutputStream()
+            .write(
+                bytes(
+                    i % 2 == 0
+                        ? "GET /api/h/ite"
+                        : "POST /api/h/echo HTTP/1.1\r\nHost: x\r\n"
+                            + "Transfer-Encoding: chunked\r\n\r\n5\r\nhel"));
         s.getOutputStream().flush();
         stalled.add(s);
       }
       long t0 = System.nanoTime();
-      Raw ok = exchange(bytes("GET /api/h/items/a HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
+      Raw ok =
+          exchange(bytes("GET /api/h/items/a HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
       assertThat(ok.status()).isEqualTo(200);
-      assertThat((System.nanoTime() - t0) / 1e9).as("seconds a normal client waited").isLessThan(1.0);
+      assertThat((System.nanoTime() - t0) / 1e9)
+          .as("seconds a normal client waited")
+          .isLessThan(1.0);
       for (Socket s : stalled) {
         s.setSoTimeout(10_000);
         Raw dropped = read(s.getInputStream());
@@ -128,29 +145,44 @@ class HttpHardeningTest {
 
   @Test
   void limitsAnswerWithTheirStatusInJson() throws Exception {
-    Raw longLine = exchange(bytes("GET /api/h/items/" + "x".repeat(10_000) + " HTTP/1.1\r\nHost: x\r\n\r\n"));
+    Raw longLine =
+        exchange(bytes("GET /api/h/items/" + "x".repeat(10_000) + " HTTP/1.1\r\nHost: x\r\n\r\n"));
     assertThat(longLine.status()).isEqualTo(414);
     assertThat(longLine.json().get("error").asText()).contains("request line");
-    Raw bigHeaders = exchange(bytes("GET /api/h/items/a HTTP/1.1\r\nHost: x\r\nX-Big: " + "y".repeat(20_000)
-        + "\r\n\r\n"));
+    Raw bigHeaders =
+        exchange(
+            bytes(
+                "GET /api/h/items/a HTTP/1.1\r\nHost: x\r\nX-Big: "
+                    + "y".repeat(20_000)
+                    + "\r\n\r\n"));
     assertThat(bigHeaders.status()).isEqualTo(431);
     assertThat(bigHeaders.json()).isNotNull();
     String big = "{\"text\":\"" + "z".repeat(70_000) + "\"}";
-    Raw bigBody = exchange(bytes("POST /api/h/echo HTTP/1.1\r\nHost: x\r\nContent-Length: " + big.length() + "\r\n\r\n"
-        + big));
+    Raw bigBody =
+        exchange(
+            bytes(
+                "POST /api/h/echo HTTP/1.1\r\nHost: x\r\nContent-Length: "
+                    + big.length()
+                    + "\r\n\r\n"
+                    + big));
     assertThat(bigBody.status()).isEqualTo(413);
     assertThat(bigBody.json().get("field").asText()).isEqualTo("body");
   }
 
   @Test
   void badEscapesAndRawBytesAreJson400s() throws Exception {
-    for (String target : List.of("/api/h/items/%ZZ", "/api/h/items/%E7%94", "/api/h/items/a%", "/api/h/items?limit=%FF")) {
-      Raw r = exchange(bytes("GET " + target + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
+    for (String target :
+        List.of(
+            "/api/h/items/%ZZ",
+            "/api/h/items/%E7%94", "/api/h/items/a%", "/api/h/items?limit=%FF")) {
+      Raw r =
+          exchange(bytes("GET " + target + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
       assertThat(r.status()).as(target).isEqualTo(400);
       assertThat(r.json().get("kind").asText()).isEqualTo("invalid_input");
     }
-    byte[] rawBytes = "GET /api/h/items/\u00e9\u00ff HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-        .getBytes(StandardCharsets.ISO_8859_1);
+    byte[] rawBytes =
+        "GET /api/h/items/\u00e9\u00ff HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            .getBytes(StandardCharsets.ISO_8859_1);
     Raw r = exchange(rawBytes);
     assertThat(r.status()).isEqualTo(400);
     assertThat(r.json().get("field").asText()).isEqualTo("id");
@@ -176,16 +208,52 @@ class HttpHardeningTest {
     }
   }
 
-  /** Random methods, paths, escapes, headers and bodies: never a 5xx, never a body that is not JSON. */
+  /**
+   * Random methods, paths, escapes, headers and bodies: never a 5xx, never a body that is not JSON.
+   */
   @Test
   void fuzzedRequestsGetJsonAnswersAndNoServerError() throws Exception {
     Random random = new Random(20261123);
-    String[] methods = {"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "TRACE", "BREW", "get", "G\u00e9T"};
-    String[] pieces = {"/api", "/h", "/items", "/echo", "/%", "/%2", "/%2F", "/%ZZ", "/%C3%28", "/%E7%94%A8", "/..",
-        "/\u00ff", "//", "/a b", "?limit=", "?limit=-1", "?limit=1001", "?limit=x", "?cursor=%%", "?cursor=AAAA", "&",
-        "#frag", "/{x}", "/\u0000"};
-    String[] bodies = {"", "{}", "{\"text\":1}", "{\"text\":\"a\",\"text\":\"b\"}", "{\"text\":\"a\"} x", "[", "\u00ff\u00fe",
-        "{\"text\":\"" + "q".repeat(1000) + "\"}", "null"};
+    String[] methods = {
+      "GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "TRACE", "BREW", "get", "G\u00e9T"
+    };
+    String[] pieces = {
+      "/api",
+      "/h",
+      "/items",
+      "/echo",
+      "/%",
+      "/%2",
+      "/%2F",
+      "/%ZZ",
+      "/%C3%28",
+      "/%E7%94%A8",
+      "/..",
+      "/\u00ff",
+      "//",
+      "/a b",
+      "?limit=",
+      "?limit=-1",
+      "?limit=1001",
+      "?limit=x",
+      "?cursor=%%",
+      "?cursor=AAAA",
+      "&",
+      "#frag",
+      "/{x}",
+      "/\u0000"
+    };
+    String[] bodies = {
+      "",
+      "{}",
+      "{\"text\":1}",
+      "{\"text\":\"a\",\"text\":\"b\"}",
+      "{\"text\":\"a\"} x",
+      "[",
+      "\u00ff\u00fe",
+      "{\"text\":\"" + "q".repeat(1000) + "\"}",
+      "null"
+    };
     int answered = 0;
     for (int i = 0; i < 300; i++) {
       StringBuilder path = new StringBuilder(random.nextInt(4) == 0 ? "" : "/api/h");
@@ -195,15 +263,24 @@ class HttpHardeningTest {
       }
       String method = methods[random.nextInt(methods.length)];
       String body = bodies[random.nextInt(bodies.length)];
-      StringBuilder req = new StringBuilder(method).append(' ').append(path.length() == 0 ? "/" : path)
-          .append(" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n");
+      StringBuilder req =
+          new StringBuilder(method)
+              .append(' ')
+              .append(path.length() == 0 ? "/" : path)
+              .append(" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n");
       if (random.nextBoolean()) {
-        req.append("Content-Type: ").append(random.nextBoolean() ? "application/json" : "text/\u00ff").append("\r\n");
+        req.append("Content-Type: ")
+            .append(random.nextBoolean() ? "application/json" : "text/\u00ff")
+            .append("\r\n");
       }
       if (random.nextInt(5) == 0) {
-        req.append("Authorization: ").append(random.nextBoolean() ? "Bearer" : "bEaReR x y").append("\r\n");
+        req.append("Authorization: ")
+            .append(random.nextBoolean() ? "Bearer" : "bEaReR x y")
+            .append("\r\n");
       }
-      req.append("Content-Length: ").append(body.getBytes(StandardCharsets.ISO_8859_1).length).append("\r\n\r\n")
+      req.append("Content-Length: ")
+          .append(body.getBytes(StandardCharsets.ISO_8859_1).length)
+          .append("\r\n\r\n")
           .append(body);
       Raw r = exchange(bytes(req.toString()));
       if (r.status() == -1) {
@@ -212,7 +289,9 @@ class HttpHardeningTest {
       answered++;
       assertThat(r.status()).as(req.toString()).isBetween(200, 499);
       if (!method.equals("HEAD") && r.status() != 204) {
-        assertThat(r.headers()).as(req.toString()).containsIgnoringCase("content-type: application/json");
+        assertThat(r.headers())
+            .as(req.toString())
+            .containsIgnoringCase("content-type: application/json");
         assertThat(Json.mapper().readTree(r.body())).as(req.toString()).isNotNull();
       }
     }

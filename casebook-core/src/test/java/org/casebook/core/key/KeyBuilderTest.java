@@ -17,7 +17,18 @@ class KeyBuilderTest {
 
   @Test
   void longsKeepNumericOrderIncludingSignAndExtremes() {
-    long[] edges = {Long.MIN_VALUE, Long.MIN_VALUE + 1, -256, -1, 0, 1, 255, 256, Long.MAX_VALUE - 1, Long.MAX_VALUE};
+    long[] edges = {
+      Long.MIN_VALUE,
+      Long.MIN_VALUE + 1,
+      -256,
+      -1,
+      0,
+      1,
+      255,
+      256,
+      Long.MAX_VALUE - 1,
+      Long.MAX_VALUE
+    };
     List<Long> values = new ArrayList<>();
     for (long e : edges) {
       values.add(e);
@@ -30,7 +41,9 @@ class KeyBuilderTest {
       long b = values.get(i);
       byte[] ka = KeyBuilder.create().addLong(a).build();
       byte[] kb = KeyBuilder.create().addLong(b).build();
-      assertThat(Integer.signum(Bytes.compareTo(ka, kb))).as("%d vs %d", a, b).isEqualTo(Long.signum(Long.compare(a, b)));
+      assertThat(Integer.signum(Bytes.compareTo(ka, kb)))
+          .as("%d vs %d", a, b)
+          .isEqualTo(Long.signum(Long.compare(a, b)));
       assertThat(new KeyReader(ka).readLong()).isEqualTo(a);
     }
   }
@@ -42,7 +55,8 @@ class KeyBuilderTest {
       int b = i % 11 == 0 ? Integer.MAX_VALUE - rnd.nextInt(3) : rnd.nextInt();
       byte[] ka = KeyBuilder.create().addInt(a).build();
       byte[] kb = KeyBuilder.create().addInt(b).build();
-      assertThat(Integer.signum(Bytes.compareTo(ka, kb))).isEqualTo(Integer.signum(Integer.compare(a, b)));
+      assertThat(Integer.signum(Bytes.compareTo(ka, kb)))
+          .isEqualTo(Integer.signum(Integer.compare(a, b)));
       assertThat(new KeyReader(kb).readInt()).isEqualTo(b);
     }
   }
@@ -54,10 +68,12 @@ class KeyBuilderTest {
       long b = rnd.nextLong(0, Long.MAX_VALUE);
       byte[] ka = KeyBuilder.create().addReverseTimestamp(a).build();
       byte[] kb = KeyBuilder.create().addReverseTimestamp(b).build();
-      assertThat(Integer.signum(Bytes.compareTo(ka, kb))).isEqualTo(-Integer.signum(Long.compare(a, b)));
+      assertThat(Integer.signum(Bytes.compareTo(ka, kb)))
+          .isEqualTo(-Integer.signum(Long.compare(a, b)));
       assertThat(new KeyReader(ka).readReverseTimestamp()).isEqualTo(a);
     }
-    assertThatThrownBy(() -> KeyBuilder.create().addReverseTimestamp(-1)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> KeyBuilder.create().addReverseTimestamp(-1))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
@@ -68,7 +84,9 @@ class KeyBuilderTest {
       byte[] ka = KeyBuilder.create().addString(a).build();
       byte[] kb = KeyBuilder.create().addString(b).build();
       int expected = Integer.signum(Bytes.compareTo(utf8(a), utf8(b)));
-      assertThat(Integer.signum(Bytes.compareTo(ka, kb))).as("'%s' vs '%s'", a, b).isEqualTo(expected);
+      assertThat(Integer.signum(Bytes.compareTo(ka, kb)))
+          .as("'%s' vs '%s'", a, b)
+          .isEqualTo(expected);
       assertThat(new KeyReader(ka).readString()).isEqualTo(a);
     }
   }
@@ -102,7 +120,12 @@ class KeyBuilderTest {
         continue;
       }
       KeyRange rangeA = KeyRange.prefix(KeyBuilder.create().addString(a).build());
-      byte[] rowOfB = KeyBuilder.create().addString(b).addLong(rnd.nextLong()).addString(randomString()).build();
+      byte[] rowOfB =
+          KeyBuilder.create()
+              .addString(b)
+              .addLong(rnd.nextLong())
+              .addString(randomString())
+              .build();
       assertThat(rangeA.contains(rowOfB)).as("scan of '%s' contains a row of '%s'", a, b).isFalse();
       byte[] rowOfA = KeyBuilder.create().addString(a).addLong(rnd.nextLong()).build();
       assertThat(rangeA.contains(rowOfA)).isTrue();
@@ -111,30 +134,38 @@ class KeyBuilderTest {
 
   @Test
   void separatorsAndNulsInIdsAreSafe() {
-    String[] ids = {"1", "10001", "1_", "1_0", "a,b", "a/b", "a", "a\0", "a\0b", "\0", "", "\uFFFF", "😀", "ab"};
+    String[] ids = {
+      "1", "10001", "1_", "1_0", "a,b", "a/b", "a", "a\0", "a\0b", "\0", "", "\uFFFF", "😀", "ab"
+    };
     for (String a : ids) {
       for (String b : ids) {
         if (a.equals(b)) {
           continue;
         }
         KeyRange range = KeyRange.prefix(KeyBuilder.create().addString(a).build());
-        assertThat(range.contains(KeyBuilder.create().addString(b).addLong(42).build())).as("%s / %s", a, b).isFalse();
+        assertThat(range.contains(KeyBuilder.create().addString(b).addLong(42).build()))
+            .as("%s / %s", a, b)
+            .isFalse();
       }
     }
   }
 
   @Test
   void reversedStringsAndBytesRoundTrip() {
-    assertThat(new KeyReader(KeyBuilder.create().addReversedString("XN15115812").build()).readString())
+    assertThat(
+            new KeyReader(KeyBuilder.create().addReversedString("XN15115812").build()).readString())
         .isEqualTo("21851151NX");
     for (int i = 0; i < 2000; i++) {
       String s = randomString();
-      assertThat(new KeyReader(KeyBuilder.create().addReversedString(s).build()).readReversedString()).isEqualTo(s);
+      assertThat(
+              new KeyReader(KeyBuilder.create().addReversedString(s).build()).readReversedString())
+          .isEqualTo(s);
       byte[] raw = new byte[rnd.nextInt(20)];
       for (int j = 0; j < raw.length; j++) {
         raw[j] = (byte) (rnd.nextInt(4) == 0 ? 0 : rnd.nextInt(256));
       }
-      assertThat(new KeyReader(KeyBuilder.create().addBytes(raw).build()).readBytes()).isEqualTo(raw);
+      assertThat(new KeyReader(KeyBuilder.create().addBytes(raw).build()).readBytes())
+          .isEqualTo(raw);
     }
   }
 
@@ -155,23 +186,38 @@ class KeyBuilderTest {
 
   @Test
   void malformedKeysFailLoudly() {
-    assertThatThrownBy(() -> new KeyReader(new byte[] {1, 2}).readLong()).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new KeyReader(new byte[] {'a', 0, 7}).readString()).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new KeyReader(new byte[] {'a', 'b'}).readString()).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new KeyReader(new byte[] {1, 2}).readLong())
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new KeyReader(new byte[] {'a', 0, 7}).readString())
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new KeyReader(new byte[] {'a', 'b'}).readString())
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
   void layoutDecodesEveryPart() {
-    KeyLayout layout = KeyLayout.named("demo").salt("salt", 8, "uid").part("uid", KeyLayout.PartType.STRING)
-        .part("ts", KeyLayout.PartType.REVERSE_TIMESTAMP).hash("h", 2, "uid").build();
-    byte[] key = KeyBuilder.create().addSalt(8, utf8("a,b")).addString("a,b").addReverseTimestamp(99)
-        .addHashPrefix(2, utf8("a,b")).build();
+    KeyLayout layout =
+        KeyLayout.named("demo")
+            .salt("salt", 8, "uid")
+            .part("uid", KeyLayout.PartType.STRING)
+            .part("ts", KeyLayout.PartType.REVERSE_TIMESTAMP)
+            .hash("h", 2, "uid")
+            .build();
+    byte[] key =
+        KeyBuilder.create()
+            .addSalt(8, utf8("a,b"))
+            .addString("a,b")
+            .addReverseTimestamp(99)
+            .addHashPrefix(2, utf8("a,b"))
+            .build();
     assertThat(layout.encode("a,b", 99L)).isEqualTo(key);
     List<Object> parts = layout.decode(key).values();
     assertThat(parts.get(0)).isEqualTo("a,b");
     assertThat(parts.get(1)).isEqualTo(99L);
-    assertThat(layout.shape()).isEqualTo("salt:salt(8, uid) | uid:string | ts:reverse_timestamp | h:hash(2, uid)");
-    assertThatThrownBy(() -> layout.decode(Bytes.add(key, new byte[] {1}))).isInstanceOf(IllegalArgumentException.class);
+    assertThat(layout.shape())
+        .isEqualTo("salt:salt(8, uid) | uid:string | ts:reverse_timestamp | h:hash(2, uid)");
+    assertThatThrownBy(() -> layout.decode(Bytes.add(key, new byte[] {1})))
+        .isInstanceOf(IllegalArgumentException.class);
     byte[] wrongSalt = key.clone();
     wrongSalt[0] = (byte) ((wrongSalt[0] + 1) % 8);
     assertThatThrownBy(() -> layout.decode(wrongSalt)).isInstanceOf(IllegalArgumentException.class);
@@ -182,16 +228,17 @@ class KeyBuilderTest {
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < len; i++) {
       int kind = rnd.nextInt(10);
-      int cp = switch (kind) {
-        case 0 -> 0;                                  // NUL, the escape byte
-        case 1 -> rnd.nextInt(1, 0x20);               // other low bytes, incl. 0x01 (terminator byte)
-        case 2 -> "_,/:|".charAt(rnd.nextInt(5));     // separators of the seeds
-        case 3 -> rnd.nextInt(0x80, 0x800);           // two-byte UTF-8
-        case 4 -> rnd.nextInt(0x4E00, 0x9FFF);        // CJK
-        case 5 -> rnd.nextInt(0x10000, 0x10FFFF);     // supplementary (surrogate pairs)
-        case 6 -> 0xFFFF;
-        default -> rnd.nextInt('0', 'z' + 1);
-      };
+      int cp =
+          switch (kind) {
+            case 0 -> 0; // NUL, the escape byte
+            case 1 -> rnd.nextInt(1, 0x20); // other low bytes, incl. 0x01 (terminator byte)
+            case 2 -> "_,/:|".charAt(rnd.nextInt(5)); // separators of the seeds
+            case 3 -> rnd.nextInt(0x80, 0x800); // two-byte UTF-8
+            case 4 -> rnd.nextInt(0x4E00, 0x9FFF); // CJK
+            case 5 -> rnd.nextInt(0x10000, 0x10FFFF); // supplementary (surrogate pairs)
+            case 6 -> 0xFFFF;
+            default -> rnd.nextInt('0', 'z' + 1);
+          };
       sb.appendCodePoint(cp);
     }
     return sb.toString();

@@ -13,7 +13,8 @@ class KeyRangeTest {
       KeyRange range = KeyRange.prefix(prefix);
       for (byte[] key : allKeys(3)) {
         boolean hasPrefix = Bytes.startsWith(key, prefix);
-        assertThat(range.contains(key)).as("prefix %s key %s", Bytes.toStringBinary(prefix), Bytes.toStringBinary(key))
+        assertThat(range.contains(key))
+            .as("prefix %s key %s", Bytes.toStringBinary(prefix), Bytes.toStringBinary(key))
             .isEqualTo(hasPrefix);
       }
     }
@@ -24,7 +25,10 @@ class KeyRangeTest {
     assertThat(KeyRange.successorOfPrefix(new byte[] {(byte) 0xFF, (byte) 0xFF})).isEmpty();
     assertThat(KeyRange.successorOfPrefix(new byte[] {1, (byte) 0xFF})).containsExactly(2);
     assertThat(KeyRange.successorOfPrefix(new byte[0])).isEmpty();
-    assertThat(KeyRange.prefix(new byte[] {(byte) 0xFF}).contains(new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF})).isTrue();
+    assertThat(
+            KeyRange.prefix(new byte[] {(byte) 0xFF})
+                .contains(new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF}))
+        .isTrue();
   }
 
   @Test

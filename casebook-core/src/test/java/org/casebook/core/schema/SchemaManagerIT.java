@@ -20,15 +20,25 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class SchemaManagerIT {
   @Test
   void createsOnceThenLeavesAMatchingTableAlone(HBaseRuntime runtime) throws Exception {
-    TableSpec spec = TableSpec.of("casebook_schema", TestIds.unique("t"), "salt | id", SplitPoints.leadingByteBuckets(4),
-        FamilySpec.of("a").withMaxVersions(3).withTtlSeconds(3600).withBloom(BloomType.ROWCOL).withBlockSize(16 * 1024),
-        FamilySpec.of("b").withInMemory(true));
+    TableSpec spec =
+        TableSpec.of(
+            "casebook_schema",
+            TestIds.unique("t"),
+            "salt | id",
+            SplitPoints.leadingByteBuckets(4),
+            FamilySpec.of("a")
+                .withMaxVersions(3)
+                .withTtlSeconds(3600)
+                .withBloom(BloomType.ROWCOL)
+                .withBlockSize(16 * 1024),
+            FamilySpec.of("b").withInMemory(true));
     SchemaManager schemas = new SchemaManager(runtime.connection());
     assertThat(schemas.ensure(spec).outcome()).isEqualTo(SchemaManager.Outcome.CREATED);
     assertThat(schemas.ensure(spec).outcome()).isEqualTo(SchemaManager.Outcome.UNCHANGED);
     try (Admin admin = runtime.connection().getAdmin()) {
       assertThat(admin.getRegions(spec.name())).hasSize(4);
-      ColumnFamilyDescriptor a = admin.getDescriptor(spec.name()).getColumnFamily(Bytes.toBytes("a"));
+      ColumnFamilyDescriptor a =
+          admin.getDescriptor(spec.name()).getColumnFamily(Bytes.toBytes("a"));
       assertThat(a.getMaxVersions()).isEqualTo(3);
       assertThat(a.getTimeToLive()).isEqualTo(3600);
       assertThat(a.getBloomFilterType()).isEqualTo(BloomType.ROWCOL);
@@ -40,10 +50,23 @@ class SchemaManagerIT {
   void conflictingTableIsReportedWithEveryDifferenceAndNothingIsCreated(HBaseRuntime runtime) {
     String table = TestIds.unique("t");
     SchemaManager schemas = new SchemaManager(runtime.connection());
-    schemas.ensure(TableSpec.of("casebook_schema", table, "k", SplitPoints.none(), FamilySpec.of("a")));
-    TableSpec other = TableSpec.of("casebook_schema", table, "k", SplitPoints.none(),
-        FamilySpec.of("a").withMaxVersions(5), FamilySpec.of("z"));
-    TableSpec fresh = TableSpec.of("casebook_schema", TestIds.unique("fresh"), "k", SplitPoints.none(), FamilySpec.of("a"));
+    schemas.ensure(
+        TableSpec.of("casebook_schema", table, "k", SplitPoints.none(), FamilySpec.of("a")));
+    TableSpec other =
+        TableSpec.of(
+            "casebook_schema",
+            table,
+            "k",
+            SplitPoints.none(),
+            FamilySpec.of("a").withMaxVersions(5),
+            FamilySpec.of("z"));
+    TableSpec fresh =
+        TableSpec.of(
+            "casebook_schema",
+            TestIds.unique("fresh"),
+            "k",
+            SplitPoints.none(),
+            FamilySpec.of("a"));
     assertThatThrownBy(() -> schemas.ensureAll(List.of(fresh, other)))
         .isInstanceOf(ConflictException.class)
         .hasMessageContaining("max versions is 1, declared 5")
@@ -68,8 +91,10 @@ class SchemaManagerIT {
 
   @Test
   void tableSettingsAreSetAtCreationAndCheckedAfterwards(HBaseRuntime runtime) throws Exception {
-    TableSpec spec = TableSpec.of("casebook_schema", TestIds.unique("s"), "k", SplitPoints.none(), FamilySpec.of("a"))
-        .withSettings(java.util.Map.of("MAX_FILESIZE", "8388608", "casebook.note", "x"));
+    TableSpec spec =
+        TableSpec.of(
+                "casebook_schema", TestIds.unique("s"), "k", SplitPoints.none(), FamilySpec.of("a"))
+            .withSettings(java.util.Map.of("MAX_FILESIZE", "8388608", "casebook.note", "x"));
     SchemaManager schemas = new SchemaManager(runtime.connection());
     assertThat(schemas.ensure(spec).outcome()).isEqualTo(SchemaManager.Outcome.CREATED);
     try (Admin admin = runtime.connection().getAdmin()) {
@@ -77,7 +102,8 @@ class SchemaManagerIT {
       assertThat(admin.getDescriptor(spec.name()).getValue("casebook.note")).isEqualTo("x");
     }
     assertThat(schemas.ensure(spec).outcome()).isEqualTo(SchemaManager.Outcome.UNCHANGED);
-    assertThatThrownBy(() -> schemas.ensure(spec.withSettings(java.util.Map.of("MAX_FILESIZE", "16777216"))))
+    assertThatThrownBy(
+            () -> schemas.ensure(spec.withSettings(java.util.Map.of("MAX_FILESIZE", "16777216"))))
         .isInstanceOf(ConflictException.class)
         .hasMessageContaining("MAX_FILESIZE is 8388608, declared 16777216");
   }

@@ -13,7 +13,7 @@ class SplitPointsTest {
     assertThat(s.regionCount()).isEqualTo(3);
     assertThat(s.regionOf(new byte[] {0})).isZero();
     assertThat(s.regionOf(new byte[] {9, (byte) 0xFF})).isZero();
-    assertThat(s.regionOf(new byte[] {10})).isEqualTo(1);   // a split point starts its region
+    assertThat(s.regionOf(new byte[] {10})).isEqualTo(1); // a split point starts its region
     assertThat(s.regionOf(new byte[] {19})).isEqualTo(1);
     assertThat(s.regionOf(new byte[] {20, 0})).isEqualTo(2);
     assertThat(s.regionOf(new byte[] {(byte) 0xFF})).isEqualTo(2);
@@ -34,8 +34,12 @@ class SplitPointsTest {
     java.util.SplittableRandom rnd = new java.util.SplittableRandom(3);
     for (int i = 0; i < 5000; i++) {
       int region = rnd.nextInt(300);
-      byte[] key = org.casebook.core.key.KeyBuilder.create().addRegionId(region, 300)
-          .addString("user" + rnd.nextInt()).addLong(rnd.nextLong()).build();
+      byte[] key =
+          org.casebook.core.key.KeyBuilder.create()
+              .addRegionId(region, 300)
+              .addString("user" + rnd.nextInt())
+              .addLong(rnd.nextLong())
+              .build();
       assertThat(s.regionOf(key)).isEqualTo(region);
       assertThat(new org.casebook.core.key.KeyReader(key).readRegionId()).isEqualTo(region);
     }
@@ -47,6 +51,7 @@ class SplitPointsTest {
   void rejectsDuplicatesAndEmptyPoints() {
     assertThatThrownBy(() -> SplitPoints.of(List.of(new byte[] {1}, new byte[] {1}), "x"))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> SplitPoints.of(List.of(new byte[0]), "x")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> SplitPoints.of(List.of(new byte[0]), "x"))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }

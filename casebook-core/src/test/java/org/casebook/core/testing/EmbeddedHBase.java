@@ -12,9 +12,9 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * JUnit 5 extension: one embedded HBase per test JVM, started on first use and stopped when
- * the JVM's test run ends. Test classes use {@code @ExtendWith(EmbeddedHBase.class)} and take an
- * {@link HBaseRuntime} parameter. Tests share tables, so each test uses its own ids.
+ * JUnit 5 extension: one embedded HBase per test JVM, started on first use and stopped when the
+ * JVM's test run ends. Test classes use {@code @ExtendWith(EmbeddedHBase.class)} and take an {@link
+ * HBaseRuntime} parameter. Tests share tables, so each test uses its own ids.
  */
 public final class EmbeddedHBase implements BeforeAllCallback, ParameterResolver {
   private static final String KEY = EmbeddedHBase.class.getName();
@@ -39,24 +39,29 @@ public final class EmbeddedHBase implements BeforeAllCallback, ParameterResolver
   }
 
   @Override
-  public boolean supportsParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
+  public boolean supportsParameter(
+      ParameterContext parameterContext, ExtensionContext extensionContext) {
     return parameterContext.getParameter().getType() == HBaseRuntime.class;
   }
 
   @Override
-  public Object resolveParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
+  public Object resolveParameter(
+      ParameterContext parameterContext, ExtensionContext extensionContext) {
     return runtime(extensionContext);
   }
 
   private static HBaseRuntime runtime(ExtensionContext context) {
-    return context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL)
-        .getOrComputeIfAbsent(KEY, k -> new Holder(start(dataDir())), Holder.class).runtime;
+    return context
+        .getRoot()
+        .getStore(ExtensionContext.Namespace.GLOBAL)
+        .getOrComputeIfAbsent(KEY, k -> new Holder(start(dataDir())), Holder.class)
+        .runtime;
   }
 
   /**
-   * Hadoop's metrics system is a JVM singleton that refuses a second region server's sources;
-   * tests that start another HBase next to the shared one (restart tests) need this, as
-   * HBase's own test utility does.
+   * Hadoop's metrics system is a JVM singleton that refuses a second region server's sources; tests
+   * that start another HBase next to the shared one (restart tests) need this, as HBase's own test
+   * utility does.
    */
   public static void allowSeveralClustersPerJvm() {
     org.apache.hadoop.metrics2.lib.DefaultMetricsSystem.setMiniClusterMode(true);

@@ -12,14 +12,37 @@ import org.casebook.core.key.KeyLayout;
 import org.casebook.core.key.KeyLayout.Part;
 
 /**
- * The property every key layout must have, checked on random values: ids with separators, ids
- * that are prefixes of each other, CJK and other non-ASCII text, empty strings, extreme numbers.
- * For each: {@code decode(encode(x)) = x}; and for each pair, the byte order of the keys equals
- * the declared order of the values. Modules run it on every layout they declare.
+ * The property every key layout must have, checked on random values: ids with separators, ids that
+ * are prefixes of each other, CJK and other non-ASCII text, empty strings, extreme numbers. For
+ * each: {@code decode(encode(x)) = x}; and for each pair, the byte order of the keys equals the
+ * declared order of the values. Modules run it on every layout they declare.
  */
 public final class KeyLayoutChecks {
-  private static final String[] WORDS = {"", "a", "a\u0000", "a\u0000b", "ab", "a_b", "a,b", "a|b", "a/b", "1", "10",
-      "100", "1_", "10001", "用户", "用户1", "用户_2", "\uD83D\uDE00", "\uFFFF", "\u00FF", "\u0001", "zz", " "};
+  private static final String[] WORDS = {
+    "",
+    "a",
+    "a\u0000",
+    "a\u0000b",
+    "ab",
+    "a_b",
+    "a,b",
+    "a|b",
+    "a/b",
+    "1",
+    "10",
+    "100",
+    "1_",
+    "10001",
+    "用户",
+    "用户1",
+    "用户_2",
+    "\uD83D\uDE00",
+    "\uFFFF",
+    "\u00FF",
+    "\u0001",
+    "zz",
+    " "
+  };
 
   private KeyLayoutChecks() {}
 
@@ -33,7 +56,8 @@ public final class KeyLayoutChecks {
    * values in a range (a region id below its region count is already handled); {@code custom}
    * returns null for parts it leaves to the defaults.
    */
-  public static void verify(KeyLayout layout, int samples, Function<Part, Function<Random, Object>> custom) {
+  public static void verify(
+      KeyLayout layout, int samples, Function<Part, Function<Random, Object>> custom) {
     Random random = new Random(layout.name().hashCode());
     List<List<Object>> tuples = new ArrayList<>();
     for (int i = 0; i < samples; i++) {
@@ -64,7 +88,9 @@ public final class KeyLayoutChecks {
       for (int j = 0; j < pairs; j++) {
         int declared = Integer.signum(layout.declaredOrder().compare(tuples.get(i), tuples.get(j)));
         int bytes = Integer.signum(Bytes.compareTo(keys.get(i), keys.get(j)));
-        assertThat(bytes).as(layout.name() + ": " + tuples.get(i) + " vs " + tuples.get(j)).isEqualTo(declared);
+        assertThat(bytes)
+            .as(layout.name() + ": " + tuples.get(i) + " vs " + tuples.get(j))
+            .isEqualTo(declared);
       }
     }
     // A prefix of the first given part never matches another value of that part.
@@ -73,7 +99,9 @@ public final class KeyLayoutChecks {
         Object a = tuples.get(i).get(0);
         Object b = tuples.get(j).get(0);
         boolean same = a instanceof byte[] x ? Arrays.equals(x, (byte[]) b) : a.equals(b);
-        assertThat(layout.range(a).contains(keys.get(j))).as(layout.name() + " prefix " + a + " vs " + b).isEqualTo(same);
+        assertThat(layout.range(a).contains(keys.get(j)))
+            .as(layout.name() + " prefix " + a + " vs " + b)
+            .isEqualTo(same);
       }
     }
   }
@@ -83,7 +111,8 @@ public final class KeyLayoutChecks {
       case BYTE -> r.nextInt(256);
       case INT -> pick(r, Integer.MIN_VALUE, -1, 0, 1, Integer.MAX_VALUE, r.nextInt());
       case LONG -> pickLong(r, Long.MIN_VALUE, -1, 0, 1, Long.MAX_VALUE, r.nextLong());
-      case REVERSE_TIMESTAMP -> pickLong(r, 0, 1, Long.MAX_VALUE, 1_767_225_600_000L, r.nextLong() & Long.MAX_VALUE);
+      case REVERSE_TIMESTAMP ->
+          pickLong(r, 0, 1, Long.MAX_VALUE, 1_767_225_600_000L, r.nextLong() & Long.MAX_VALUE);
       case STRING, REVERSED_STRING -> text(r);
       case BYTES -> text(r).getBytes(java.nio.charset.StandardCharsets.UTF_8);
       case FIXED -> {

@@ -23,28 +23,40 @@ import picocli.CommandLine.Command;
  * through the test classpath's service file, as it finds the real systems, and never names it.
  */
 public final class EchoSystem implements CasebookSystem {
-  static final ListenerSpec ECHO = new ListenerSpec("echo", "line echo", 0, "echoes each line upper-cased");
-  private static final RouteTable<AtomicLong> ROUTES = RouteTable.<AtomicLong>builder()
-      .get("/api/echo/lines", "Lines echoed so far", (lines, req) -> HttpResponse.ok(Map.of("lines", lines.get())))
-      .build();
+  static final ListenerSpec ECHO =
+      new ListenerSpec("echo", "line echo", 0, "echoes each line upper-cased");
+  private static final RouteTable<AtomicLong> ROUTES =
+      RouteTable.<AtomicLong>builder()
+          .get(
+              "/api/echo/lines",
+              "Lines echoed so far",
+              (lines, req) -> HttpResponse.ok(Map.of("lines", lines.get())))
+          .build();
 
   @Override
   public SystemDescriptor descriptor() {
-    return new SystemDescriptor("echo", "Test system: a TCP line echo", List.of(), List.of(), ROUTES.specs(),
+    return new SystemDescriptor(
+        "echo",
+        "Test system: a TCP line echo",
+        List.of(),
+        List.of(),
+        ROUTES.specs(),
         List.of(ECHO));
   }
 
   @Override
   public RunningSystem start(SystemContext context) {
     AtomicLong lines = new AtomicLong();
-    LineProtocol protocol = remote -> (line, out) -> {
-      if (line.equals("quit")) {
-        return false;
-      }
-      lines.incrementAndGet();
-      out.line(line.toUpperCase(java.util.Locale.ROOT));
-      return true;
-    };
+    LineProtocol protocol =
+        remote ->
+            (line, out) -> {
+              if (line.equals("quit")) {
+                return false;
+              }
+              lines.incrementAndGet();
+              out.line(line.toUpperCase(java.util.Locale.ROOT));
+              return true;
+            };
     context.listenLines(ECHO, protocol, LineServer.Limits.defaults());
     return new RunningSystem() {
       @Override

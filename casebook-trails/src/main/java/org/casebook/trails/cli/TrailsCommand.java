@@ -33,7 +33,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code casebook trails …}. */
-@Command(name = "trails", mixinStandardHelpOptions = true, description = "Behaviour trails (seeds 000, 004).")
+@Command(
+    name = "trails",
+    mixinStandardHelpOptions = true,
+    description = "Behaviour trails (seeds 000, 004).")
 public final class TrailsCommand {
   private final Supplier<SystemContext> context;
 
@@ -43,12 +46,20 @@ public final class TrailsCommand {
   /** One user's trail as printed by {@code query}. */
   record TrailOut(String uid, List<EventView> events) {}
 
-  /** One page of {@code latest}; {@code next} is the value for {@code --cursor}, or null on the last page. */
+  /**
+   * One page of {@code latest}; {@code next} is the value for {@code --cursor}, or null on the last
+   * page.
+   */
   record LatestOut(String uid, List<EventView> events, String next) {}
 
   /** What {@code active} found: the active users, or (with {@code --trails}) their trails. */
-  record ActiveOut(int users, int active, double seconds, String mode, List<String> activeUsers,
-                   List<TrailOut> trails) {}
+  record ActiveOut(
+      int users,
+      int active,
+      double seconds,
+      String mode,
+      List<String> activeUsers,
+      List<TrailOut> trails) {}
 
   public TrailsCommand(Supplier<SystemContext> context) {
     this.context = context;
@@ -58,46 +69,94 @@ public final class TrailsCommand {
     return new TrailsService(context.get());
   }
 
-  @Command(name = "generate", mixinStandardHelpOptions = true,
+  @Command(
+      name = "generate",
+      mixinStandardHelpOptions = true,
       description = "Write a realistic behaviour log (JSON lines).")
-  int generate(@Option(names = "--out", paramLabel = "FILE", defaultValue = "trails-logs.jsonl",
-                   description = "Output file (default ${DEFAULT-VALUE}).") Path out,
-               @Option(names = "--users", paramLabel = "N", defaultValue = "10000",
-                   description = "Distinct users (default ${DEFAULT-VALUE}).") int users,
-               @Option(names = "--days", paramLabel = "D", defaultValue = "10",
-                   description = "Days of logs from --first-day (default ${DEFAULT-VALUE}).") int days,
-               @Option(names = "--records", paramLabel = "N", defaultValue = "100000",
-                   description = "Lines to write, broken ones included (default ${DEFAULT-VALUE}).") long records,
-               @Option(names = "--malformed", paramLabel = "SHARE", defaultValue = "0.01",
-                   description = "Share of broken lines, 0..1 (default ${DEFAULT-VALUE}).") double malformed,
-               @Option(names = "--first-day", paramLabel = "YYYY-MM-DD", defaultValue = "2026-09-01",
-                   description = "First UTC day of the logs (default ${DEFAULT-VALUE}).") LocalDate firstDay,
-               @Option(names = "--seed", paramLabel = "SEED", defaultValue = "1",
-                   description = "Random seed; the same seed writes the same file (default ${DEFAULT-VALUE}).")
-               long seed) {
+  int generate(
+      @Option(
+              names = "--out",
+              paramLabel = "FILE",
+              defaultValue = "trails-logs.jsonl",
+              description = "Output file (default ${DEFAULT-VALUE}).")
+          Path out,
+      @Option(
+              names = "--users",
+              paramLabel = "N",
+              defaultValue = "10000",
+              description = "Distinct users (default ${DEFAULT-VALUE}).")
+          int users,
+      @Option(
+              names = "--days",
+              paramLabel = "D",
+              defaultValue = "10",
+              description = "Days of logs from --first-day (default ${DEFAULT-VALUE}).")
+          int days,
+      @Option(
+              names = "--records",
+              paramLabel = "N",
+              defaultValue = "100000",
+              description = "Lines to write, broken ones included (default ${DEFAULT-VALUE}).")
+          long records,
+      @Option(
+              names = "--malformed",
+              paramLabel = "SHARE",
+              defaultValue = "0.01",
+              description = "Share of broken lines, 0..1 (default ${DEFAULT-VALUE}).")
+          double malformed,
+      @Option(
+              names = "--first-day",
+              paramLabel = "YYYY-MM-DD",
+              defaultValue = "2026-09-01",
+              description = "First UTC day of the logs (default ${DEFAULT-VALUE}).")
+          LocalDate firstDay,
+      @Option(
+              names = "--seed",
+              paramLabel = "SEED",
+              defaultValue = "1",
+              description =
+                  "Random seed; the same seed writes the same file (default ${DEFAULT-VALUE}).")
+          long seed) {
     LogGenerator.Spec spec = new LogGenerator.Spec(users, days, records, malformed, firstDay, seed);
     LogGenerator.Written w;
     try (Progress p = Progress.start("generate", records, "lines")) {
       w = LogGenerator.write(spec, out, p);
     }
-    System.out.println(Json.writePretty(new Generated(w.file().toString(), w.lines(), w.malformed(), w.bytes())));
+    System.out.println(
+        Json.writePretty(new Generated(w.file().toString(), w.lines(), w.malformed(), w.bytes())));
     return 0;
   }
 
-  @Command(name = "ingest", mixinStandardHelpOptions = true,
-      description = "Clean and store a log file; bad lines go to a rejects file. Re-running is harmless.")
-  int ingest(@Parameters(paramLabel = "FILE", description = "The log file (JSON lines).") Path file,
-             @Option(names = "--rejects", paramLabel = "PATH",
-                 description = "Rejects file (default FILE.rejects).") Path rejects,
-             @Option(names = "--history", paramLabel = "TABLES", defaultValue = "both",
-                 description = "Also write the seed-004 history tables: both, tall, wide, none "
-                     + "(default ${DEFAULT-VALUE}).")
-             String history,
-             @Option(names = "--threads", paramLabel = "N", defaultValue = "2",
-                 description = "Parser/writer threads, 1..64 (default ${DEFAULT-VALUE}).") int threads) {
+  @Command(
+      name = "ingest",
+      mixinStandardHelpOptions = true,
+      description =
+          "Clean and store a log file; bad lines go to a rejects file. Re-running is harmless.")
+  int ingest(
+      @Parameters(paramLabel = "FILE", description = "The log file (JSON lines).") Path file,
+      @Option(
+              names = "--rejects",
+              paramLabel = "PATH",
+              description = "Rejects file (default FILE.rejects).")
+          Path rejects,
+      @Option(
+              names = "--history",
+              paramLabel = "TABLES",
+              defaultValue = "both",
+              description =
+                  "Also write the seed-004 history tables: both, tall, wide, none "
+                      + "(default ${DEFAULT-VALUE}).")
+          String history,
+      @Option(
+              names = "--threads",
+              paramLabel = "N",
+              defaultValue = "2",
+              description = "Parser/writer threads, 1..64 (default ${DEFAULT-VALUE}).")
+          int threads) {
     InvalidInputException.check(Files.isRegularFile(file), "file", "no such file: " + file);
     TrailsService.History h = Enums.parse(TrailsService.History.class, history, "history");
-    Path rejectsFile = rejects != null ? rejects : file.resolveSibling(file.getFileName() + ".rejects");
+    Path rejectsFile =
+        rejects != null ? rejects : file.resolveSibling(file.getFileName() + ".rejects");
     TrailsService s = service();
     IngestReport report;
     try (Progress p = Progress.start("ingest " + file.getFileName(), sizeOf(file), "bytes")) {
@@ -107,72 +166,150 @@ public final class TrailsCommand {
     return 0;
   }
 
-  @Command(name = "query", mixinStandardHelpOptions = true,
+  @Command(
+      name = "query",
+      mixinStandardHelpOptions = true,
       description = "Trails of users over a day range (seed 000 §3.2.1).")
-  int query(@Option(names = "--user", paramLabel = "UID", required = true,
-                description = "A user id (repeatable).") List<String> users,
-            @Option(names = "--from", paramLabel = "YYYY-MM-DD", required = true,
-                description = "First UTC day, included.") LocalDate from,
-            @Option(names = "--to", paramLabel = "YYYY-MM-DD",
-                description = "Last UTC day, included (default --from).") LocalDate to,
-            @Option(names = "--types", paramLabel = "TYPE", split = ",",
-                description = "login, play, visit, order (default all).") List<String> types,
-            @Option(names = "--fields", paramLabel = "FIELD", split = ",",
-                description = "Only these fields (default all).") List<String> fields) {
-    TrailQuery q = new TrailQuery(users, from, to == null ? from : to, types(types),
-        fields == null ? Set.of() : new LinkedHashSet<>(fields));
+  int query(
+      @Option(
+              names = "--user",
+              paramLabel = "UID",
+              required = true,
+              description = "A user id (repeatable).")
+          List<String> users,
+      @Option(
+              names = "--from",
+              paramLabel = "YYYY-MM-DD",
+              required = true,
+              description = "First UTC day, included.")
+          LocalDate from,
+      @Option(
+              names = "--to",
+              paramLabel = "YYYY-MM-DD",
+              description = "Last UTC day, included (default --from).")
+          LocalDate to,
+      @Option(
+              names = "--types",
+              paramLabel = "TYPE",
+              split = ",",
+              description = "login, play, visit, order (default all).")
+          List<String> types,
+      @Option(
+              names = "--fields",
+              paramLabel = "FIELD",
+              split = ",",
+              description = "Only these fields (default all).")
+          List<String> fields) {
+    TrailQuery q =
+        new TrailQuery(
+            users,
+            from,
+            to == null ? from : to,
+            types(types),
+            fields == null ? Set.of() : new LinkedHashSet<>(fields));
     List<TrailOut> out = new ArrayList<>();
     service().trails(q).forEach((u, t) -> out.add(new TrailOut(u, EventView.of(t.events()))));
     System.out.println(Json.writePretty(out));
     return 0;
   }
 
-  @Command(name = "latest", mixinStandardHelpOptions = true,
+  @Command(
+      name = "latest",
+      mixinStandardHelpOptions = true,
       description = "A user's latest records, newest first, a page at a time (seed 004).")
-  int latest(@Parameters(paramLabel = "UID", description = "The user id.") String uid,
-             @Option(names = {"-n", "--limit"}, paramLabel = "N", defaultValue = "10",
-                 description = "Records per page, 1..1000 (default ${DEFAULT-VALUE}).") int n,
-             @Option(names = "--cursor", paramLabel = "CURSOR",
-                 description = "The 'next' value of the previous page.") String cursor,
-             @Option(names = "--layout", paramLabel = "LAYOUT", defaultValue = "tall",
-                 description = "tall or wide (default ${DEFAULT-VALUE}).") String layout) {
+  int latest(
+      @Parameters(paramLabel = "UID", description = "The user id.") String uid,
+      @Option(
+              names = {"-n", "--limit"},
+              paramLabel = "N",
+              defaultValue = "10",
+              description = "Records per page, 1..1000 (default ${DEFAULT-VALUE}).")
+          int n,
+      @Option(
+              names = "--cursor",
+              paramLabel = "CURSOR",
+              description = "The 'next' value of the previous page.")
+          String cursor,
+      @Option(
+              names = "--layout",
+              paramLabel = "LAYOUT",
+              defaultValue = "tall",
+              description = "tall or wide (default ${DEFAULT-VALUE}).")
+          String layout) {
     HistoryLayout l = Enums.parse(HistoryLayout.class, layout, "layout");
     Page<Event> page = service().latest(uid, PageRequest.of(n, cursor, 10), l);
-    System.out.println(Json.writePretty(new LatestOut(uid, EventView.of(page.items()), page.nextOrNull())));
+    System.out.println(
+        Json.writePretty(new LatestOut(uid, EventView.of(page.items()), page.nextOrNull())));
     return 0;
   }
 
-  @Command(name = "active", mixinStandardHelpOptions = true,
-      description = "Users who did login, play, visit and order in the range, with their trails (seed 000 task).")
-  int active(@Option(names = "--users-file", paramLabel = "FILE", required = true,
-                 description = "One user id per line.") Path usersFile,
-             @Option(names = "--from", paramLabel = "YYYY-MM-DD", required = true,
-                 description = "First UTC day, included.") LocalDate from,
-             @Option(names = "--to", paramLabel = "YYYY-MM-DD", required = true,
-                 description = "Last UTC day, included.") LocalDate to,
-             @Option(names = "--mapreduce", description = "Run as a MapReduce job (LocalJobRunner when embedded).")
-             boolean mapreduce,
-             @Option(names = "--trails", description = "Print the trails too, not only the users.")
-             boolean printTrails) {
+  @Command(
+      name = "active",
+      mixinStandardHelpOptions = true,
+      description =
+          "Users who did login, play, visit and order in the range, with their trails (seed 000 task).")
+  int active(
+      @Option(
+              names = "--users-file",
+              paramLabel = "FILE",
+              required = true,
+              description = "One user id per line.")
+          Path usersFile,
+      @Option(
+              names = "--from",
+              paramLabel = "YYYY-MM-DD",
+              required = true,
+              description = "First UTC day, included.")
+          LocalDate from,
+      @Option(
+              names = "--to",
+              paramLabel = "YYYY-MM-DD",
+              required = true,
+              description = "Last UTC day, included.")
+          LocalDate to,
+      @Option(
+              names = "--mapreduce",
+              description = "Run as a MapReduce job (LocalJobRunner when embedded).")
+          boolean mapreduce,
+      @Option(names = "--trails", description = "Print the trails too, not only the users.")
+          boolean printTrails) {
     List<String> users;
     try {
-      users = Files.readAllLines(usersFile, StandardCharsets.UTF_8).stream().map(String::strip)
-          .filter(s -> !s.isEmpty()).toList();
+      users =
+          Files.readAllLines(usersFile, StandardCharsets.UTF_8).stream()
+              .map(String::strip)
+              .filter(s -> !s.isEmpty())
+              .toList();
     } catch (IOException e) {
       throw LocalFileException.of("read", usersFile, e);
     }
     SystemContext ctx = context.get();
     long t0 = System.nanoTime();
     TrailsService s = new TrailsService(ctx);
-    Map<String, TrailsService.Trail> active = mapreduce
-        ? s.activeMapReduce(users, from, to,
-            ctx.dataDir().resolve("tmp").resolve("trails-active-" + ctx.clock().millis()))
-        : s.active(users, from, to);
+    Map<String, TrailsService.Trail> active =
+        mapreduce
+            ? s.activeMapReduce(
+                users,
+                from,
+                to,
+                ctx.dataDir().resolve("tmp").resolve("trails-active-" + ctx.clock().millis()))
+            : s.active(users, from, to);
     double seconds = (System.nanoTime() - t0) / 1e9;
-    List<TrailOut> trails = printTrails
-        ? active.values().stream().map(t -> new TrailOut(t.uid(), EventView.of(t.events()))).toList() : null;
-    System.out.println(Json.writePretty(new ActiveOut(users.size(), active.size(), seconds,
-        mapreduce ? "mapreduce" : "direct", printTrails ? null : List.copyOf(active.keySet()), trails)));
+    List<TrailOut> trails =
+        printTrails
+            ? active.values().stream()
+                .map(t -> new TrailOut(t.uid(), EventView.of(t.events())))
+                .toList()
+            : null;
+    System.out.println(
+        Json.writePretty(
+            new ActiveOut(
+                users.size(),
+                active.size(),
+                seconds,
+                mapreduce ? "mapreduce" : "direct",
+                printTrails ? null : List.copyOf(active.keySet()),
+                trails)));
     return 0;
   }
 

@@ -27,13 +27,17 @@ import org.casebook.core.cli.Progress;
  */
 public final class LogGenerator {
   /** Sizes and shape of the generated log. */
-  public record Spec(int users, int days, long records, double malformedShare, LocalDate firstDay, long seed) {
+  public record Spec(
+      int users, int days, long records, double malformedShare, LocalDate firstDay, long seed) {
     public Spec {
       Objects.requireNonNull(firstDay, "firstDay is null");
-      InvalidInputException.check(users >= 1 && users <= 100_000_000, "users", "users must be 1..100,000,000");
+      InvalidInputException.check(
+          users >= 1 && users <= 100_000_000, "users", "users must be 1..100,000,000");
       InvalidInputException.check(days >= 1 && days <= 366, "days", "days must be 1..366");
       InvalidInputException.check(records >= 1, "records", "records must be positive");
-      InvalidInputException.check(malformedShare >= 0 && malformedShare < 1, "malformed",
+      InvalidInputException.check(
+          malformedShare >= 0 && malformedShare < 1,
+          "malformed",
           "malformed share must be in [0, 1)");
     }
   }
@@ -42,12 +46,22 @@ public final class LogGenerator {
   public record Written(Path file, long lines, long malformed, long bytes) {}
 
   /** Relative activity per hour of day: quiet at night, a peak in the evening. */
-  private static final double[] HOURS = {2, 1, 0.6, 0.4, 0.4, 0.6, 1.5, 3, 4, 4, 4, 4.5, 5, 4.5, 4, 4, 4.5, 5, 6.5,
-      8.5, 10, 10, 7, 4};
-  private static final String[] DEVICES = {"stb-hisense", "stb-huawei", "stb-zte", "android-tv", "ios", "web"};
-  private static final String[] CHANNELS = {"movies", "series", "news", "sports", "kids", "music", "documentary"};
-  private static final String[] PAGES = {"home", "search", "detail", "category", "profile", "vip", "live"};
-  private static final String[] COLUMNS = {"recommended", "hot", "new", "free", "vip-only", "classic"};
+  private static final double[] HOURS = {
+    2, 1, 0.6, 0.4, 0.4, 0.6, 1.5, 3, 4, 4, 4, 4.5, 5, 4.5, 4, 4, 4.5, 5, 6.5, 8.5, 10, 10, 7, 4
+  };
+
+  private static final String[] DEVICES = {
+    "stb-hisense", "stb-huawei", "stb-zte", "android-tv", "ios", "web"
+  };
+  private static final String[] CHANNELS = {
+    "movies", "series", "news", "sports", "kids", "music", "documentary"
+  };
+  private static final String[] PAGES = {
+    "home", "search", "detail", "category", "profile", "vip", "live"
+  };
+  private static final String[] COLUMNS = {
+    "recommended", "hot", "new", "free", "vip-only", "classic"
+  };
 
   private LogGenerator() {}
 
@@ -73,7 +87,8 @@ public final class LogGenerator {
         double perDay = (double) spec.records() / spec.days();
         double carry = 0;
         for (int d = 0; d < spec.days(); d++) {
-          long dayStart = spec.firstDay().plusDays(d).atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
+          long dayStart =
+              spec.firstDay().plusDays(d).atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
           for (int h = 0; h < 24; h++) {
             double exact = perDay * HOURS[h] / hourTotal + carry;
             int n = (int) Math.floor(exact);
@@ -148,39 +163,45 @@ public final class LogGenerator {
       case 0: // truncated
         return java.util.Arrays.copyOf(good, Math.max(1, good.length / 2));
       case 1: // not JSON at all
-        return ("ERROR " + Instant.ofEpochMilli(ts) + " upload failed").getBytes(StandardCharsets.UTF_8);
-      case 2: { // a required field missing
-        Map<String, Object> m = record(rnd, spec, ts);
-        List<String> keys = new ArrayList<>(m.keySet());
-        m.remove(keys.get(keys.size() - 1));
-        return Json.mapper().writeValueAsBytes(m);
-      }
-      case 3: { // wrong type
-        Map<String, Object> m = record(rnd, spec, ts);
-        m.put("type", "play");
-        m.put("duration", "long");
-        m.putIfAbsent("contentId", "c1");
-        m.putIfAbsent("channel", "news");
-        m.putIfAbsent("start", 0);
-        return Json.mapper().writeValueAsBytes(m);
-      }
-      case 4: { // unknown behaviour
-        Map<String, Object> m = record(rnd, spec, ts);
-        m.put("type", "share");
-        return Json.mapper().writeValueAsBytes(m);
-      }
-      case 5: { // unparseable timestamp
-        Map<String, Object> m = record(rnd, spec, ts);
-        m.put("ts", "2013/09/01 25:61");
-        return Json.mapper().writeValueAsBytes(m);
-      }
-      default: { // invalid UTF-8 inside a string
-        byte[] bad = java.util.Arrays.copyOf(good, good.length);
-        int at = Math.min(bad.length - 3, 9);
-        bad[at] = (byte) 0xC3;
-        bad[at + 1] = (byte) 0x28;
-        return bad;
-      }
+        return ("ERROR " + Instant.ofEpochMilli(ts) + " upload failed")
+            .getBytes(StandardCharsets.UTF_8);
+      case 2:
+        { // a required field missing
+          Map<String, Object> m = record(rnd, spec, ts);
+          List<String> keys = new ArrayList<>(m.keySet());
+          m.remove(keys.get(keys.size() - 1));
+          return Json.mapper().writeValueAsBytes(m);
+        }
+      case 3:
+        { // wrong type
+          Map<String, Object> m = record(rnd, spec, ts);
+          m.put("type", "play");
+          m.put("duration", "long");
+          m.putIfAbsent("contentId", "c1");
+          m.putIfAbsent("channel", "news");
+          m.putIfAbsent("start", 0);
+          return Json.mapper().writeValueAsBytes(m);
+        }
+      case 4:
+        { // unknown behaviour
+          Map<String, Object> m = record(rnd, spec, ts);
+          m.put("type", "share");
+          return Json.mapper().writeValueAsBytes(m);
+        }
+      case 5:
+        { // unparseable timestamp
+          Map<String, Object> m = record(rnd, spec, ts);
+          m.put("ts", "2013/09/01 25:61");
+          return Json.mapper().writeValueAsBytes(m);
+        }
+      default:
+        { // invalid UTF-8 inside a string
+          byte[] bad = java.util.Arrays.copyOf(good, good.length);
+          int at = Math.min(bad.length - 3, 9);
+          bad[at] = (byte) 0xC3;
+          bad[at + 1] = (byte) 0x28;
+          return bad;
+        }
     }
   }
 }

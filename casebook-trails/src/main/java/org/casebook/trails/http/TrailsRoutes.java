@@ -31,23 +31,32 @@ public final class TrailsRoutes {
     }
   }
 
-  /** The answer of {@code POST /api/trails/query}: one trail per requested user, in request order. */
+  /**
+   * The answer of {@code POST /api/trails/query}: one trail per requested user, in request order.
+   */
   record TrailsBody(List<TrailBody> trails) {}
 
-  /** One page of a user's latest records, newest first; {@code next} is the cursor of the next page or null. */
+  /**
+   * One page of a user's latest records, newest first; {@code next} is the cursor of the next page
+   * or null.
+   */
   record LatestPage(String uid, List<EventView> events, String next) {}
 
   /**
    * The body of {@code POST /api/trails/query}; {@code to} defaults to {@code from}, {@code types}
    * to all four, {@code fields} to all of them. Each problem is a 400 naming its field.
    */
-  record TrailQueryRequest(List<String> users, String from, String to, List<String> types, List<String> fields) {
+  record TrailQueryRequest(
+      List<String> users, String from, String to, List<String> types, List<String> fields) {
     public TrailQueryRequest {
-      InvalidInputException.check(users != null, "users", "users (an array of user ids) is required");
+      InvalidInputException.check(
+          users != null, "users", "users (an array of user ids) is required");
       InvalidInputException.check(from != null, "from", "from (YYYY-MM-DD) is required");
       InvalidInputException.check(!users.contains(null), "users", "users must not contain null");
-      InvalidInputException.check(types == null || !types.contains(null), "types", "types must not contain null");
-      InvalidInputException.check(fields == null || !fields.contains(null), "fields", "fields must not contain null");
+      InvalidInputException.check(
+          types == null || !types.contains(null), "types", "types must not contain null");
+      InvalidInputException.check(
+          fields == null || !fields.contains(null), "fields", "fields must not contain null");
       users = List.copyOf(users);
       types = types == null ? List.of() : List.copyOf(types);
       fields = fields == null ? List.of() : List.copyOf(fields);
@@ -55,21 +64,37 @@ public final class TrailsRoutes {
 
     TrailQuery toQuery() {
       LocalDate start = date(from, "from");
-      return new TrailQuery(users, start, to == null ? start : date(to, "to"), parseTypes(types),
+      return new TrailQuery(
+          users,
+          start,
+          to == null ? start : date(to, "to"),
+          parseTypes(types),
           new LinkedHashSet<>(fields));
     }
   }
 
-  public static final RouteTable<TrailsService> ROUTES = RouteTable.<TrailsService>builder()
-      .get("/api/trails/{uid}", "A user's trail over a day range (from, to, types, fields)", TrailsRoutes::trail)
-      .postQuery("/api/trails/query", "Trails of several users over a day range (a read: no token needed)", (svc, req) -> {
-        TrailQuery q = req.body(TrailQueryRequest.class).toQuery();
-        List<TrailBody> trails = svc.trails(q).values().stream().map(t -> TrailBody.of(t.uid(), t.events())).toList();
-        return HttpResponse.ok(new TrailsBody(trails));
-      })
-      .list("/api/trails/{uid}/latest", "A user's records, newest first, paged (layout tall or wide)",
-          TrailsRoutes::latest)
-      .build();
+  public static final RouteTable<TrailsService> ROUTES =
+      RouteTable.<TrailsService>builder()
+          .get(
+              "/api/trails/{uid}",
+              "A user's trail over a day range (from, to, types, fields)",
+              TrailsRoutes::trail)
+          .postQuery(
+              "/api/trails/query",
+              "Trails of several users over a day range (a read: no token needed)",
+              (svc, req) -> {
+                TrailQuery q = req.body(TrailQueryRequest.class).toQuery();
+                List<TrailBody> trails =
+                    svc.trails(q).values().stream()
+                        .map(t -> TrailBody.of(t.uid(), t.events()))
+                        .toList();
+                return HttpResponse.ok(new TrailsBody(trails));
+              })
+          .list(
+              "/api/trails/{uid}/latest",
+              "A user's records, newest first, paged (layout tall or wide)",
+              TrailsRoutes::latest)
+          .build();
 
   private TrailsRoutes() {}
 
@@ -77,25 +102,36 @@ public final class TrailsRoutes {
     String uid = Ids.check(req.pathParam("uid"), "uid", LogParser.MAX_UID_CHARS);
     LocalDate from = date(req.query("from").orElse(null), "from");
     LocalDate to = req.query("to").isPresent() ? date(req.query("to").get(), "to") : from;
-    TrailQuery q = new TrailQuery(List.of(uid), from, to, parseTypes(csv(req.query("types").orElse(""))),
-        new LinkedHashSet<>(csv(req.query("fields").orElse(""))));
+    TrailQuery q =
+        new TrailQuery(
+            List.of(uid),
+            from,
+            to,
+            parseTypes(csv(req.query("types").orElse(""))),
+            new LinkedHashSet<>(csv(req.query("fields").orElse(""))));
     return HttpResponse.ok(TrailBody.of(uid, svc.trails(q).get(uid).events()));
   }
 
   private static HttpResponse latest(TrailsService svc, HttpRequest req) {
     String uid = Ids.check(req.pathParam("uid"), "uid", LogParser.MAX_UID_CHARS);
-    HistoryLayout layout = Enums.parse(HistoryLayout.class, req.query("layout").orElse("tall"), "layout");
+    HistoryLayout layout =
+        Enums.parse(HistoryLayout.class, req.query("layout").orElse("tall"), "layout");
     Page<Event> page = svc.latest(uid, req.page(10), layout);
     return HttpResponse.ok(new LatestPage(uid, EventView.of(page.items()), page.nextOrNull()));
   }
 
-  /** A date within {@link TrailQuery#FIRST_DATE}..{@link TrailQuery#LAST_DATE}, or a 400 naming {@code field}. */
+  /**
+   * A date within {@link TrailQuery#FIRST_DATE}..{@link TrailQuery#LAST_DATE}, or a 400 naming
+   * {@code field}.
+   */
   static LocalDate date(String v, String field) {
-    InvalidInputException.check(v != null && !v.isBlank(), field, field + " (YYYY-MM-DD) is required");
+    InvalidInputException.check(
+        v != null && !v.isBlank(), field, field + " (YYYY-MM-DD) is required");
     try {
       return TrailQuery.checkDate(LocalDate.parse(v.trim()), field);
     } catch (DateTimeParseException e) {
-      throw new InvalidInputException(field, field + " must be a date like 2026-09-01, got '" + v + "'");
+      throw new InvalidInputException(
+          field, field + " must be a date like 2026-09-01, got '" + v + "'");
     }
   }
 

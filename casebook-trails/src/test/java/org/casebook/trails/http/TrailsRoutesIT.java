@@ -46,11 +46,19 @@ class TrailsRoutesIT {
     TrailsService service = new TrailsService(context);
     uid = "a/b," + TestIds.unique("r");
     Path dir = EmbeddedHBase.scratchDir("trails-http-" + TestIds.unique("d"));
-    Files.write(dir.resolve("l.jsonl"), List.of(
-        "{\"uid\":\"" + uid + "\",\"type\":\"play\",\"ts\":\"2026-09-01T20:00:00Z\",\"contentId\":\"c1\",\"channel\":\"news\",\"start\":0,\"duration\":60}",
-        "{\"uid\":\"" + uid + "\",\"type\":\"order\",\"ts\":\"2026-09-02T21:00:00Z\",\"product\":\"p\",\"price\":9.9}"),
+    Files.write(
+        dir.resolve("l.jsonl"),
+        List.of(
+            "{\"uid\":\""
+                + uid
+                + "\",\"type\":\"play\",\"ts\":\"2026-09-01T20:00:00Z\",\"contentId\":\"c1\",\"channel\":\"news\",\"start\":0,\"duration\":60}",
+            "{\"uid\":\""
+                + uid
+                + "\",\"type\":\"order\",\"ts\":\"2026-09-02T21:00:00Z\",\"product\":\"p\",\"price\":9.9}"),
         StandardCharsets.UTF_8);
-    service.ingest(dir.resolve("l.jsonl"), new TrailsService.IngestOptions(dir.resolve("r"), TrailsService.History.BOTH, 1),
+    service.ingest(
+        dir.resolve("l.jsonl"),
+        new TrailsService.IngestOptions(dir.resolve("r"), TrailsService.History.BOTH, 1),
         Progress.logging("t", 0, "bytes"));
     server = new HttpApiServer("127.0.0.1", 0, AccessRule.open(), 2, context.metrics());
     system.start(context).routes().forEach(server::add);
@@ -67,7 +75,12 @@ class TrailsRoutesIT {
   @Test
   void trailLatestAndQueryOverHttp() throws Exception {
     String user = URLEncoder.encode(uid, StandardCharsets.UTF_8);
-    JsonNode t = ok(get(base + user + "?from=2026-09-01&to=2026-09-10&types=play,order&fields=contentId,price"));
+    JsonNode t =
+        ok(
+            get(
+                base
+                    + user
+                    + "?from=2026-09-01&to=2026-09-10&types=play,order&fields=contentId,price"));
     assertThat(t.get("uid").asText()).isEqualTo(uid);
     assertThat(t.get("events")).hasSize(2);
     assertThat(t.get("events").get(0).get("contentId").asText()).isEqualTo("c1");
@@ -85,7 +98,13 @@ class TrailsRoutesIT {
     assertThat(wide.get("next").isNull()).isTrue();
     assertThat(ok(get(base + user + "/latest?limit=1000")).get("events")).hasSize(2);
     assertThat(ok(get(base + user + "/latest")).get("events")).hasSize(2);
-    JsonNode q = ok(post(base + "query", "{\"users\":[\"" + uid + "\",\"nobody\"],\"from\":\"2026-09-01\",\"to\":\"2026-09-03\"}"));
+    JsonNode q =
+        ok(
+            post(
+                base + "query",
+                "{\"users\":[\""
+                    + uid
+                    + "\",\"nobody\"],\"from\":\"2026-09-01\",\"to\":\"2026-09-03\"}"));
     assertThat(q.get("trails")).hasSize(2);
     assertThat(q.get("trails").get(1).get("events")).isEmpty();
   }
@@ -112,21 +131,31 @@ class TrailsRoutesIT {
     assertField(get(base + user + "/latest?layout=diagonal"), "layout");
     assertField(post(base + "query", "{\"users\":\"x\",\"from\":\"2026-09-01\"}"), "users");
     assertField(post(base + "query", "{\"users\":[],\"from\":\"2026-09-01\"}"), "users");
-    assertField(post(base + "query", "{\"users\":[\"x\"],\"from\":\"2026-09-01\",\"limit\":3}"), "limit");
+    assertField(
+        post(base + "query", "{\"users\":[\"x\"],\"from\":\"2026-09-01\",\"limit\":3}"), "limit");
     assertField(post(base + "query", "{\"users\":[\"x\"]}"), "from");
     assertField(post(base + "query", "{\"from\":\"2026-09-01\"}"), "users");
     assertField(post(base + "query", "{\"users\":[\"x\",null],\"from\":\"2026-09-01\"}"), "users");
-    assertField(post(base + "query", "{\"users\":[\"x\"],\"from\":\"2026-09-01\",\"to\":\"+10000-01-01\"}"), "to");
-    assertField(post(base + "query", "{\"users\":[\"x\"],\"from\":\"2026-09-01\",\"types\":[\"share\"]}"), "types");
-    assertField(post(base + "query", "{\"users\":[\"x\"],\"from\":\"2026-09-01\",\"fields\":3}"), "fields");
+    assertField(
+        post(base + "query", "{\"users\":[\"x\"],\"from\":\"2026-09-01\",\"to\":\"+10000-01-01\"}"),
+        "to");
+    assertField(
+        post(base + "query", "{\"users\":[\"x\"],\"from\":\"2026-09-01\",\"types\":[\"share\"]}"),
+        "types");
+    assertField(
+        post(base + "query", "{\"users\":[\"x\"],\"from\":\"2026-09-01\",\"fields\":3}"), "fields");
   }
 
   private HttpResponse<String> get(String url) throws Exception {
-    return client.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
+    return client.send(
+        HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
   }
 
   private HttpResponse<String> post(String url, String body) throws Exception {
-    return client.send(HttpRequest.newBuilder(URI.create(url)).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+    return client.send(
+        HttpRequest.newBuilder(URI.create(url))
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build(),
         HttpResponse.BodyHandlers.ofString());
   }
 

@@ -37,43 +37,66 @@ public final class WeiboCommand {
     return new WeiboService(context.get(), WeiboConfig.fromEnvironment());
   }
 
-  @Command(name = "publish", mixinStandardHelpOptions = true, description = "Publish a post and fan it out.")
-  int publish(@Parameters(paramLabel = "UID", description = "Author's user id (1-64 characters).") String uid,
-              @Parameters(paramLabel = "CONTENT", description = "Text of the post (1-2000 characters).")
-              String content) {
+  @Command(
+      name = "publish",
+      mixinStandardHelpOptions = true,
+      description = "Publish a post and fan it out.")
+  int publish(
+      @Parameters(paramLabel = "UID", description = "Author's user id (1-64 characters).")
+          String uid,
+      @Parameters(paramLabel = "CONTENT", description = "Text of the post (1-2000 characters).")
+          String content) {
     try (WeiboService s = service()) {
       System.out.println(Json.writePretty(s.publish(uid, content)));
     }
     return 0;
   }
 
-  @Command(name = "follow", mixinStandardHelpOptions = true,
+  @Command(
+      name = "follow",
+      mixinStandardHelpOptions = true,
       description = "UID follows TARGET (back-fills UID's inbox).")
-  int follow(@Parameters(paramLabel = "UID", description = "The user who follows.") String uid,
-             @Parameters(paramLabel = "TARGET", description = "The account followed.") String target) {
+  int follow(
+      @Parameters(paramLabel = "UID", description = "The user who follows.") String uid,
+      @Parameters(paramLabel = "TARGET", description = "The account followed.") String target) {
     try (WeiboService s = service()) {
-      System.out.println(s.follow(uid, target) ? uid + " now follows " + target : uid + " already followed " + target);
+      System.out.println(
+          s.follow(uid, target)
+              ? uid + " now follows " + target
+              : uid + " already followed " + target);
     }
     return 0;
   }
 
-  @Command(name = "unfollow", mixinStandardHelpOptions = true, description = "UID stops following TARGET.")
-  int unfollow(@Parameters(paramLabel = "UID", description = "The user who unfollows.") String uid,
-               @Parameters(paramLabel = "TARGET", description = "The account no longer followed.") String target) {
+  @Command(
+      name = "unfollow",
+      mixinStandardHelpOptions = true,
+      description = "UID stops following TARGET.")
+  int unfollow(
+      @Parameters(paramLabel = "UID", description = "The user who unfollows.") String uid,
+      @Parameters(paramLabel = "TARGET", description = "The account no longer followed.")
+          String target) {
     try (WeiboService s = service()) {
-      System.out.println(s.unfollow(uid, target) ? uid + " no longer follows " + target
-          : uid + " did not follow " + target);
+      System.out.println(
+          s.unfollow(uid, target)
+              ? uid + " no longer follows " + target
+              : uid + " did not follow " + target);
     }
     return 0;
   }
 
-  @Command(name = "timeline", mixinStandardHelpOptions = true,
+  @Command(
+      name = "timeline",
+      mixinStandardHelpOptions = true,
       description = "Posts of followed accounts, newest first.")
-  int timeline(@Parameters(paramLabel = "UID", description = "The reader's user id.") String uid,
-               @Option(names = "--limit", paramLabel = "N", description = "Posts per page, 1-1000 (default 20).")
-               Integer limit,
-               @Option(names = "--cursor", paramLabel = "CURSOR", description = CURSOR_HELP)
-               String cursor) {
+  int timeline(
+      @Parameters(paramLabel = "UID", description = "The reader's user id.") String uid,
+      @Option(
+              names = "--limit",
+              paramLabel = "N",
+              description = "Posts per page, 1-1000 (default 20).")
+          Integer limit,
+      @Option(names = "--cursor", paramLabel = "CURSOR", description = CURSOR_HELP) String cursor) {
     PageRequest page = PageRequest.of(limit, cursor, POSTS_PAGE);
     try (WeiboService s = service()) {
       System.out.println(Json.writePretty(PostsPage.of(s.timeline(uid, page))));
@@ -81,12 +104,18 @@ public final class WeiboCommand {
     return 0;
   }
 
-  @Command(name = "posts", mixinStandardHelpOptions = true, description = "A user's own posts, newest first.")
-  int posts(@Parameters(paramLabel = "UID", description = "The author's user id.") String uid,
-            @Option(names = "--limit", paramLabel = "N", description = "Posts per page, 1-1000 (default 20).")
-            Integer limit,
-            @Option(names = "--cursor", paramLabel = "CURSOR", description = CURSOR_HELP)
-            String cursor) {
+  @Command(
+      name = "posts",
+      mixinStandardHelpOptions = true,
+      description = "A user's own posts, newest first.")
+  int posts(
+      @Parameters(paramLabel = "UID", description = "The author's user id.") String uid,
+      @Option(
+              names = "--limit",
+              paramLabel = "N",
+              description = "Posts per page, 1-1000 (default 20).")
+          Integer limit,
+      @Option(names = "--cursor", paramLabel = "CURSOR", description = CURSOR_HELP) String cursor) {
     PageRequest page = PageRequest.of(limit, cursor, POSTS_PAGE);
     try (WeiboService s = service()) {
       System.out.println(Json.writePretty(PostsPage.of(s.posts(uid, page))));
@@ -95,11 +124,14 @@ public final class WeiboCommand {
   }
 
   @Command(name = "followers", mixinStandardHelpOptions = true, description = "Who follows UID.")
-  int followers(@Parameters(paramLabel = "UID", description = "The followed user's id.") String uid,
-                @Option(names = "--limit", paramLabel = "N", description = "Users per page, 1-1000 (default 100).")
-                Integer limit,
-                @Option(names = "--cursor", paramLabel = "CURSOR", description = CURSOR_HELP)
-                String cursor) {
+  int followers(
+      @Parameters(paramLabel = "UID", description = "The followed user's id.") String uid,
+      @Option(
+              names = "--limit",
+              paramLabel = "N",
+              description = "Users per page, 1-1000 (default 100).")
+          Integer limit,
+      @Option(names = "--cursor", paramLabel = "CURSOR", description = CURSOR_HELP) String cursor) {
     PageRequest page = PageRequest.of(limit, cursor, USERS_PAGE);
     try (WeiboService s = service()) {
       System.out.println(Json.writePretty(UsersPage.of(s.followers(uid, page))));
@@ -108,11 +140,14 @@ public final class WeiboCommand {
   }
 
   @Command(name = "following", mixinStandardHelpOptions = true, description = "Whom UID follows.")
-  int following(@Parameters(paramLabel = "UID", description = "The following user's id.") String uid,
-                @Option(names = "--limit", paramLabel = "N", description = "Users per page, 1-1000 (default 100).")
-                Integer limit,
-                @Option(names = "--cursor", paramLabel = "CURSOR", description = CURSOR_HELP)
-                String cursor) {
+  int following(
+      @Parameters(paramLabel = "UID", description = "The following user's id.") String uid,
+      @Option(
+              names = "--limit",
+              paramLabel = "N",
+              description = "Users per page, 1-1000 (default 100).")
+          Integer limit,
+      @Option(names = "--cursor", paramLabel = "CURSOR", description = CURSOR_HELP) String cursor) {
     PageRequest page = PageRequest.of(limit, cursor, USERS_PAGE);
     try (WeiboService s = service()) {
       System.out.println(Json.writePretty(UsersPage.of(s.following(uid, page))));
@@ -120,7 +155,10 @@ public final class WeiboCommand {
     return 0;
   }
 
-  @Command(name = "stats", mixinStandardHelpOptions = true, description = "Counters and fan-out mode of UID.")
+  @Command(
+      name = "stats",
+      mixinStandardHelpOptions = true,
+      description = "Counters and fan-out mode of UID.")
   int stats(@Parameters(paramLabel = "UID", description = "The user's id.") String uid) {
     try (WeiboService s = service()) {
       System.out.println(Json.writePretty(s.stats(uid)));
@@ -128,10 +166,18 @@ public final class WeiboCommand {
     return 0;
   }
 
-  @Command(name = "import-follows", mixinStandardHelpOptions = true,
-      description = "Bulk-import a social graph: one 'follower<TAB>followee' per line (ids cannot contain tabs).")
-  int importFollows(@Parameters(paramLabel = "FILE", description = "UTF-8 file of 'follower<TAB>followee' lines; "
-      + "blank lines and lines starting with # are skipped.") Path file) {
+  @Command(
+      name = "import-follows",
+      mixinStandardHelpOptions = true,
+      description =
+          "Bulk-import a social graph: one 'follower<TAB>followee' per line (ids cannot contain tabs).")
+  int importFollows(
+      @Parameters(
+              paramLabel = "FILE",
+              description =
+                  "UTF-8 file of 'follower<TAB>followee' lines; "
+                      + "blank lines and lines starting with # are skipped.")
+          Path file) {
     List<Follow> edges = new ArrayList<>();
     List<String> lines;
     try {
@@ -146,8 +192,8 @@ public final class WeiboCommand {
         continue;
       }
       String[] parts = line.split("\t", -1);
-      InvalidInputException.check(parts.length == 2, "file",
-          file + ":" + lineNo + ": expected 'follower<TAB>followee'");
+      InvalidInputException.check(
+          parts.length == 2, "file", file + ":" + lineNo + ": expected 'follower<TAB>followee'");
       edges.add(new Follow(parts[0], parts[1]));
     }
     try (WeiboService s = service()) {

@@ -16,28 +16,57 @@ public final class WeiboRoutes {
   record PublishRequest(String content) {}
 
   /** Every route of the feed, declared once (the descriptor lists them, start binds them). */
-  public static final RouteTable<WeiboService> ROUTES = RouteTable.<WeiboService>builder()
-      .post(USER + "/posts", "Publish a post and deliver it to followers", (svc, req) -> HttpResponse.created(
-          svc.publish(req.pathParam("uid"), req.body(PublishRequest.class).content())))
-      .put(USER + "/following/{target}", "Follow target (back-fills the timeline)", (svc, req) -> {
-        svc.follow(req.pathParam("uid"), req.pathParam("target"));
-        return HttpResponse.noContent();
-      })
-      .delete(USER + "/following/{target}", "Unfollow target (removes its posts from the timeline)", (svc, req) -> {
-        svc.unfollow(req.pathParam("uid"), req.pathParam("target"));
-        return HttpResponse.noContent();
-      })
-      .list(USER + "/timeline", "Posts of followed accounts, newest first", (svc, req) -> HttpResponse.ok(
-          PostsPage.of(svc.timeline(req.pathParam("uid"), req.page(POSTS_PAGE)))))
-      .list(USER + "/posts", "The user's own posts, newest first", (svc, req) -> HttpResponse.ok(
-          PostsPage.of(svc.posts(req.pathParam("uid"), req.page(POSTS_PAGE)))))
-      .list(USER + "/followers", "Who follows the user", (svc, req) -> HttpResponse.ok(
-          UsersPage.of(svc.followers(req.pathParam("uid"), req.page(USERS_PAGE)))))
-      .list(USER + "/following", "Whom the user follows", (svc, req) -> HttpResponse.ok(
-          UsersPage.of(svc.following(req.pathParam("uid"), req.page(USERS_PAGE)))))
-      .get(USER, "Counters and fan-out mode of the user", (svc, req) -> HttpResponse.ok(
-          svc.stats(req.pathParam("uid"))))
-      .build();
+  public static final RouteTable<WeiboService> ROUTES =
+      RouteTable.<WeiboService>builder()
+          .post(
+              USER + "/posts",
+              "Publish a post and deliver it to followers",
+              (svc, req) ->
+                  HttpResponse.created(
+                      svc.publish(req.pathParam("uid"), req.body(PublishRequest.class).content())))
+          .put(
+              USER + "/following/{target}",
+              "Follow target (back-fills the timeline)",
+              (svc, req) -> {
+                svc.follow(req.pathParam("uid"), req.pathParam("target"));
+                return HttpResponse.noContent();
+              })
+          .delete(
+              USER + "/following/{target}",
+              "Unfollow target (removes its posts from the timeline)",
+              (svc, req) -> {
+                svc.unfollow(req.pathParam("uid"), req.pathParam("target"));
+                return HttpResponse.noContent();
+              })
+          .list(
+              USER + "/timeline",
+              "Posts of followed accounts, newest first",
+              (svc, req) ->
+                  HttpResponse.ok(
+                      PostsPage.of(svc.timeline(req.pathParam("uid"), req.page(POSTS_PAGE)))))
+          .list(
+              USER + "/posts",
+              "The user's own posts, newest first",
+              (svc, req) ->
+                  HttpResponse.ok(
+                      PostsPage.of(svc.posts(req.pathParam("uid"), req.page(POSTS_PAGE)))))
+          .list(
+              USER + "/followers",
+              "Who follows the user",
+              (svc, req) ->
+                  HttpResponse.ok(
+                      UsersPage.of(svc.followers(req.pathParam("uid"), req.page(USERS_PAGE)))))
+          .list(
+              USER + "/following",
+              "Whom the user follows",
+              (svc, req) ->
+                  HttpResponse.ok(
+                      UsersPage.of(svc.following(req.pathParam("uid"), req.page(USERS_PAGE)))))
+          .get(
+              USER,
+              "Counters and fan-out mode of the user",
+              (svc, req) -> HttpResponse.ok(svc.stats(req.pathParam("uid"))))
+          .build();
 
   private WeiboRoutes() {}
 }

@@ -45,7 +45,9 @@ class WeiboRoutesIT {
     platform = Platform.create(runtime, EmbeddedHBase.dataDir());
     SystemContext context = platform.contextFor(descriptor);
     RunningSystem running = context.own(system.start(context));
-    assertThat(running.routes()).extracting(Route::spec).containsExactlyInAnyOrderElementsOf(descriptor.routes());
+    assertThat(running.routes())
+        .extracting(Route::spec)
+        .containsExactlyInAnyOrderElementsOf(descriptor.routes());
     server = new HttpApiServer("127.0.0.1", 0, AccessRule.token(TOKEN), 4, platform.metrics());
     running.routes().forEach(server::add);
     server.start();
@@ -61,10 +63,12 @@ class WeiboRoutesIT {
 
   @Test
   void publishFollowAndReadTheTimelineOverHttp() throws Exception {
-    String alice = run + "/alice";   // a slash inside an id travels as %2F
+    String alice = run + "/alice"; // a slash inside an id travels as %2F
     String bob = run + " bob,_1";
-    assertThat(send("PUT", user(bob) + "/following/" + enc(alice), null).statusCode()).isEqualTo(204);
-    HttpResponse<String> created = send("POST", user(alice) + "/posts", "{\"content\":\"你好, HBase\"}");
+    assertThat(send("PUT", user(bob) + "/following/" + enc(alice), null).statusCode())
+        .isEqualTo(204);
+    HttpResponse<String> created =
+        send("POST", user(alice) + "/posts", "{\"content\":\"你好, HBase\"}");
     assertThat(created.statusCode()).isEqualTo(201);
     JsonNode post = Json.mapper().readTree(created.body());
     assertThat(post.get("uid").asText()).isEqualTo(alice);
@@ -76,12 +80,15 @@ class WeiboRoutesIT {
     assertThat(timeline.get("posts")).hasSize(1);
     assertThat(timeline.get("posts").get(0).get("id").asText()).isEqualTo(post.get("id").asText());
     assertThat(timeline.get("next").isNull()).isTrue();
-    assertThat(json(send("GET", user(alice) + "/followers", null)).get("users").get(0).asText()).isEqualTo(bob);
-    assertThat(json(send("GET", user(bob) + "/following", null)).get("users").get(0).asText()).isEqualTo(alice);
+    assertThat(json(send("GET", user(alice) + "/followers", null)).get("users").get(0).asText())
+        .isEqualTo(bob);
+    assertThat(json(send("GET", user(bob) + "/following", null)).get("users").get(0).asText())
+        .isEqualTo(alice);
     assertThat(json(send("GET", user(alice) + "/posts", null)).get("posts")).hasSize(1);
     assertThat(json(send("GET", user(alice), null)).get("followers").asLong()).isEqualTo(1);
 
-    assertThat(send("DELETE", user(bob) + "/following/" + enc(alice), null).statusCode()).isEqualTo(204);
+    assertThat(send("DELETE", user(bob) + "/following/" + enc(alice), null).statusCode())
+        .isEqualTo(204);
     assertThat(json(send("GET", user(bob) + "/timeline", null)).get("posts")).isEmpty();
   }
 
@@ -101,7 +108,10 @@ class WeiboRoutesIT {
     assertThat(send("PATCH", user(run) + "/posts", "{}").statusCode()).isEqualTo(405);
   }
 
-  /** Every listing: the platform's page rule (1..1000) and opaque cursors that page and cannot be edited. */
+  /**
+   * Every listing: the platform's page rule (1..1000) and opaque cursors that page and cannot be
+   * edited.
+   */
   @Test
   void listingsPageUpToAThousandAndRefuseMoreOrTamperedCursors() throws Exception {
     String alice = run + "-alice";
@@ -113,35 +123,51 @@ class WeiboRoutesIT {
     send("POST", user(alice) + "/posts", "{\"content\":\"one\"}");
     send("POST", user(alice) + "/posts", "{\"content\":\"two\"}");
     record Listing(String path, String field) {}
-    List<Listing> listings = List.of(new Listing(user(bob) + "/timeline", "posts"),
-        new Listing(user(alice) + "/posts", "posts"), new Listing(user(alice) + "/followers", "users"),
-        new Listing(user(bob) + "/following", "users"));
+    List<Listing> listings =
+        List.of(
+            new Listing(user(bob) + "/timeline", "posts"),
+            new Listing(user(alice) + "/posts", "posts"),
+            new Listing(user(alice) + "/followers", "users"),
+            new Listing(user(bob) + "/following", "users"));
     for (Listing l : listings) {
-      assertThat(json(send("GET", l.path() + "?limit=1000", null)).get(l.field())).as(l.path()).hasSize(2);
+      assertThat(json(send("GET", l.path() + "?limit=1000", null)).get(l.field()))
+          .as(l.path())
+          .hasSize(2);
       assertError(send("GET", l.path() + "?limit=1001", null), 400, "limit");
       JsonNode first = json(send("GET", l.path() + "?limit=1", null));
       assertThat(first.get(l.field())).as(l.path()).hasSize(1);
       String next = first.get("next").asText();
       JsonNode second = json(send("GET", l.path() + "?limit=1&cursor=" + enc(next), null));
       assertThat(second.get(l.field())).as(l.path()).hasSize(1);
-      assertThat(second.get(l.field()).get(0)).as(l.path()).isNotEqualTo(first.get(l.field()).get(0));
+      assertThat(second.get(l.field()).get(0))
+          .as(l.path())
+          .isNotEqualTo(first.get(l.field()).get(0));
       assertThat(second.get("next").isNull()).as(l.path()).isTrue();
       int i = next.length() / 2;
-      String tampered = next.substring(0, i) + (next.charAt(i) == 'A' ? 'B' : 'A') + next.substring(i + 1);
+      String tampered =
+          next.substring(0, i) + (next.charAt(i) == 'A' ? 'B' : 'A') + next.substring(i + 1);
       assertError(send("GET", l.path() + "?limit=1&cursor=" + enc(tampered), null), 400, "cursor");
     }
     // A cursor of one listing is refused by another.
-    String postsCursor = json(send("GET", user(alice) + "/posts?limit=1", null)).get("next").asText();
-    assertError(send("GET", user(bob) + "/timeline?cursor=" + enc(postsCursor), null), 400, "cursor");
+    String postsCursor =
+        json(send("GET", user(alice) + "/posts?limit=1", null)).get("next").asText();
+    assertError(
+        send("GET", user(bob) + "/timeline?cursor=" + enc(postsCursor), null), 400, "cursor");
   }
 
   @Test
   void writesNeedTheTokenWhenOneIsSet() throws Exception {
-    HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(user(run) + "/posts"))
-        .POST(HttpRequest.BodyPublishers.ofString("{\"content\":\"hi\"}")).build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> r =
+        client.send(
+            HttpRequest.newBuilder(URI.create(user(run) + "/posts"))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"content\":\"hi\"}"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     assertThat(r.statusCode()).isEqualTo(401);
     assertThat(send("GET", user(run) + "/posts", null).statusCode()).isEqualTo(200);
-    assertThat(json(send("GET", user(run) + "/posts", null)).get("posts")).as("nothing stored").isEmpty();
+    assertThat(json(send("GET", user(run) + "/posts", null)).get("posts"))
+        .as("nothing stored")
+        .isEmpty();
   }
 
   private String user(String uid) {
@@ -153,8 +179,14 @@ class WeiboRoutesIT {
   }
 
   private HttpResponse<String> send(String method, String url, String body) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).header("Authorization", "Bearer " + TOKEN)
-        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(url))
+            .header("Authorization", "Bearer " + TOKEN)
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body));
     return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
   }
 
@@ -163,7 +195,8 @@ class WeiboRoutesIT {
     return Json.mapper().readTree(r.body());
   }
 
-  private static void assertError(HttpResponse<String> r, int status, String field) throws Exception {
+  private static void assertError(HttpResponse<String> r, int status, String field)
+      throws Exception {
     assertThat(r.statusCode()).as(r.body()).isEqualTo(status);
     JsonNode body = Json.mapper().readTree(r.body());
     assertThat(body.get("error").asText()).isNotBlank();

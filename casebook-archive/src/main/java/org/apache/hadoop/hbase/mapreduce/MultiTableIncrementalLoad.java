@@ -8,20 +8,21 @@ import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.mapreduce.Job;
 
 /**
- * Casebook's bridge to HBase's own multi-table HFile job set-up. HBase 2.6 makes
- * {@link MultiTableHFileOutputFormat#configureIncrementalLoad} public but keeps its argument type
- * ({@code HFileOutputFormat2.TableInfo}) package-private, so it cannot be called from another
- * package; this class only builds that list. It runs in the job driver, never in tasks.
+ * Casebook's bridge to HBase's own multi-table HFile job set-up. HBase 2.6 makes {@link
+ * MultiTableHFileOutputFormat#configureIncrementalLoad} public but keeps its argument type ({@code
+ * HFileOutputFormat2.TableInfo}) package-private, so it cannot be called from another package; this
+ * class only builds that list. It runs in the job driver, never in tasks.
  */
 public final class MultiTableIncrementalLoad {
   private MultiTableIncrementalLoad() {}
 
   /**
    * Sets up {@code job} to write HFiles for all {@code tables} in one pass: total-order
-   * partitioning over every region of every table, one reducer per region, per-family settings
-   * of each table, and the output layout {@code out/namespace/table/family/}.
+   * partitioning over every region of every table, one reducer per region, per-family settings of
+   * each table, and the output layout {@code out/namespace/table/family/}.
    */
-  public static void configure(Job job, List<TableDescriptor> tables, List<RegionLocator> locators) throws IOException {
+  public static void configure(Job job, List<TableDescriptor> tables, List<RegionLocator> locators)
+      throws IOException {
     if (tables.size() != locators.size()) {
       throw new IllegalArgumentException("one region locator per table");
     }

@@ -417,6 +417,23 @@ public final class ArchiveBulkLoad {
   }
 
   /**
+   * The cell as a {@link KeyValue}, as the deprecated {@code KeyValueUtil.ensureKeyValue} made it:
+   * a plain {@code KeyValue} as is, a subclass re-wrapped around the same bytes (with its sequence
+   * id), any other cell copied.
+   */
+  static KeyValue toKeyValue(Cell cell) {
+    if (cell instanceof KeyValue kv) {
+      if (kv.getClass() == KeyValue.class) {
+        return kv;
+      }
+      KeyValue plain = new KeyValue(kv.getBuffer(), kv.getOffset(), kv.getLength());
+      plain.setSequenceId(kv.getSequenceId());
+      return plain;
+    }
+    return KeyValueUtil.copyToNewKeyValue(cell);
+  }
+
+  /**
    * Moves a file to the job's quarantine with a reason file (idempotent if it is already there).
    */
   static void quarantine(Configuration conf, Path file, String reason, int attempts)
@@ -524,7 +541,7 @@ public final class ArchiveBulkLoad {
                       List<KeyValue> cells = new ArrayList<>(put.size());
                       for (List<Cell> family : put.getFamilyCellMap().values()) {
                         for (Cell cell : family) {
-                          cells.add(KeyValueUtil.ensureKeyValue(cell));
+                          cells.add(toKeyValue(cell));
                         }
                       }
                       context.getCounter(Counters.CELLS).increment(cells.size());

@@ -191,7 +191,7 @@ public final class ArchiveReader {
     boolean userWritten = false;
     UserRecord pending = null;
     while (p.nextToken() == JsonToken.FIELD_NAME) {
-      String field = p.getCurrentName();
+      String field = p.currentName();
       JsonToken v = p.nextToken();
       switch (field) {
         case "user" -> {
@@ -327,28 +327,32 @@ public final class ArchiveReader {
 
   static String value(JsonNode v, Kind kind, String what) throws BadInputException {
     switch (kind) {
-      case TEXT:
+      case TEXT -> {
         if (!v.isTextual() || v.asText().length() > MAX_TEXT) {
           throw new BadInputException("'" + what + "' must be a string");
         }
         return v.asText();
-      case COUNT:
+      }
+      case COUNT -> {
         if (!v.isIntegralNumber() || !v.canConvertToLong() || v.asLong() < 0) {
           throw new BadInputException("'" + what + "' must be a non-negative integer, got " + v);
         }
         return Long.toString(v.asLong());
-      case FLAG:
+      }
+      case FLAG -> {
         if (!v.isBoolean()) {
           throw new BadInputException("'" + what + "' must be true or false");
         }
         return Boolean.toString(v.asBoolean());
-      default:
+      }
+      default -> {
         try {
           return Long.toString(weiboTime(v.asText()));
         } catch (DateTimeParseException e) {
           throw new BadInputException(
               "'" + what + "' must look like 'Tue May 31 17:46:55 +0800 2011', got " + v);
         }
+      }
     }
   }
 
@@ -434,9 +438,9 @@ public final class ArchiveReader {
 
   private static String where(JsonParser p) {
     return "line "
-        + p.getCurrentLocation().getLineNr()
+        + p.currentLocation().getLineNr()
         + ", column "
-        + p.getCurrentLocation().getColumnNr();
+        + p.currentLocation().getColumnNr();
   }
 
   private static String where(JsonParseException e) {

@@ -196,11 +196,36 @@ final class ImportJob {
       String computation,
       Progress progress)
       throws IOException {
-    Path work =
-        request.work() != null
-            ? new Path(request.work())
-            : new Path(
-                ImportRequest.localUri(scratch.resolve("archive-bulkload-" + System.nanoTime())));
+    if (request.work() != null) {
+      return bulkLoadReport(
+          layout, files, quarantine, request, computation, progress, new Path(request.work()));
+    }
+    // Our own scratch directory: held with a lock while the job runs, deleted afterwards, and
+    // left-overs of runs that were killed are removed by the next one.
+    ScratchDirs.removeAbandoned(scratch, SCRATCH_PREFIX);
+    try (ScratchDirs.Held dir = ScratchDirs.create(scratch, SCRATCH_PREFIX)) {
+      return bulkLoadReport(
+          layout,
+          files,
+          quarantine,
+          request,
+          computation,
+          progress,
+          new Path(ImportRequest.localUri(dir.path())));
+    }
+  }
+
+  private static final String SCRATCH_PREFIX = "archive-bulkload-";
+
+  private ImportReport bulkLoadReport(
+      Layout layout,
+      List<Path> files,
+      Path quarantine,
+      ImportRequest request,
+      String computation,
+      Progress progress,
+      Path work)
+      throws IOException {
     ArchiveBulkLoad.Outcome o;
     try {
       o =

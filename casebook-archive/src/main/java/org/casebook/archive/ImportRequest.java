@@ -32,7 +32,9 @@ public record ImportRequest(
         input != null && !input.isBlank(), "input", "input must name a directory or file");
     Objects.requireNonNull(mode, "mode is null");
     InvalidInputException.check(
-        regions == null || regions >= 1 && regions <= 65536, "regions", "regions must be 1..65536");
+        regions == null || (regions >= 1 && regions <= 65536),
+        "regions",
+        "regions must be 1..65536");
     InvalidInputException.check(
         regionSizeMb >= 1, "regionSizeMb", "the region size must be at least 1 MB");
     InvalidInputException.check(

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -886,7 +887,9 @@ public final class ArchiveExperiment {
       json = BenchResults.write("archive", results);
     } else {
       createDirectories(outDir);
-      String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+      String stamp =
+          LocalDateTime.now(ZoneId.systemDefault())
+              .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
       json = outDir.resolve("archive-" + stamp + ".json");
       try {
         Files.writeString(json, Json.writePretty(results) + System.lineSeparator());

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import org.casebook.core.Json;
 import org.casebook.core.LocalFileException;
@@ -24,7 +25,9 @@ public final class BenchResults {
   public static Path write(String name, Object value) {
     try {
       Path dir = Files.createDirectories(directory());
-      Path file = dir.resolve(name + "-" + LocalDateTime.now().format(STAMP) + ".json");
+      Path file =
+          dir.resolve(
+              name + "-" + LocalDateTime.now(ZoneId.systemDefault()).format(STAMP) + ".json");
       Files.writeString(file, Json.writePretty(value) + System.lineSeparator());
       return file;
     } catch (IOException e) {

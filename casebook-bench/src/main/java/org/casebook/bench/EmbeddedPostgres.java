@@ -59,7 +59,6 @@ final class EmbeddedPostgres implements AutoCloseable {
       }
       run(
           root,
-          home,
           data.resolveSibling("initdb.log"),
           home.resolve("bin/initdb").toString(),
           "-D",
@@ -115,7 +114,8 @@ final class EmbeddedPostgres implements AutoCloseable {
       if (!server.isAlive()) {
         throw new IOException("postgres exited; see " + dataDir.resolveSibling("postgres.log"));
       }
-      try (Connection c = connect()) {
+      try {
+        connect().close();
         return;
       } catch (SQLException notYet) {
         if (System.currentTimeMillis() > deadline) {
@@ -219,7 +219,7 @@ final class EmbeddedPostgres implements AutoCloseable {
     return home;
   }
 
-  private static void run(boolean root, Path home, Path log, String... args) throws IOException {
+  private static void run(boolean root, Path log, String... args) throws IOException {
     Process p =
         new ProcessBuilder(command(root, args))
             .redirectErrorStream(true)

@@ -48,24 +48,28 @@ final class InboxLayoutBenchmark {
   /** Sizes. */
   static final class Options {
     @Option(
+        paramLabel = "N",
         names = "--inboxes",
         defaultValue = "200",
         description = "Inboxes (users) (default ${DEFAULT-VALUE}).")
     int inboxes;
 
     @Option(
+        paramLabel = "N",
         names = "--entries",
         defaultValue = "1000",
         description = "Entries per inbox (default ${DEFAULT-VALUE}).")
     int entries;
 
     @Option(
+        paramLabel = "N",
         names = "--authors",
         defaultValue = "50",
         description = "Followees per inbox (default ${DEFAULT-VALUE}).")
     int authors;
 
     @Option(
+        paramLabel = "N",
         names = "--reads",
         defaultValue = "2000",
         description = "Timed reads per layout (default ${DEFAULT-VALUE}).")
@@ -216,7 +220,7 @@ final class InboxLayoutBenchmark {
   }
 
   /** The seed: row = owner, column = followee, one cell version per post (timestamp = post id). */
-  private final class Versions implements Layout {
+  private static final class Versions implements Layout {
     @Override
     public String name() {
       return "versions";
@@ -267,7 +271,7 @@ final class InboxLayoutBenchmark {
   /**
    * One wide row per owner; qualifier {@code MAX-postId | author}; newest first by qualifier order.
    */
-  private final class Wide implements Layout {
+  private static final class Wide implements Layout {
     @Override
     public String name() {
       return "wide";
@@ -320,7 +324,7 @@ final class InboxLayoutBenchmark {
   }
 
   /** One row per entry: {@code owner | MAX-postId | author} (the layout Casebook uses). */
-  private final class Tall implements Layout {
+  private static final class Tall implements Layout {
     @Override
     public String name() {
       return "tall";

@@ -42,42 +42,49 @@ public final class RawBenchmark {
   /** Sizes; the defaults finish in about a minute on a 2-core machine. */
   public static final class Options {
     @Option(
+        paramLabel = "N",
         names = "--rows",
         defaultValue = "300000",
         description = "Rows written (default ${DEFAULT-VALUE}).")
     public int rows;
 
     @Option(
+        paramLabel = "BYTES",
         names = "--value-bytes",
         defaultValue = "100",
         description = "Value size (default ${DEFAULT-VALUE}).")
     public int valueBytes;
 
     @Option(
+        paramLabel = "N",
         names = "--regions",
         defaultValue = "8",
         description = "Pre-split regions (default ${DEFAULT-VALUE}).")
     public int regions;
 
     @Option(
+        paramLabel = "N",
         names = "--gets",
         defaultValue = "20000",
         description = "Single Gets timed (default ${DEFAULT-VALUE}).")
     public int gets;
 
     @Option(
+        paramLabel = "N",
         names = "--batch",
         defaultValue = "100",
         description = "Gets per batched call (default ${DEFAULT-VALUE}).")
     public int batch;
 
     @Option(
+        paramLabel = "N",
         names = "--batches",
         defaultValue = "300",
         description = "Batched calls timed (default ${DEFAULT-VALUE}).")
     public int batches;
 
     @Option(
+        paramLabel = "MB",
         names = "--buffer-mb",
         defaultValue = "8",
         description = "BufferedMutator buffer (default ${DEFAULT-VALUE}).")
@@ -325,7 +332,7 @@ public final class RawBenchmark {
       long rows = 0;
       long t0 = System.nanoTime();
       try (ResultScanner scanner = t.getScanner(scan)) {
-        for (Result r : scanner) {
+        while (scanner.next() != null) {
           rows++;
         }
       }

@@ -55,33 +55,42 @@ final class TrailsBenchmark {
    */
   static final class Options {
     @Option(
+        paramLabel = "N",
         names = "--records",
         defaultValue = "300000",
         description = "Log lines (default ${DEFAULT-VALUE}).")
     long records;
 
     @Option(
+        paramLabel = "N",
         names = "--users",
         defaultValue = "20000",
         description = "Users (default ${DEFAULT-VALUE}).")
     int users;
 
-    @Option(names = "--days", defaultValue = "10", description = "Days (default ${DEFAULT-VALUE}).")
+    @Option(
+        paramLabel = "N",
+        names = "--days",
+        defaultValue = "10",
+        description = "Days (default ${DEFAULT-VALUE}).")
     int days;
 
     @Option(
+        paramLabel = "N",
         names = "--samples",
         defaultValue = "500",
         description = "Timed single-user queries (default ${DEFAULT-VALUE}).")
     int samples;
 
     @Option(
+        paramLabel = "N",
         names = "--active-users",
         defaultValue = "1000",
         description = "Users given to the seed-000 task (default ${DEFAULT-VALUE}).")
     int activeUsers;
 
     @Option(
+        paramLabel = "N",
         names = "--raw-rows",
         defaultValue = "100000",
         description = "Rows of the raw ceiling run; 0 skips it.")
@@ -94,6 +103,7 @@ final class TrailsBenchmark {
     boolean noMapReduce;
 
     @Option(
+        paramLabel = "DIR",
         names = "--work",
         defaultValue = "bench-work/trails",
         description = "Scratch directory (default ${DEFAULT-VALUE}).")
@@ -442,7 +452,7 @@ final class TrailsBenchmark {
 
   /** Streams the cleaned records (LogParser, as HBase ingest does) into COPY, in chunks. */
   private static long copy(java.sql.Connection c, Path log) throws IOException, SQLException {
-    CopyManager copy = ((PGConnection) c.unwrap(PGConnection.class)).getCopyAPI();
+    CopyManager copy = c.unwrap(PGConnection.class).getCopyAPI();
     long rows = 0;
     StringBuilder chunk = new StringBuilder(1 << 20);
     try (BufferedReader r = Files.newBufferedReader(log, StandardCharsets.ISO_8859_1)) {

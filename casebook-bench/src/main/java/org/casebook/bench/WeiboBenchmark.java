@@ -34,42 +34,49 @@ final class WeiboBenchmark {
   /** Sizes; the defaults finish in a few minutes on a 2-core machine. */
   static final class Options {
     @Option(
+        paramLabel = "N",
         names = "--users",
         defaultValue = "10000",
         description = "Users in the graph (default ${DEFAULT-VALUE}).")
     int users;
 
     @Option(
+        paramLabel = "N",
         names = "--threshold",
         defaultValue = "2000",
         description = "Fan-out threshold for this run (default ${DEFAULT-VALUE}).")
     int threshold;
 
     @Option(
+        paramLabel = "N",
         names = "--stars",
         defaultValue = "3",
         description = "Accounts above the threshold (default ${DEFAULT-VALUE}).")
     int stars;
 
     @Option(
+        paramLabel = "N",
         names = "--publishes",
         defaultValue = "500",
         description = "Timed publishes per follower-count group (default ${DEFAULT-VALUE}).")
     int publishes;
 
     @Option(
+        paramLabel = "N",
         names = "--follows",
         defaultValue = "300",
         description = "Timed follows with back-fill (default ${DEFAULT-VALUE}).")
     int follows;
 
     @Option(
+        paramLabel = "N",
         names = "--reads",
         defaultValue = "3000",
         description = "Timed timeline reads (default ${DEFAULT-VALUE}).")
     int reads;
 
     @Option(
+        paramLabel = "N",
         names = "--raw-rows",
         defaultValue = "100000",
         description =

@@ -9,7 +9,10 @@ import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
@@ -139,7 +142,12 @@ public final class HBaseRuntime implements Closeable {
   private static void applyQuorum(Configuration conf, String quorum) {
     StringBuilder hosts = new StringBuilder();
     String port = null;
-    for (String entry : quorum.split(",")) {
+    List<String> entries = new ArrayList<>(Arrays.asList(quorum.split(",", -1)));
+    // As before: trailing empty entries ("a,b,") are ignored; an empty entry elsewhere is rejected.
+    while (!entries.isEmpty() && entries.get(entries.size() - 1).isEmpty()) {
+      entries.remove(entries.size() - 1);
+    }
+    for (String entry : entries) {
       String e = entry.trim();
       InvalidInputException.check(
           !e.isEmpty(), "zk", "empty host in ZooKeeper quorum '" + quorum + "'");

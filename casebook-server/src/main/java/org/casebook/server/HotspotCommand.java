@@ -37,18 +37,21 @@ import picocli.CommandLine.Option;
 final class HotspotCommand implements Callable<Integer> {
   @Option(
       names = "--regions",
+      paramLabel = "N",
       defaultValue = "8",
       description = "Regions (and salt buckets) (default ${DEFAULT-VALUE}).")
   int regions;
 
   @Option(
       names = "--users",
+      paramLabel = "N",
       defaultValue = "100000",
       description = "Distinct users (default ${DEFAULT-VALUE}).")
   int users;
 
   @Option(
       names = "--events",
+      paramLabel = "N",
       defaultValue = "100000",
       description = "Writes per day (default ${DEFAULT-VALUE}).")
   int events;

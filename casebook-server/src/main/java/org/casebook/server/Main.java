@@ -55,31 +55,38 @@ public final class Main implements Runnable {
   /** Runs one command line and returns its exit code (used by tests too). */
   public static int run(String... args) {
     Main main = new Main();
+    // Parsing the annotations injects the --data/--zk/--hbase mixin the context reads.
     CommandLine cli = new CommandLine(main);
     List<CasebookSystem> systems = Systems.load();
     try (CliContext context = new CliContext(main.runtimeOptions, systems)) {
-      cli.addSubcommand("serve", new ServeCommand(systems, context));
-      ServeCommand.addListenerOptions(cli.getSubcommands().get("serve"), systems);
-      cli.addSubcommand("schema", new SchemaCommand(systems, context));
-      cli.addSubcommand("hotspot", new HotspotCommand(context));
-      cli.addSubcommand("bench", new BenchCommand(context.contextOf("bench")));
-      for (CasebookSystem system : systems) {
-        cli.addSubcommand(system.descriptor().name(), system.command(context.contextOf(system)));
-      }
-      cli.setExecutionExceptionHandler(
-          (ex, commandLine, parseResult) -> report(ex, commandLine.getErr()));
-      cli.setParameterExceptionHandler(
-          (ex, args2) -> {
-            PrintWriter err = ex.getCommandLine().getErr();
-            err.println("casebook: " + ex.getMessage());
-            if (!CommandLine.UnmatchedArgumentException.printSuggestions(ex, err)) {
-              err.println(
-                  "Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
-            }
-            return 2;
-          });
-      return cli.execute(args);
+      return withCommands(cli, systems, context).execute(args);
     }
+  }
+
+  /** The whole command tree: built-in commands and every system's group, on {@code cli}. */
+  static CommandLine withCommands(
+      CommandLine cli, List<CasebookSystem> systems, CliContext context) {
+    cli.addSubcommand("serve", new ServeCommand(systems, context));
+    ServeCommand.addListenerOptions(cli.getSubcommands().get("serve"), systems);
+    cli.addSubcommand("schema", new SchemaCommand(systems, context));
+    cli.addSubcommand("hotspot", new HotspotCommand(context));
+    cli.addSubcommand("bench", new BenchCommand(context.contextOf("bench")));
+    for (CasebookSystem system : systems) {
+      cli.addSubcommand(system.descriptor().name(), system.command(context.contextOf(system)));
+    }
+    cli.setExecutionExceptionHandler(
+        (ex, commandLine, parseResult) -> report(ex, commandLine.getErr()));
+    cli.setParameterExceptionHandler(
+        (ex, args2) -> {
+          PrintWriter err = ex.getCommandLine().getErr();
+          err.println("casebook: " + ex.getMessage());
+          if (!CommandLine.UnmatchedArgumentException.printSuggestions(ex, err)) {
+            err.println(
+                "Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
+          }
+          return 2;
+        });
+    return cli;
   }
 
   /**

@@ -129,15 +129,22 @@ final class ProcessMetrics {
     return cachedHBase;
   }
 
+  private static void gauge(StringBuilder sb, String name, String help, long value) {
+    header(sb, name, help, "gauge").append(name).append(' ').append(value).append('\n');
+  }
+
+  private static void counter(StringBuilder sb, String name, String help, long value) {
+    header(sb, name, help, "counter").append(name).append(' ').append(value).append('\n');
+  }
+
+  private static StringBuilder header(StringBuilder sb, String name, String help, String type) {
+    sb.append("# HELP ").append(name).append(' ').append(help).append('\n');
+    return sb.append("# TYPE ").append(name).append(' ').append(type).append('\n');
+  }
+
   private static void gauge(StringBuilder sb, String name, String help, double value) {
     sb.append("# HELP ").append(name).append(' ').append(help).append('\n');
     sb.append("# TYPE ").append(name).append(" gauge\n");
-    sb.append(name).append(' ').append(format(value)).append('\n');
-  }
-
-  private static void counter(StringBuilder sb, String name, String help, double value) {
-    sb.append("# HELP ").append(name).append(' ').append(help).append('\n');
-    sb.append("# TYPE ").append(name).append(" counter\n");
     sb.append(name).append(' ').append(format(value)).append('\n');
   }
 

@@ -76,6 +76,51 @@ class ServeIT {
     }
   }
 
+  /**
+   * SIGKILL in the middle of work: every write the server acknowledged is there after a restart,
+   * and the restart does not wait out the dead process's ZooKeeper session.
+   */
+  @Test
+  void aSigkilledServerRestartsWithEveryAcknowledgedWrite() throws Exception {
+    Path jar = Path.of("target", "casebook", "casebook.jar");
+    Path data = EmbeddedHBase.scratchDir("serve-kill");
+    int port = freePort();
+    Process first = start(jar, data, port);
+    java.util.Set<String> acknowledged = new java.util.HashSet<>();
+    try {
+      awaitHealth(first, port);
+      for (int i = 0; i < 200; i++) {
+        HttpResponse<String> r =
+            send("POST", port, "/api/weibo/users/killed/posts", "{\"content\":\"post " + i + "\"}");
+        assertThat(r.statusCode()).isEqualTo(201);
+        acknowledged.add(Json.mapper().readTree(r.body()).get("id").asText());
+      }
+    } finally {
+      first.destroyForcibly(); // SIGKILL: no shutdown hook, no flush
+      first.waitFor(60, TimeUnit.SECONDS);
+    }
+    long t0 = System.nanoTime();
+    Process second = start(jar, data, port);
+    try {
+      awaitHealth(second, port);
+      long millis = (System.nanoTime() - t0) / 1_000_000;
+      System.out.println("restart after SIGKILL: healthy in " + millis + " ms");
+      java.util.Set<String> found = new java.util.HashSet<>();
+      String cursor = null;
+      do {
+        String path =
+            "/api/weibo/users/killed/posts?limit=1000"
+                + (cursor == null ? "" : "&cursor=" + cursor);
+        JsonNode page = Json.mapper().readTree(send("GET", port, path, null).body());
+        page.get("posts").forEach(p -> found.add(p.get("id").asText()));
+        cursor = page.get("next").isNull() ? null : page.get("next").asText();
+      } while (cursor != null);
+      assertThat(found).containsExactlyInAnyOrderElementsOf(acknowledged);
+    } finally {
+      stop(second);
+    }
+  }
+
   private static Process start(Path jar, Path data, int port) throws IOException {
     List<String> cmd =
         List.of(

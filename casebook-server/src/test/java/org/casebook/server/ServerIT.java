@@ -73,7 +73,8 @@ class ServerIT {
       assertThat(entry.get("details").get("lines").asLong()).isEqualTo(2);
       assertThat(get(server.port(), "/api/echo/lines").get("lines").asLong()).isEqualTo(2);
     }
-    assertThatThrownBy(() -> new Socket("127.0.0.1", echoPort).close())
+    assertThatThrownBy(
+            () -> new Socket(java.net.InetAddress.getLoopbackAddress(), echoPort).close())
         .as("listener closed on shutdown")
         .isInstanceOf(ConnectException.class);
   }

@@ -47,11 +47,14 @@ public enum Behaviour {
   }
 
   private final int id;
+
+  // An unmodifiable List.copyOf; the checker only trusts Guava's ImmutableList, not on the path.
+  @SuppressWarnings("ImmutableEnumChecker")
   private final List<Field> fields;
 
   Behaviour(int id, List<Field> fields) {
     this.id = id;
-    this.fields = fields;
+    this.fields = List.copyOf(fields);
   }
 
   public int id() {

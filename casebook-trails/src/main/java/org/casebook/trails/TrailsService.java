@@ -34,6 +34,8 @@ public final class TrailsService {
   }
 
   /**
+   * How to ingest a log.
+   *
    * @param rejectsFile where rejected lines go (line number, reason, the line)
    * @param threads parser/writer threads
    */

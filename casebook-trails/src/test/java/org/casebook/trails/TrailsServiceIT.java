@@ -124,7 +124,7 @@ class TrailsServiceIT {
       out.write((b + "\n").getBytes(StandardCharsets.UTF_8));
     }
     byte[] badUtf8 =
-        (line(a, "login", "2026-09-01T09:00:00Z", "\"device\":\"X\",\"ip\":\"1\""))
+        line(a, "login", "2026-09-01T09:00:00Z", "\"device\":\"X\",\"ip\":\"1\"")
             .getBytes(StandardCharsets.UTF_8);
     badUtf8[badUtf8.length - 4] = (byte) 0xC3;
     badUtf8[badUtf8.length - 3] = (byte) 0x28;

@@ -1,5 +1,6 @@
 package org.casebook.core.cli;
 
+import java.io.Console;
 import java.io.PrintStream;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
@@ -41,8 +42,26 @@ public final class Progress implements AutoCloseable {
 
   /** {@code total <= 0} means unknown. Draws on stderr when it is a terminal. */
   public static Progress start(String label, long total, String unit) {
-    boolean terminal = System.console() != null && System.getenv("CI") == null;
+    boolean terminal = isTerminal() && System.getenv("CI") == null;
     return new Progress(label, total, unit, terminal, false, System.err);
+  }
+
+  /**
+   * Whether the JVM is attached to a terminal. Before JDK 22 that is {@code System.console() !=
+   * null}; from JDK 22 the console exists even when the streams are redirected, and {@code
+   * Console.isTerminal()} (not in the JDK 17 API, hence reflection) tells.
+   */
+  @SuppressWarnings("SystemConsoleNull") // null is "no terminal" before JDK 22; isTerminal() after
+  private static boolean isTerminal() {
+    Console console = System.console();
+    if (console == null) {
+      return false;
+    }
+    try {
+      return (Boolean) Console.class.getMethod("isTerminal").invoke(console);
+    } catch (ReflectiveOperationException | RuntimeException beforeJdk22) {
+      return true; // no isTerminal(): a console means a terminal, as before
+    }
   }
 
   /** A progress that only logs (for servers and tests). */

@@ -78,7 +78,6 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HttpApiServer.class);
   private static final Set<String> KNOWN_METHODS =
       Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS");
-  private static final String JSON = "application/json; charset=utf-8";
 
   /** The server's limits. */
   public record Limits(
@@ -110,7 +109,7 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
     }
   }
 
-  private record Bound(Route route, String[] segments) {}
+  private record Bound(Route route, List<String> segments) {}
 
   private final List<Bound> routes = new CopyOnWriteArrayList<>();
   private final AccessRule access;
@@ -219,7 +218,7 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
         throw new IllegalArgumentException("route registered twice: " + spec);
       }
     }
-    routes.add(new Bound(route, split(spec.pattern())));
+    routes.add(new Bound(route, List.of(split(spec.pattern()))));
   }
 
   /** Counts connections; past the cap, the newcomer gets a 503 and is closed. */
@@ -287,7 +286,7 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
       if (evt instanceof IdleStateEvent e && e.state() == IdleState.ALL_IDLE) {
-        ctx.close();
+        closeQuietly(ctx);
         return;
       }
       super.userEventTriggered(ctx, evt);
@@ -296,7 +295,7 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
       LOG.debug("HTTP connection {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
-      ctx.close();
+      closeQuietly(ctx);
     }
   }
 
@@ -509,7 +508,7 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
     FullHttpResponse r = toNetty(response, head);
     if (keepAlive) {
       r.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-      ctx.writeAndFlush(r);
+      ctx.writeAndFlush(r).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
     } else {
       r.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
       ctx.writeAndFlush(r).addListener(ChannelFutureListener.CLOSE);
@@ -525,6 +524,18 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
     ctx.writeAndFlush(r).addListener(ChannelFutureListener.CLOSE);
   }
 
+  /** Closing a connection that failed or idled: nothing to report if that fails too. */
+  private static void closeQuietly(ChannelHandlerContext ctx) {
+    ctx.close()
+        .addListener(
+            f -> {
+              if (!f.isSuccess()) {
+                LOG.debug(
+                    "closing {} failed: {}", ctx.channel().remoteAddress(), f.cause().toString());
+              }
+            });
+  }
+
   private static String[] split(String path) {
     String p = path;
     while (p.length() > 1 && p.endsWith("/")) {
@@ -536,13 +547,13 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
     return p.substring(1).split("/", -1);
   }
 
-  private static Map<String, String> match(String[] pattern, String[] path) {
-    if (pattern.length != path.length) {
+  private static Map<String, String> match(List<String> pattern, String[] path) {
+    if (pattern.size() != path.length) {
       return null;
     }
     Map<String, String> params = new HashMap<>();
-    for (int i = 0; i < pattern.length; i++) {
-      String seg = pattern[i];
+    for (int i = 0; i < pattern.size(); i++) {
+      String seg = pattern.get(i);
       if (seg.startsWith("{") && seg.endsWith("}")) {
         if (path[i].isEmpty()) {
           return null;

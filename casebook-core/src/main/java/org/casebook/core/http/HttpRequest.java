@@ -114,7 +114,7 @@ public final class HttpRequest {
     if (raw == null || raw.isEmpty()) {
       return out;
     }
-    for (String pair : raw.split("&")) {
+    for (String pair : raw.split("&", -1)) {
       if (pair.isEmpty()) {
         continue;
       }
@@ -140,7 +140,7 @@ public final class HttpRequest {
    */
   static String decode(String s, boolean plusIsSpace, String field) {
     if (s.indexOf('%') < 0 && (!plusIsSpace || s.indexOf('+') < 0)) {
-      return strictUtf8(s.getBytes(StandardCharsets.ISO_8859_1), s, field);
+      return strictUtf8(s.getBytes(StandardCharsets.ISO_8859_1), field);
     }
     ByteArrayOutputStream out = new ByteArrayOutputStream(s.length());
     for (int i = 0; i < s.length(); i++) {
@@ -161,10 +161,10 @@ public final class HttpRequest {
         out.write(c);
       }
     }
-    return strictUtf8(out.toByteArray(), s, field);
+    return strictUtf8(out.toByteArray(), field);
   }
 
-  private static String strictUtf8(byte[] bytes, String raw, String field) {
+  private static String strictUtf8(byte[] bytes, String field) {
     try {
       return StandardCharsets.UTF_8
           .newDecoder()

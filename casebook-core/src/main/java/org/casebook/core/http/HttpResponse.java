@@ -7,18 +7,40 @@ import org.casebook.core.Json;
 
 /**
  * A status, a content type, extra headers and a body. JSON bodies are serialised with the shared
- * mapper.
+ * mapper. Immutable: the body is copied in and out.
  */
-public record HttpResponse(
-    int status, String contentType, byte[] body, Map<String, String> headers) {
+public final class HttpResponse {
   private static final String JSON = "application/json; charset=utf-8";
+  private final int status;
+  private final String contentType;
+  private final byte[] body;
+  private final Map<String, String> headers;
 
-  public HttpResponse {
-    headers = Map.copyOf(headers);
+  public HttpResponse(int status, String contentType, byte[] body, Map<String, String> headers) {
+    this.status = status;
+    this.contentType = java.util.Objects.requireNonNull(contentType, "contentType is null");
+    this.body = body.clone();
+    this.headers = Map.copyOf(headers);
   }
 
   public HttpResponse(int status, String contentType, byte[] body) {
     this(status, contentType, body, Map.of());
+  }
+
+  public int status() {
+    return status;
+  }
+
+  public String contentType() {
+    return contentType;
+  }
+
+  public byte[] body() {
+    return body.clone();
+  }
+
+  public Map<String, String> headers() {
+    return headers;
   }
 
   public static HttpResponse json(int status, Object body) {

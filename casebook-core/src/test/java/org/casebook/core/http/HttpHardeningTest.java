@@ -68,7 +68,7 @@ class HttpHardeningTest {
   }
 
   private Raw exchange(byte[] request) throws IOException {
-    try (Socket s = new Socket("127.0.0.1", server.port())) {
+    try (Socket s = new Socket(java.net.InetAddress.getLoopbackAddress(), server.port())) {
       s.setSoTimeout(10_000);
       s.getOutputStream().write(request);
       s.getOutputStream().flush();
@@ -88,9 +88,10 @@ class HttpHardeningTest {
     if (headers.isEmpty()) {
       return new Raw(-1, "", "");
     }
-    int status = Integer.parseInt(headers.split(" ")[1]);
+    int status =
+        Integer.parseInt(headers.substring(headers.indexOf(' ') + 1, headers.indexOf(' ') + 4));
     int length = 0;
-    for (String line : headers.split("\r\n")) {
+    for (String line : headers.split("\r\n", -1)) {
       if (line.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
         length = Integer.parseInt(line.substring(15).trim());
       }
@@ -108,7 +109,7 @@ class HttpHardeningTest {
     List<Socket> stalled = new ArrayList<>();
     try {
       for (int i = 0; i < 16; i++) {
-        Socket s = new Socket("127.0.0.1", server.port());
+        Socket s = new Socket(java.net.InetAddress.getLoopbackAddress(), server.port());
         s.getOutputStream()
             .write(
                 bytes(
@@ -195,7 +196,7 @@ class HttpHardeningTest {
     List<Socket> open = new ArrayList<>();
     try {
       for (int i = 0; i < 40; i++) {
-        open.add(new Socket("127.0.0.1", server.port()));
+        open.add(new Socket(java.net.InetAddress.getLoopbackAddress(), server.port()));
       }
       Thread.sleep(200);
       Raw refused = exchange(bytes("GET /api/h/items/a HTTP/1.1\r\nHost: x\r\n\r\n"));
@@ -300,7 +301,7 @@ class HttpHardeningTest {
 
   @Test
   void keepAliveConnectionsServeManyRequests() throws Exception {
-    try (Socket s = new Socket("127.0.0.1", server.port())) {
+    try (Socket s = new Socket(java.net.InetAddress.getLoopbackAddress(), server.port())) {
       s.setSoTimeout(5000);
       OutputStream out = s.getOutputStream();
       InputStream in = s.getInputStream();

@@ -160,48 +160,45 @@ public final class LogGenerator {
   static byte[] malformed(SplittableRandom rnd, Spec spec, long ts) throws IOException {
     byte[] good = Json.mapper().writeValueAsBytes(record(rnd, spec, ts));
     switch (rnd.nextInt(7)) {
-      case 0: // truncated
+      case 0 -> { // truncated
         return java.util.Arrays.copyOf(good, Math.max(1, good.length / 2));
-      case 1: // not JSON at all
+      }
+      case 1 -> { // not JSON at all
         return ("ERROR " + Instant.ofEpochMilli(ts) + " upload failed")
             .getBytes(StandardCharsets.UTF_8);
-      case 2:
-        { // a required field missing
-          Map<String, Object> m = record(rnd, spec, ts);
-          List<String> keys = new ArrayList<>(m.keySet());
-          m.remove(keys.get(keys.size() - 1));
-          return Json.mapper().writeValueAsBytes(m);
-        }
-      case 3:
-        { // wrong type
-          Map<String, Object> m = record(rnd, spec, ts);
-          m.put("type", "play");
-          m.put("duration", "long");
-          m.putIfAbsent("contentId", "c1");
-          m.putIfAbsent("channel", "news");
-          m.putIfAbsent("start", 0);
-          return Json.mapper().writeValueAsBytes(m);
-        }
-      case 4:
-        { // unknown behaviour
-          Map<String, Object> m = record(rnd, spec, ts);
-          m.put("type", "share");
-          return Json.mapper().writeValueAsBytes(m);
-        }
-      case 5:
-        { // unparseable timestamp
-          Map<String, Object> m = record(rnd, spec, ts);
-          m.put("ts", "2013/09/01 25:61");
-          return Json.mapper().writeValueAsBytes(m);
-        }
-      default:
-        { // invalid UTF-8 inside a string
-          byte[] bad = java.util.Arrays.copyOf(good, good.length);
-          int at = Math.min(bad.length - 3, 9);
-          bad[at] = (byte) 0xC3;
-          bad[at + 1] = (byte) 0x28;
-          return bad;
-        }
+      }
+      case 2 -> { // a required field missing
+        Map<String, Object> m = record(rnd, spec, ts);
+        List<String> keys = new ArrayList<>(m.keySet());
+        m.remove(keys.get(keys.size() - 1));
+        return Json.mapper().writeValueAsBytes(m);
+      }
+      case 3 -> { // wrong type
+        Map<String, Object> m = record(rnd, spec, ts);
+        m.put("type", "play");
+        m.put("duration", "long");
+        m.putIfAbsent("contentId", "c1");
+        m.putIfAbsent("channel", "news");
+        m.putIfAbsent("start", 0);
+        return Json.mapper().writeValueAsBytes(m);
+      }
+      case 4 -> { // unknown behaviour
+        Map<String, Object> m = record(rnd, spec, ts);
+        m.put("type", "share");
+        return Json.mapper().writeValueAsBytes(m);
+      }
+      case 5 -> { // unparseable timestamp
+        Map<String, Object> m = record(rnd, spec, ts);
+        m.put("ts", "2013/09/01 25:61");
+        return Json.mapper().writeValueAsBytes(m);
+      }
+      default -> { // invalid UTF-8 inside a string
+        byte[] bad = java.util.Arrays.copyOf(good, good.length);
+        int at = Math.min(bad.length - 3, 9);
+        bad[at] = (byte) 0xC3;
+        bad[at + 1] = (byte) 0x28;
+        return bad;
+      }
     }
   }
 }

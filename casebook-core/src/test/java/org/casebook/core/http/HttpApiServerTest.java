@@ -88,13 +88,13 @@ class HttpApiServerTest {
           .build();
 
   private HttpApiServer server;
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final HttpClient client =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   @BeforeEach
   void start() {
-    server =
-        new HttpApiServer("127.0.0.1", 0, AccessRule.token("s3cret"), 4, new SimpleMeterRegistry());
+    server = new HttpApiServer("127.0.0.1", 0, AccessRule.token("s3cret"), 4, registry);
     ROUTES.bind("hi ").forEach(server::add);
     server.start();
   }
@@ -186,6 +186,24 @@ class HttpApiServerTest {
     var head = send("HEAD", "/api/t/hello/x", null, null);
     assertThat(head.statusCode()).isEqualTo(200);
     assertThat(head.body()).isEmpty();
+  }
+
+  @Test
+  void metricsAreLabelledOnlyByKnownMethodsAndRouteTemplates() throws Exception {
+    send("GET", "/api/t/hello/alice", null, null);
+    send("BREW", "/api/t/hello/bob", null, null);
+    send("GET", "/api/no/such/path/" + "x".repeat(50), null, null);
+    java.util.Set<String> methods = new java.util.HashSet<>();
+    java.util.Set<String> routes = new java.util.HashSet<>();
+    registry
+        .getMeters()
+        .forEach(
+            m -> {
+              methods.add(m.getId().getTag("method"));
+              routes.add(m.getId().getTag("route"));
+            });
+    assertThat(methods).containsExactlyInAnyOrder("GET", "other");
+    assertThat(routes).containsExactlyInAnyOrder("/api/t/hello/{name}", "unmatched");
   }
 
   @Test

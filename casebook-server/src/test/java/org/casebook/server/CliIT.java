@@ -93,7 +93,7 @@ class CliIT {
                 "--to",
                 "2026-09-02"))
         .isZero();
-    assertThat(cli("trails", "latest", "10000000", "-n", "3", "--layout", "wide")).isZero();
+    assertThat(cli("trails", "latest", "10000000", "--limit", "3", "--layout", "wide")).isZero();
     assertThat(
             cli(
                 "trails",

@@ -13,9 +13,12 @@ import org.casebook.archive.gen.ArchiveGenerator;
 import org.casebook.core.Json;
 import org.casebook.core.NotFoundException;
 import org.casebook.core.SystemContext;
+import org.casebook.core.cli.PageOptions;
 import org.casebook.core.cli.Progress;
+import org.casebook.core.page.Page;
 import org.casebook.core.page.PageRequest;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -36,7 +39,7 @@ public final class ArchiveCommand {
       String directory, int files, List<String> badFiles, long users, long statuses, long bytes) {}
 
   /** A user and their newest statuses. */
-  record UserWithStatuses(UserRecord user, List<StatusRecord> statuses) {}
+  record UserWithStatuses(UserRecord user, List<StatusRecord> statuses, String next) {}
 
   @Command(
       name = "generate",
@@ -164,20 +167,16 @@ public final class ArchiveCommand {
       description = "A user's profile and newest statuses.")
   int user(
       @Parameters(paramLabel = "UID", description = "The user's numeric id.") String uid,
-      @Option(
-              names = "--limit",
-              paramLabel = "N",
-              defaultValue = "10",
-              description = "Newest statuses to show, 1..1000 (default ${DEFAULT-VALUE}).")
-          int limit) {
+      @Mixin PageOptions pageOptions) {
     ArchiveService archive = ArchiveService.create(context.get(), false);
-    PageRequest page = PageRequest.of(limit, null, 10);
+    PageRequest page = pageOptions.request(10);
     UserRecord user =
         archive
             .user(uid)
             .orElseThrow(() -> new NotFoundException("no user " + uid + " in the archive"));
+    Page<StatusRecord> statuses = archive.statuses(uid, page);
     System.out.println(
-        Json.writePretty(new UserWithStatuses(user, archive.statuses(uid, page).items())));
+        Json.writePretty(new UserWithStatuses(user, statuses.items(), statuses.nextOrNull())));
     return 0;
   }
 

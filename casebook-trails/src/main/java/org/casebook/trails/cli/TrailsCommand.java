@@ -17,9 +17,9 @@ import org.casebook.core.InvalidInputException;
 import org.casebook.core.Json;
 import org.casebook.core.LocalFileException;
 import org.casebook.core.SystemContext;
+import org.casebook.core.cli.PageOptions;
 import org.casebook.core.cli.Progress;
 import org.casebook.core.page.Page;
-import org.casebook.core.page.PageRequest;
 import org.casebook.trails.Behaviour;
 import org.casebook.trails.Event;
 import org.casebook.trails.EventView;
@@ -29,6 +29,7 @@ import org.casebook.trails.TrailQuery;
 import org.casebook.trails.TrailsService;
 import org.casebook.trails.gen.LogGenerator;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -219,17 +220,7 @@ public final class TrailsCommand {
       description = "A user's latest records, newest first, a page at a time (seed 004).")
   int latest(
       @Parameters(paramLabel = "UID", description = "The user id.") String uid,
-      @Option(
-              names = {"-n", "--limit"},
-              paramLabel = "N",
-              defaultValue = "10",
-              description = "Records per page, 1..1000 (default ${DEFAULT-VALUE}).")
-          int n,
-      @Option(
-              names = "--cursor",
-              paramLabel = "CURSOR",
-              description = "The 'next' value of the previous page.")
-          String cursor,
+      @Mixin PageOptions pageOptions,
       @Option(
               names = "--layout",
               paramLabel = "LAYOUT",
@@ -237,7 +228,7 @@ public final class TrailsCommand {
               description = "tall or wide (default ${DEFAULT-VALUE}).")
           String layout) {
     HistoryLayout l = Enums.parse(HistoryLayout.class, layout, "layout");
-    Page<Event> page = service().latest(uid, PageRequest.of(n, cursor, 10), l);
+    Page<Event> page = service().latest(uid, pageOptions.request(10), l);
     System.out.println(
         Json.writePretty(new LatestOut(uid, EventView.of(page.items()), page.nextOrNull())));
     return 0;

@@ -25,6 +25,9 @@ class HBaseRuntimeIT {
     assertThat(runtime.mode()).isEqualTo(HBaseRuntime.Mode.EMBEDDED);
     assertThat(runtime.attached()).isFalse();
     assertThat(runtime.liveRegionServers()).isEqualTo(1);
+    assertThat(java.nio.file.Files.getPosixFilePermissions(EmbeddedHBase.dataDir()))
+        .as("the data directory is private to its user")
+        .isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
     TableSpec spec =
         TableSpec.of(
             "casebook_test", "runtime", "k:string", SplitPoints.none(), FamilySpec.of("f"));

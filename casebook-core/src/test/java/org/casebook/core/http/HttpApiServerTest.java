@@ -42,6 +42,10 @@ class HttpApiServerTest {
               "/api/t/hello",
               "greets from a body",
               (prefix, req) -> HttpResponse.created(req.body(Greeting.class)))
+          .postQuery(
+              "/api/t/search",
+              "a read sent as POST",
+              (prefix, req) -> HttpResponse.ok(req.body(Greeting.class)))
           .list(
               "/api/t/numbers",
               "pages 0..2499",
@@ -166,6 +170,9 @@ class HttpApiServerTest {
                 .statusCode())
         .isEqualTo(401);
     assertThat(send("GET", "/api/t/hello/x", null, null).statusCode()).isEqualTo(200);
+    assertThat(send("POST", "/api/t/search", "{\"name\":\"x\",\"times\":1}", null).statusCode())
+        .as("a read sent as POST needs no token")
+        .isEqualTo(200);
   }
 
   @Test

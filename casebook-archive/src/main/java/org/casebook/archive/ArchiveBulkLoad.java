@@ -25,7 +25,6 @@ import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
 import org.apache.hadoop.hbase.mapreduce.MultiTableHFileOutputFormat;
 import org.apache.hadoop.hbase.mapreduce.MultiTableIncrementalLoad;
-import org.apache.hadoop.hbase.mapreduce.TableMapReduceUtil;
 import org.apache.hadoop.hbase.tool.BulkLoadHFilesTool;
 import org.apache.hadoop.hbase.tool.LoadIncrementalHFiles;
 import org.apache.hadoop.hbase.util.Pair;
@@ -40,6 +39,7 @@ import org.apache.hbase.thirdparty.com.google.common.collect.Multimap;
 import org.casebook.core.Futures;
 import org.casebook.core.StorageException;
 import org.casebook.core.Threads;
+import org.casebook.core.batch.MapReduceJobs;
 import org.casebook.core.cli.Progress;
 
 /**
@@ -52,6 +52,8 @@ import org.casebook.core.cli.Progress;
  * file and contributes no cells.
  */
 public final class ArchiveBulkLoad {
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(ArchiveBulkLoad.class);
   static final String ATTEMPTS = "casebook.archive.attempts";
   static final String QUARANTINE = "casebook.archive.quarantine";
   static final String REGIONS = "casebook.archive.regions";
@@ -137,14 +139,14 @@ public final class ArchiveBulkLoad {
       conf.set("mapreduce.framework.name", "local");
       // On one machine "locality" buys nothing, and HBase would open a connection per HFile writer
       // to find it.
-      setUnlessConfigured(conf, LOCALITY_SENSITIVE, "false");
+      MapReduceJobs.setUnlessConfigured(conf, LOCALITY_SENSITIVE, "false");
       String cores = Integer.toString(Runtime.getRuntime().availableProcessors());
-      setUnlessConfigured(conf, "mapreduce.local.map.tasks.maximum", cores);
-      setUnlessConfigured(conf, "mapreduce.local.reduce.tasks.maximum", cores);
+      MapReduceJobs.setUnlessConfigured(conf, "mapreduce.local.map.tasks.maximum", cores);
+      MapReduceJobs.setUnlessConfigured(conf, "mapreduce.local.reduce.tasks.maximum", cores);
       // One small file per map task: a 32 MB sort buffer holds its output (the 100 MB default is
       // a humongous allocation per task that kept G1 busy), and reducers merge in memory.
-      setUnlessConfigured(conf, "mapreduce.task.io.sort.mb", "32");
-      setUnlessConfigured(conf, "mapreduce.reduce.input.buffer.percent", "0.7");
+      MapReduceJobs.setUnlessConfigured(conf, "mapreduce.task.io.sort.mb", "32");
+      MapReduceJobs.setUnlessConfigured(conf, "mapreduce.reduce.input.buffer.percent", "0.7");
     }
     conf.setInt(ATTEMPTS, attempts);
     conf.setInt("mapreduce.map.maxattempts", attempts + 1);
@@ -190,59 +192,35 @@ public final class ArchiveBulkLoad {
       job.setPartitionerClass(RowHashPartitioner.class);
       job.setNumReduceTasks(conf.getInt("mapreduce.local.reduce.tasks.maximum", 2));
     }
-    if (local) {
-      // The LocalJobRunner runs tasks on this JVM's classpath: shipping jars to it is wasted
-      // copying.
-      job.getConfiguration().unset("tmpjars");
-    } else {
-      // Tasks on a cluster need our classes and Jackson next to HBase's (which configure added).
-      TableMapReduceUtil.addDependencyJarsForClasses(
-          job.getConfiguration(),
-          ArchiveBulkLoad.class,
-          org.casebook.core.key.KeyBuilder.class,
-          com.fasterxml.jackson.databind.ObjectMapper.class,
-          com.fasterxml.jackson.core.JsonFactory.class,
-          com.fasterxml.jackson.annotation.JsonInclude.class);
-    }
-    try {
-      job.submit();
-    } catch (ClassNotFoundException e) {
-      throw new IllegalStateException(
-          "the job's classes are not on the classpath: " + e.getMessage(), e);
-    }
-    long shown = 0;
-    long nextReport = System.nanoTime();
-    while (!job.isComplete()) {
-      // The LocalJobRunner answers in-process, so check often: a coarse sleep here added up to half
-      // a second to every job. On a cluster each check is an RPC. Progress: twice a second.
-      Thread.sleep(local ? 20 : 1000);
-      org.apache.hadoop.mapreduce.Counters running =
-          System.nanoTime() < nextReport ? null : job.getCounters();
-      if (running != null) {
-        nextReport = System.nanoTime() + 500_000_000L;
-        long bytes = count(running, Counters.BYTES);
-        progress.advance(bytes - shown);
-        shown = bytes;
-        progress.detail(
-            String.format(
-                java.util.Locale.ROOT,
-                "%,d records, map %.0f%%, reduce %.0f%%",
-                count(running, Counters.USERS) + count(running, Counters.STATUSES),
-                job.mapProgress() * 100,
-                job.reduceProgress() * 100));
-      }
-    }
-    if (!job.isSuccessful()) {
-      throw new IOException(
-          "bulk-load job "
-              + job.getJobID()
-              + " failed ("
-              + job.getStatus().getFailureInfo()
-              + "); see the job log");
-    }
+    // On a cluster: ships our, core's, HBase's and Jackson's jars and the JDK 17 task options.
+    MapReduceJobs.prepare(job, ArchiveBulkLoad.class);
+    long[] shown = {0};
+    MapReduceJobs.run(
+        job,
+        where -> {
+          LOG.info("archive bulk load: {}", where);
+          progress.detail(where);
+        },
+        running -> {
+          try {
+            org.apache.hadoop.mapreduce.Counters counters = running.getCounters();
+            long bytes = count(counters, Counters.BYTES);
+            progress.advance(bytes - shown[0]);
+            shown[0] = bytes;
+            progress.detail(
+                String.format(
+                    java.util.Locale.ROOT,
+                    "%,d records, map %.0f%%, reduce %.0f%%",
+                    count(counters, Counters.USERS) + count(counters, Counters.STATUSES),
+                    running.mapProgress() * 100,
+                    running.reduceProgress() * 100));
+          } catch (IOException e) {
+            LOG.debug("progress of {} not readable now: {}", running.getJobID(), e.getMessage());
+          }
+        });
     double jobSeconds = (System.nanoTime() - t0) / 1e9;
     org.apache.hadoop.mapreduce.Counters c = job.getCounters();
-    progress.advance(count(c, Counters.BYTES) - shown);
+    progress.advance(count(c, Counters.BYTES) - shown[0]);
     progress.detail("loading HFiles");
     long t1 = System.nanoTime();
     long hfiles = 0;
@@ -342,24 +320,6 @@ public final class ArchiveBulkLoad {
       }
     } finally {
       pool.shutdownNow();
-    }
-  }
-
-  /**
-   * Sets {@code key} unless someone configured it: a value from Hadoop's or HBase's {@code
-   * *-default.xml} does not count ({@code setIfUnset} would keep it — once any job has run in this
-   * JVM, {@code mapred-default.xml} is loaded and defines every MapReduce key).
-   */
-  static void setUnlessConfigured(Configuration conf, String key, String value) {
-    String[] sources = conf.getPropertySources(key);
-    boolean configured = false;
-    if (sources != null) {
-      for (String source : sources) {
-        configured |= !source.endsWith("-default.xml");
-      }
-    }
-    if (!configured) {
-      conf.set(key, value);
     }
   }
 

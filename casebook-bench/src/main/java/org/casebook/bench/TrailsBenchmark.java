@@ -262,7 +262,11 @@ final class TrailsBenchmark {
         int activeMr =
             trails
                 .activeMapReduce(
-                    activeUsers, FIRST_DAY, lastDay, o.work.toAbsolutePath().resolve("mr"))
+                    activeUsers,
+                    FIRST_DAY,
+                    lastDay,
+                    o.work.toAbsolutePath().resolve("mr"),
+                    where -> System.out.println("000 task: " + where))
                 .size();
         table.add(
             "HBase: 000 task, MapReduce (local runner)",

@@ -20,6 +20,7 @@ import java.util.Locale;
  *   <tr><td>storage unavailable</td><td>503</td><td>5</td></tr>
  *   <tr><td>interrupted</td><td>503</td><td>6</td></tr>
  *   <tr><td>local file error</td><td>500</td><td>7</td></tr>
+ *   <tr><td>batch job failed</td><td>502</td><td>8</td></tr>
  *   <tr><td>internal error</td><td>500</td><td>1</td></tr>
  * </table>
  */
@@ -31,6 +32,7 @@ public enum ErrorKind {
   STORAGE_UNAVAILABLE(503, 5, "storage unavailable"),
   INTERRUPTED(503, 6, "interrupted"),
   LOCAL_FILE(500, 7, "local file error"),
+  BATCH_JOB_FAILED(502, 8, "batch job failed"),
   INTERNAL(500, 1, "internal error");
 
   private final int httpStatus;

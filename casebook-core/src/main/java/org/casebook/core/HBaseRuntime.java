@@ -51,6 +51,8 @@ public final class HBaseRuntime implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(HBaseRuntime.class);
   private static final String LOCK_FILE = "casebook.lock";
   private static final String RUNTIME_FILE = "casebook-runtime.properties";
+  private static final java.util.List<String> HADOOP_SITE_FILES =
+      java.util.List.of("core-site.xml", "hdfs-site.xml", "yarn-site.xml", "mapred-site.xml");
 
   /** Where HBase runs. */
   public enum Mode {
@@ -106,6 +108,17 @@ public final class HBaseRuntime implements Closeable {
     long t0 = System.nanoTime();
     Configuration conf = HBaseConfiguration.create();
     boolean clusterConfigured = conf.getResource("hbase-site.xml") != null;
+    // Hadoop's site files first, HBase's last (as Hadoop's own clients load them).
+    for (Path dir : settings.hadoopConfDir().stream().toList()) {
+      InvalidInputException.check(
+          Files.isDirectory(dir), "HADOOP_CONF_DIR", "no such directory: " + dir);
+      for (String site : HADOOP_SITE_FILES) {
+        Path file = dir.resolve(site);
+        if (Files.isRegularFile(file)) {
+          conf.addResource(new org.apache.hadoop.fs.Path(file.toAbsolutePath().toUri()));
+        }
+      }
+    }
     if (settings.confDir().isPresent()) {
       Path site = settings.confDir().get().resolve("hbase-site.xml");
       if (!Files.isRegularFile(site)) {

@@ -6,26 +6,38 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * How to reach HBase. With neither a ZooKeeper quorum nor an HBase configuration directory,
- * Casebook runs HBase embedded with its data under {@code dataDir}.
+ * How to reach HBase (and, for batch jobs, Hadoop). With neither a ZooKeeper quorum nor an HBase
+ * configuration directory, Casebook runs HBase embedded with its data under {@code dataDir}.
  *
  * @param dataDir where embedded HBase keeps its data (and where a running server can be found)
  * @param zkQuorum {@code host:port[,host:port…]} of a real cluster's ZooKeeper, if given
  * @param confDir a directory holding {@code hbase-site.xml} (as {@code HBASE_CONF_DIR}), if given
+ * @param hadoopConfDir a directory of Hadoop's site files (as {@code HADOOP_CONF_DIR}): its {@code
+ *     core-}, {@code hdfs-}, {@code yarn-} and {@code mapred-site.xml} decide where batch jobs run
  * @param overrides extra configuration keys, applied last
  */
 public record RuntimeSettings(
     Path dataDir,
     Optional<String> zkQuorum,
     Optional<Path> confDir,
+    Optional<Path> hadoopConfDir,
     Map<String, String> overrides) {
   public RuntimeSettings {
     Objects.requireNonNull(dataDir, "dataDir is null");
     Objects.requireNonNull(zkQuorum, "zkQuorum is null");
     Objects.requireNonNull(confDir, "confDir is null");
+    Objects.requireNonNull(hadoopConfDir, "hadoopConfDir is null");
     overrides = Map.copyOf(Objects.requireNonNull(overrides, "overrides is null"));
     zkQuorum.ifPresent(
         q -> InvalidInputException.check(!q.isBlank(), "zk", "ZooKeeper quorum is empty"));
+  }
+
+  public RuntimeSettings(
+      Path dataDir,
+      Optional<String> zkQuorum,
+      Optional<Path> confDir,
+      Map<String, String> overrides) {
+    this(dataDir, zkQuorum, confDir, Optional.empty(), overrides);
   }
 
   public static RuntimeSettings embedded(Path dataDir) {
@@ -37,21 +49,28 @@ public record RuntimeSettings(
   }
 
   /**
-   * Settings from the environment: {@code HBASE_CONF_DIR} if set, else embedded under {@code
-   * dataDir}.
+   * Settings as Hadoop's own clients take them: {@code confDir} (a {@code --conf} option) for both,
+   * else {@code HBASE_CONF_DIR} and {@code HADOOP_CONF_DIR}; embedded under {@code dataDir} when no
+   * HBase configuration is found.
    */
+  public static RuntimeSettings fromEnvironment(Path dataDir, String zkQuorum, Path confDir) {
+    Optional<Path> hbase = confDir != null ? Optional.of(confDir) : env("HBASE_CONF_DIR");
+    Optional<Path> hadoop = confDir != null ? Optional.of(confDir) : env("HADOOP_CONF_DIR");
+    return new RuntimeSettings(dataDir, Optional.ofNullable(zkQuorum), hbase, hadoop, Map.of());
+  }
+
   public static RuntimeSettings fromEnvironment(Path dataDir, String zkQuorum) {
-    String conf = System.getenv("HBASE_CONF_DIR");
-    return new RuntimeSettings(
-        dataDir,
-        Optional.ofNullable(zkQuorum),
-        conf == null || conf.isBlank() ? Optional.empty() : Optional.of(Path.of(conf)),
-        Map.of());
+    return fromEnvironment(dataDir, zkQuorum, null);
+  }
+
+  private static Optional<Path> env(String name) {
+    String v = System.getenv(name);
+    return v == null || v.isBlank() ? Optional.empty() : Optional.of(Path.of(v));
   }
 
   public RuntimeSettings withOverrides(Map<String, String> more) {
     java.util.HashMap<String, String> merged = new java.util.HashMap<>(overrides);
     merged.putAll(more);
-    return new RuntimeSettings(dataDir, zkQuorum, confDir, merged);
+    return new RuntimeSettings(dataDir, zkQuorum, confDir, hadoopConfDir, merged);
   }
 }

@@ -6,13 +6,13 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.HBaseConfiguration;
-import org.apache.hadoop.hbase.mapreduce.TableMapReduceUtil;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
+import org.casebook.core.batch.MapReduceJobs;
 
 /**
  * The seed-000 task as a MapReduce job: among the users listed in a file, those who did all four
@@ -42,19 +42,24 @@ public final class ActiveUsersJob extends Configured implements Tool {
             LocalDate.parse(args[1]),
             LocalDate.parse(args[2]),
             new Path(args[3]),
-            args.length == 5 ? args[4] : TrailsSchema.DEFAULT_NAMESPACE);
+            args.length == 5 ? args[4] : TrailsSchema.DEFAULT_NAMESPACE,
+            where -> System.err.println("casebook-trails active users: " + where));
     System.out.printf("users %d, active %d, events %d%n", o.users(), o.activeUsers(), o.events());
     return o.succeeded() ? 0 : 1;
   }
 
-  /** Configures, submits and waits for the job. */
+  /**
+   * Configures, submits and waits for the job; {@code announce} hears where it runs and its id. A
+   * failed job is a {@link org.casebook.core.batch.BatchJobException} with the first task's error.
+   */
   public static Outcome run(
       Configuration base,
       Path usersFile,
       LocalDate from,
       LocalDate to,
       Path output,
-      String namespace)
+      String namespace,
+      java.util.function.Consumer<String> announce)
       throws IOException, InterruptedException, ClassNotFoundException {
     Configuration conf = HBaseConfiguration.create(base);
     conf.set(UserRegionInputFormat.USERS_FILE, usersFile.toString());
@@ -70,21 +75,12 @@ public final class ActiveUsersJob extends Configured implements Tool {
     job.setOutputValueClass(Text.class);
     job.setOutputFormatClass(TextOutputFormat.class);
     FileOutputFormat.setOutputPath(job, output);
-    // Ships HBase's, core's and our jars (and Jackson's, for the shared mapper) with the job when
-    // it
-    // runs on a cluster; a no-op for local runs.
-    TableMapReduceUtil.addDependencyJars(job);
-    TableMapReduceUtil.addDependencyJarsForClasses(
-        job.getConfiguration(),
-        ActiveUsersJob.class,
-        org.casebook.core.Json.class,
-        com.fasterxml.jackson.databind.ObjectMapper.class,
-        com.fasterxml.jackson.datatype.jdk8.Jdk8Module.class);
-    TableMapReduceUtil.initCredentials(job);
-    boolean ok = job.waitForCompletion(false);
+    // On a cluster: ships our, core's, HBase's and Jackson's jars and the JDK 17 task options.
+    MapReduceJobs.prepare(job, ActiveUsersJob.class, org.casebook.core.key.KeyLayout.class);
+    MapReduceJobs.run(job, announce, j -> {});
     org.apache.hadoop.mapreduce.Counters c = job.getCounters();
     return new Outcome(
-        ok,
+        true,
         c.findCounter(ActiveUserMapper.Counters.USERS).getValue(),
         c.findCounter(ActiveUserMapper.Counters.ACTIVE_USERS).getValue(),
         c.findCounter(ActiveUserMapper.Counters.EVENTS).getValue());

@@ -1,27 +1,31 @@
 package org.casebook.trails;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.stream.Stream;
+import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 import org.casebook.core.Json;
-import org.casebook.core.LocalFileException;
-import org.casebook.core.LocalFiles;
 import org.casebook.core.StorageException;
+import org.casebook.core.batch.MapReduceJobs;
 
 /**
  * Launches {@link ActiveUsersJob} (the seed-000 task as MapReduce) and reads its output back into
  * trails: the LocalJobRunner when the configuration names no cluster framework, YARN when it does.
- * The work directory holds the user list and the job output.
+ * The work directory (user list and job output) is on the job's file system: local next to embedded
+ * HBase, the cluster's default file system (HDFS) on YARN, where every task can read it.
  */
 final class ActiveUsersRunner {
   private final Configuration base;
@@ -32,62 +36,67 @@ final class ActiveUsersRunner {
     this.namespace = namespace;
   }
 
+  /**
+   * Runs the job; {@code localWorkDir} is used by the LocalJobRunner, a directory under the cluster
+   * file system's {@code /tmp} on YARN. {@code announce} hears where the job runs and its id.
+   */
   Map<String, TrailsService.Trail> run(
-      List<String> users, LocalDate from, LocalDate to, Path workDir) {
+      List<String> users,
+      LocalDate from,
+      LocalDate to,
+      java.nio.file.Path localWorkDir,
+      Consumer<String> announce) {
     new TrailQuery(users, from, to, Set.of(), Set.of());
     Configuration jobConf = new Configuration(base);
-    if (jobConf.get("mapreduce.framework.name") == null) {
-      jobConf.set("mapreduce.framework.name", "local");
-    }
-    Path usersFile = workDir.resolve("users.txt");
-    Path output = workDir.resolve("output");
+    Path work =
+        MapReduceJobs.isLocal(jobConf)
+            ? new Path(localWorkDir.toAbsolutePath().toUri())
+            : new Path(
+                "/tmp/casebook-" + System.getProperty("user.name"),
+                localWorkDir.getFileName().toString());
+    Path usersFile = new Path(work, "users.txt");
+    Path output = new Path(work, "output");
     try {
-      Files.createDirectories(workDir);
-      Files.write(usersFile, users, StandardCharsets.UTF_8);
-      LocalFiles.deleteRecursively(output);
+      FileSystem fs = work.getFileSystem(jobConf);
+      fs.delete(work, true);
+      fs.mkdirs(work);
+      try (OutputStream out = fs.create(usersFile, true)) {
+        out.write((String.join("\n", users) + "\n").getBytes(StandardCharsets.UTF_8));
+      }
+      ActiveUsersJob.run(jobConf, usersFile, from, to, output, namespace, announce);
+      Map<String, TrailsService.Trail> trails = readOutput(fs, output);
+      fs.delete(work, true);
+      return trails;
     } catch (IOException e) {
-      throw LocalFileException.of("prepare", workDir, e);
-    }
-    ActiveUsersJob.Outcome outcome;
-    try {
-      outcome =
-          ActiveUsersJob.run(
-              jobConf,
-              new org.apache.hadoop.fs.Path(usersFile.toUri()),
-              from,
-              to,
-              new org.apache.hadoop.fs.Path(output.toUri()),
-              namespace);
-    } catch (IOException e) {
-      throw StorageException.of("run the active-users MapReduce job", e);
+      throw StorageException.of("run the active-users MapReduce job in " + work, e);
     } catch (InterruptedException e) {
       throw StorageException.interrupted("run the active-users MapReduce job", e);
     } catch (ClassNotFoundException e) {
       throw new IllegalStateException("MapReduce job classes missing: " + e.getMessage(), e);
     }
-    if (!outcome.succeeded()) {
-      throw new IllegalStateException("MapReduce job failed; see the job log");
-    }
-    return readOutput(output);
   }
 
   /** The job's {@code uid<TAB>[events as JSON]} lines, by uid. */
-  private static Map<String, TrailsService.Trail> readOutput(Path output) {
+  private static Map<String, TrailsService.Trail> readOutput(FileSystem fs, Path output)
+      throws IOException {
     Map<String, TrailsService.Trail> out = new TreeMap<>();
-    Path current = output;
-    try (Stream<Path> parts = Files.list(output)) {
-      List<Path> files =
-          parts.filter(p -> p.getFileName().toString().startsWith("part-")).sorted().toList();
-      for (Path part : files) {
-        current = part;
-        for (String line : Files.readAllLines(part, StandardCharsets.UTF_8)) {
+    List<Path> parts = new ArrayList<>();
+    for (FileStatus s : fs.listStatus(output)) {
+      if (s.getPath().getName().startsWith("part-")) {
+        parts.add(s.getPath());
+      }
+    }
+    parts.sort(null);
+    for (Path part : parts) {
+      try (BufferedReader r =
+          new BufferedReader(new InputStreamReader(fs.open(part), StandardCharsets.UTF_8))) {
+        String line;
+        while ((line = r.readLine()) != null) {
           int tab = line.indexOf('\t');
           String uid = line.substring(0, tab);
           out.put(uid, new TrailsService.Trail(uid, parseEvents(uid, line.substring(tab + 1))));
         }
       }
-    } catch (IOException e) {
-      throw LocalFileException.of("read the job output", current, e);
     }
     return out;
   }

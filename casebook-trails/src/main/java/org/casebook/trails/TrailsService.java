@@ -174,8 +174,12 @@ public final class TrailsService {
    * workDir} holds the user list and the job output (it must be on the job's file system).
    */
   public Map<String, Trail> activeMapReduce(
-      List<String> users, LocalDate from, LocalDate to, Path workDir) {
-    return mapReduce.run(users, from, to, workDir);
+      List<String> users,
+      LocalDate from,
+      LocalDate to,
+      Path workDir,
+      java.util.function.Consumer<String> announce) {
+    return mapReduce.run(users, from, to, workDir, announce);
   }
 
   /** One page of a user's records, newest first ({@code next} resumes after the last one). */

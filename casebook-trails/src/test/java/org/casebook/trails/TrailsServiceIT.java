@@ -380,8 +380,14 @@ class TrailsServiceIT {
         .containsExactlyInAnyOrder(
             u("m0"), u("m3"), u("m6"), u("m9"), u("m12"), u("m15"), u("m18"), u("m21"), u("m24"),
             u("m27"));
+    List<String> announced = new java.util.ArrayList<>();
     Map<String, TrailsService.Trail> viaJob =
-        trails.activeMapReduce(users, DAY1, DAY1.plusDays(9), dir.resolve("mr"));
+        trails.activeMapReduce(users, DAY1, DAY1.plusDays(9), dir.resolve("mr"), announced::add);
+    assertThat(announced)
+        .singleElement()
+        .asString()
+        .contains("LocalJobRunner")
+        .contains("job_local");
     assertThat(viaJob.keySet()).containsExactlyInAnyOrderElementsOf(direct.keySet());
     for (String uid : direct.keySet()) {
       assertThat(viaJob.get(uid).events()).as(uid).isEqualTo(direct.get(uid).events());

@@ -1,7 +1,6 @@
 package org.casebook.weibo;
 
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -96,23 +95,10 @@ final class FanOutPromotion implements AutoCloseable {
         WeiboKeys.FOLLOWER,
         FOLLOWER_CHUNK,
         followers -> {
-          store.changeMarkers(followers, uid, now, false);
-          // Marker first, then check the follow: an unfollow racing this either ran before the
-          // check
-          // (we remove the marker) or deletes the marker itself afterwards.
-          List<byte[]> follows = new ArrayList<>(followers.size());
-          for (String f : followers) {
-            follows.add(WeiboKeys.relation(f, WeiboKeys.FOLLOWING, uid));
-          }
-          boolean[] exists = store.relationsExist(follows);
-          List<String> gone = new ArrayList<>();
-          for (int i = 0; i < exists.length; i++) {
-            if (!exists[i]) {
-              gone.add(followers.get(i));
-            }
-          }
-          store.changeMarkers(gone, uid, 0, true);
-          marked[0] += followers.size() - gone.size();
+          // Only followers in state following are listed; a marker left by one who unfollows
+          // meanwhile is ignored by their timeline, which checks the follow itself.
+          store.addMarkers(followers, uid, now);
+          marked[0] += followers.size();
         });
     store.setFanOut(uid, null, FanOut.READ);
     readMerged.add(uid);

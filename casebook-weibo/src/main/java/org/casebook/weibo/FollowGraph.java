@@ -5,23 +5,28 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.StorageException;
+import org.casebook.core.key.KeyRange;
 import org.casebook.core.page.Page;
 import org.casebook.core.page.PageRequest;
 import org.casebook.weibo.WeiboStore.FanOut;
+import org.casebook.weibo.WeiboStore.PendingTransition;
 
 /**
- * The social graph: follow and unfollow (both directions of the relation, counters, inbox back-fill
- * and clean-up, read-merge markers), bulk import, and the followers/following listings.
+ * The social graph: follow and unfollow (a conditional transition of the following row, the truth,
+ * then its idempotent effects: follower row, counters, read-merge marker, inbox back-fill), the
+ * repair of transitions cut short, bulk import, and the followers/following listings.
  */
 final class FollowGraph {
   private static final int IMPORT_CHUNK = 1000;
-  private static final int CLEANUP_CHUNK = 1000;
+  private static final int REPAIR_BATCH = 1000;
 
   private final WeiboStore store;
   private final WeiboConfig config;
@@ -35,14 +40,56 @@ final class FollowGraph {
     this.promotion = promotion;
   }
 
+  /**
+   * The following row is the truth: a conditional transition to following, then its effects (the
+   * follower row, counters, marker, back-fill), then the pending column is cleared. A crash in
+   * between leaves the pending column for {@link #repair}.
+   */
   boolean follow(String uid, String target) {
     checkPair(uid, target);
+    long version = store.transition(uid, target, true, clock);
+    if (version < 0) {
+      return false;
+    }
+    applyFollow(uid, target, version, true);
+    store.clearPending(List.of(new PendingTransition(uid, target, version)));
+    return true;
+  }
+
+  /**
+   * A conditional transition to not following, the follower row and counters, then the pending
+   * column is cleared. Nothing is deleted from the inbox: timelines check the relation when read
+   * and clean up lazily.
+   */
+  boolean unfollow(String uid, String target) {
+    checkPair(uid, target);
+    long version = store.transition(uid, target, false, clock);
+    if (version < 0) {
+      return false;
+    }
+    store.putFollower(target, uid, false, version, 0);
+    store.addToCounters(uid, 0, -1, 0);
+    store.addToCounters(target, -1, 0, 0);
+    store.clearPending(List.of(new PendingTransition(uid, target, version)));
+    return true;
+  }
+
+  /** The transition alone, as if the process died right after it (crash tests). */
+  long transitionOnly(String uid, String target, boolean follow) {
+    checkPair(uid, target);
+    return store.transition(uid, target, follow, clock);
+  }
+
+  /**
+   * The effects of the follow with {@code version}, each idempotent: the follower row (before the
+   * back-fill reads the target's posts: a post published meanwhile either sees this follower or is
+   * seen by the back-fill), the counters if {@code count}, the read-merge marker, the back-fill.
+   */
+  private void applyFollow(String uid, String target, long version, boolean count) {
     long now = clock.millis();
-    boolean created = store.insertRelation(uid, WeiboKeys.FOLLOWING, target, now);
-    // The other half is idempotent: a retry after a crash repairs it.
-    store.putRelations(List.of(WeiboKeys.relation(target, WeiboKeys.FOLLOWER, uid)), now);
+    store.putFollower(target, uid, true, version, now);
     long followers;
-    if (created) {
+    if (count) {
       store.addToCounters(uid, 0, 1, 0);
       followers = store.addToCounters(target, 1, 0, 0);
     } else {
@@ -50,7 +97,7 @@ final class FollowGraph {
     }
     FanOut targetFanOut = store.user(target).fanOut();
     if (targetFanOut != FanOut.WRITE || followers >= config.fanOutThreshold()) {
-      store.changeMarkers(List.of(uid), target, now, false);
+      store.addMarkers(List.of(uid), target, now);
       if (targetFanOut != FanOut.READ) {
         promotion.promoteLater(target);
       }
@@ -59,40 +106,84 @@ final class FollowGraph {
       List<Long> recent = new ArrayList<>();
       store.forEachPostIdSince(
           target, PostIds.inboxHorizonId(now), config.backfillPosts(), recent::add);
-      store.changeInbox(uid, target, recent, false);
+      store.addToInbox(uid, target, recent);
     }
-    return created;
   }
 
-  boolean unfollow(String uid, String target) {
-    checkPair(uid, target);
-    boolean removed = store.removeRelation(uid, WeiboKeys.FOLLOWING, target);
-    store.deleteRelations(List.of(WeiboKeys.relation(target, WeiboKeys.FOLLOWER, uid)));
-    store.changeMarkers(List.of(uid), target, 0, true);
-    if (removed) {
-      store.addToCounters(uid, 0, -1, 0);
-      store.addToCounters(target, -1, 0, 0);
+  /**
+   * Finishes transitions whose pending column is at least {@code minAgeMillis} old (younger ones
+   * may still be running): re-applies the effects of each pair's latest transition, recounts the
+   * two users' followers and following from the relation rows (absolute values), then clears the
+   * pending columns. Pairs with a younger transition still pending are left for a later run.
+   * Returns the transitions finished.
+   */
+  int repair(long minAgeMillis) {
+    int repaired = 0;
+    byte[] start = null;
+    while (true) {
+      List<PendingTransition> batch = store.pending(start, REPAIR_BATCH);
+      if (batch.isEmpty()) {
+        return repaired;
+      }
+      long now = clock.millis();
+      Map<String, List<PendingTransition>> byPair = new LinkedHashMap<>();
+      for (PendingTransition p : batch) {
+        byPair.computeIfAbsent(p.uid() + '\n' + p.target(), k -> new ArrayList<>()).add(p);
+      }
+      // Users with a transition possibly still running are left alone: a recount racing its
+      // increment could count it twice.
+      Set<String> busy = new HashSet<>();
+      for (PendingTransition p : batch) {
+        if (now - p.version() < minAgeMillis) {
+          busy.add(p.uid());
+          busy.add(p.target());
+        }
+      }
+      Set<String> users = new LinkedHashSet<>();
+      List<PendingTransition> done = new ArrayList<>();
+      for (List<PendingTransition> pair : byPair.values()) {
+        if (busy.contains(pair.get(0).uid()) || busy.contains(pair.get(0).target())) {
+          continue;
+        }
+        PendingTransition any = pair.get(0);
+        byte[] row = WeiboKeys.relation(any.uid(), WeiboKeys.FOLLOWING, any.target());
+        WeiboStore.RelationState state = store.relationStates(List.of(row)).get(0);
+        boolean latestIsPending = pair.stream().anyMatch(p -> p.version() == state.version());
+        if (latestIsPending && state.following()) {
+          applyFollow(any.uid(), any.target(), state.version(), false);
+        } else if (latestIsPending) {
+          store.putFollower(any.target(), any.uid(), false, state.version(), 0);
+        }
+        users.add(any.uid());
+        users.add(any.target());
+        done.addAll(pair);
+      }
+      for (String user : users) {
+        store.setRelationCounters(
+            user,
+            store.countRelated(user, WeiboKeys.FOLLOWER),
+            store.countRelated(user, WeiboKeys.FOLLOWING));
+      }
+      store.clearPending(done);
+      repaired += done.size();
+      if (batch.size() < REPAIR_BATCH) {
+        return repaired;
+      }
+      PendingTransition last = batch.get(batch.size() - 1);
+      start =
+          KeyRange.successorOf(WeiboKeys.relation(last.uid(), WeiboKeys.FOLLOWING, last.target()));
     }
-    List<Long> chunk = new ArrayList<>();
-    store.forEachPostIdSince(
-        target,
-        PostIds.inboxHorizonId(clock.millis()),
-        Integer.MAX_VALUE,
-        id -> {
-          chunk.add(id);
-          if (chunk.size() == CLEANUP_CHUNK) {
-            store.changeInbox(uid, target, chunk, true);
-            chunk.clear();
-          }
-        });
-    store.changeInbox(uid, target, chunk, true);
-    return removed;
   }
 
+  /**
+   * Loads edges in bulk. Each new edge's following row carries a pending column until its follower
+   * row and the counters are written, so an import cut short is finished by {@link #repair}. Meant
+   * for loading a graph, not to race live follows of the same pairs.
+   */
   long importFollows(List<Follow> edges) {
     long now = clock.millis();
     Map<String, long[]> counters = new HashMap<>();
-    long added = 0;
+    List<PendingTransition> written = new ArrayList<>();
     try (BufferedMutator writer = store.relationWriter()) {
       for (int from = 0; from < edges.size(); from += IMPORT_CHUNK) {
         List<Follow> chunk = edges.subList(from, Math.min(edges.size(), from + IMPORT_CHUNK));
@@ -101,19 +192,20 @@ final class FollowGraph {
           checkPair(f.follower(), f.followee());
           rows.add(WeiboKeys.relation(f.follower(), WeiboKeys.FOLLOWING, f.followee()));
         }
-        boolean[] exists = store.relationsExist(rows);
+        List<WeiboStore.RelationState> states = store.relationStates(rows);
         Set<String> seenInChunk = new HashSet<>();
         for (int i = 0; i < chunk.size(); i++) {
           Follow f = chunk.get(i);
-          if (exists[i] || !seenInChunk.add(f.follower() + '\n' + f.followee())) {
+          WeiboStore.RelationState state = states.get(i);
+          if (state.following() || !seenInChunk.add(f.follower() + '\n' + f.followee())) {
             continue;
           }
-          writer.mutate(WeiboStore.relationPut(rows.get(i), now));
-          byte[] reverse = WeiboKeys.relation(f.followee(), WeiboKeys.FOLLOWER, f.follower());
-          writer.mutate(WeiboStore.relationPut(reverse, now));
+          long version = Math.max(now, state.version() + 1);
+          writer.mutate(WeiboStore.followingPut(f.follower(), f.followee(), version, now));
+          writer.mutate(WeiboStore.followerPut(f.followee(), f.follower(), true, version, now));
+          written.add(new PendingTransition(f.follower(), f.followee(), version));
           counters.computeIfAbsent(f.follower(), k -> new long[2])[1]++;
           counters.computeIfAbsent(f.followee(), k -> new long[2])[0]++;
-          added++;
         }
         writer.flush();
       }
@@ -128,10 +220,13 @@ final class FollowGraph {
             toPromote.add(uid);
           }
         });
+    for (int i = 0; i < written.size(); i += IMPORT_CHUNK) {
+      store.clearPending(written.subList(i, Math.min(written.size(), i + IMPORT_CHUNK)));
+    }
     for (String uid : toPromote) {
       promotion.promote(uid);
     }
-    return added;
+    return written.size();
   }
 
   Page<String> followers(String uid, PageRequest page) {

@@ -1,5 +1,6 @@
 package org.casebook.weibo;
 
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -15,92 +16,223 @@ import org.casebook.core.key.KeyRange;
 import org.casebook.core.page.Page;
 import org.casebook.core.page.PageRequest;
 import org.casebook.weibo.WeiboKeys.InboxEntry;
+import org.casebook.weibo.WeiboStore.InboxCell;
+import org.casebook.weibo.WeiboStore.MarkerCell;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The reads of posts: a reader's timeline (inbox entries merged with the outboxes of read-merged
- * accounts followed) and an author's own posts.
+ * accounts, both kept only for authors the reader follows now) and an author's own posts.
  */
 final class Timelines {
+  private static final Logger LOG = LoggerFactory.getLogger(Timelines.class);
   private static final int MAX_READ_MERGED_FOLLOWS = 1000;
+
+  /** Inbox entries examined at most for one page when many belong to accounts unfollowed. */
+  private static final int MAX_ENTRIES_EXAMINED = 10_000;
+
+  /**
+   * Entries of unfollowed accounts younger than this are not cleaned up: a re-follow's back-fill
+   * writes the same qualifier, and only a different timestamp keeps it out of an exact delete's
+   * reach (a margin for clock differences between this process and the region servers).
+   */
+  static final long CLEANUP_MIN_AGE_MILLIS = 60_000;
 
   private final WeiboStore store;
   private final ExecutorService sideWork;
+  private final Clock clock;
 
-  Timelines(WeiboStore store, ExecutorService sideWork) {
+  Timelines(WeiboStore store, ExecutorService sideWork, Clock clock) {
     this.store = store;
     this.sideWork = sideWork;
+    this.clock = clock;
   }
 
   /**
-   * The first page of the inbox row and the user's read-merge markers (one multi-get), then the
-   * bodies of those entries and the outboxes of followed read-merged accounts (one multi-get each,
-   * side by side), merged in (post id desc, author) order with duplicates removed.
+   * A slice of the inbox row and the user's read-merge markers (one multi-get), then side by side:
+   * the bodies of those entries, the outboxes of read-merged accounts and the follow state of every
+   * author seen (one multi-get each). Only authors the reader follows now are kept; if that leaves
+   * the page short, further slices of the inbox are read. Merged in (post id desc, author) order
+   * with duplicates removed. Entries and markers of accounts no longer followed are deleted in the
+   * background, exactly by cell timestamp.
    */
   Page<Post> timeline(String uid, PageRequest request) {
     Validation.uid(uid, "uid");
     int limit = request.limit();
+    int fetch = request.fetchSize();
     InboxEntry after = request.cursor().map(WeiboKeys::parseTimelineCursor).orElse(null);
-    WeiboStore.FeedRow feed = store.feed(uid, after, request.fetchSize());
-    // Order of the merged timeline = order of inbox qualifiers: post id descending, then author
-    // bytes.
-    TreeMap<TimelineKey, String> merged = new TreeMap<>();
-    for (InboxEntry e : feed.entries()) {
-      merged.put(TimelineKey.of(e), null);
-    }
-    List<String> bigs =
+    WeiboStore.FeedRow feed = store.feed(uid, after, fetch, true);
+    List<MarkerCell> markers =
         feed.readMerged().size() > MAX_READ_MERGED_FOLLOWS
             ? feed.readMerged().subList(0, MAX_READ_MERGED_FOLLOWS)
             : feed.readMerged();
-    // Outboxes and bodies are independent: fetch them side by side (bodies of every inbox entry
-    // read, at most one more than the page needs).
     Future<List<List<Post>>> outboxes = null;
-    if (!bigs.isEmpty()) {
+    if (!markers.isEmpty()) {
+      List<String> bigs = markers.stream().map(MarkerCell::followee).toList();
       List<byte[]> starts = new ArrayList<>(bigs.size());
       for (String big : bigs) {
-        if (after == null) {
-          starts.add(null);
+        starts.add(outboxStart(big, after));
+      }
+      outboxes = sideWork.submit(() -> store.outboxes(bigs, starts, fetch));
+    }
+    Map<String, Boolean> follows = new HashMap<>();
+    // The first state check covers the read-merged accounts too.
+    List<String> alsoCheck = markers.stream().map(MarkerCell::followee).toList();
+    // Order of the merged timeline = order of inbox qualifiers: post id descending, then author.
+    TreeMap<TimelineKey, String> merged = new TreeMap<>();
+    List<InboxCell> stale = new ArrayList<>();
+    List<InboxCell> slice = feed.entries();
+    int kept = 0;
+    int examined = 0;
+    InboxEntry lastExamined = null;
+    boolean truncated = false;
+    while (true) {
+      List<InboxCell> cells = slice;
+      Future<List<String>> bodies =
+          cells.isEmpty()
+              ? null
+              : sideWork.submit(
+                  () -> store.contents(cells.stream().map(InboxCell::entry).toList()));
+      List<String> authors = new ArrayList<>(alsoCheck);
+      cells.forEach(c -> authors.add(c.entry().author()));
+      alsoCheck = List.of();
+      checkFollows(uid, authors, follows);
+      List<String> fetched = bodies == null ? List.of() : Futures.await(bodies);
+      for (int i = 0; i < cells.size(); i++) {
+        InboxCell c = cells.get(i);
+        if (follows.get(c.entry().author())) {
+          // No body: the post is gone from the posts table; the entry is skipped, the cursor
+          // still moves past it.
+          merged.put(TimelineKey.of(c.entry()), fetched.get(i));
+          kept++;
         } else {
-          // A post with the cursor's id comes after the cursor only if its author sorts after the
-          // cursor's.
-          byte[] q = WeiboKeys.outboxEntry(after.postId());
-          boolean inclusive =
-              Bytes.compareTo(TimelineKey.authorKey(big), TimelineKey.authorKey(after.author()))
-                  > 0;
-          starts.add(inclusive ? q : KeyRange.successorOf(q));
+          stale.add(c);
         }
       }
-      outboxes = sideWork.submit(() -> store.outboxes(bigs, starts, request.fetchSize()));
+      examined += cells.size();
+      if (!cells.isEmpty()) {
+        lastExamined = cells.get(cells.size() - 1).entry();
+      }
+      if (cells.size() < fetch || kept >= fetch) {
+        break;
+      }
+      if (examined >= MAX_ENTRIES_EXAMINED) {
+        truncated = true;
+        break;
+      }
+      slice = store.feed(uid, lastExamined, fetch, false).entries();
     }
-    List<String> fetched = feed.entries().isEmpty() ? List.of() : store.contents(feed.entries());
-    Map<TimelineKey, String> bodies = new HashMap<>();
-    for (int i = 0; i < feed.entries().size(); i++) {
-      bodies.put(TimelineKey.of(feed.entries().get(i)), fetched.get(i));
-    }
+    List<MarkerCell> staleMarkers = new ArrayList<>();
     if (outboxes != null) {
-      for (List<Post> posts : Futures.await(outboxes)) {
-        for (Post p : posts) {
+      List<List<Post>> posts = Futures.await(outboxes);
+      for (int i = 0; i < markers.size(); i++) {
+        if (!follows.get(markers.get(i).followee())) {
+          staleMarkers.add(markers.get(i));
+          continue;
+        }
+        for (Post p : posts.get(i)) {
           merged.put(TimelineKey.of(new InboxEntry(Long.parseLong(p.id()), p.uid())), p.content());
         }
       }
+    }
+    if (!stale.isEmpty() || !staleMarkers.isEmpty()) {
+      cleanUpLater(uid, stale, staleMarkers);
+    }
+    if (truncated) {
+      // The inbox was read only down to lastExamined: outbox posts past it wait for the next page.
+      merged.tailMap(TimelineKey.of(lastExamined), false).clear();
     }
     List<TimelineKey> page =
         new ArrayList<>(merged.keySet()).subList(0, Math.min(limit, merged.size()));
     List<Post> posts = new ArrayList<>(page.size());
     for (TimelineKey k : page) {
-      String content = merged.get(k) != null ? merged.get(k) : bodies.get(k);
-      // No body: the post is gone from the posts table; the entry is skipped, the cursor still
-      // moves past it.
+      String content = merged.get(k);
       if (content != null) {
         InboxEntry e = k.entry();
         posts.add(
             new Post(Long.toString(e.postId()), e.author(), PostIds.millisOf(e.postId()), content));
       }
     }
-    Optional<String> next =
-        merged.size() > limit && !page.isEmpty()
-            ? Optional.of(WeiboKeys.timelineCursor(page.get(page.size() - 1).entry()))
-            : Optional.empty();
+    Optional<String> next;
+    if (merged.size() > limit && !page.isEmpty()) {
+      next = Optional.of(WeiboKeys.timelineCursor(page.get(page.size() - 1).entry()));
+    } else if (truncated) {
+      next = Optional.of(WeiboKeys.timelineCursor(lastExamined));
+    } else {
+      next = Optional.empty();
+    }
     return new Page<>(posts, next);
+  }
+
+  /** The first outbox qualifier of {@code account} after the cursor (null: from the newest). */
+  private static byte[] outboxStart(String account, InboxEntry after) {
+    if (after == null) {
+      return null;
+    }
+    // A post with the cursor's id comes after the cursor only if its author sorts after the
+    // cursor's.
+    byte[] q = WeiboKeys.outboxEntry(after.postId());
+    boolean inclusive =
+        Bytes.compareTo(TimelineKey.authorKey(account), TimelineKey.authorKey(after.author())) > 0;
+    return inclusive ? q : KeyRange.successorOf(q);
+  }
+
+  /**
+   * Adds to {@code follows} whether {@code uid} follows each author not in it yet: one multi-get.
+   */
+  private void checkFollows(String uid, List<String> authors, Map<String, Boolean> follows) {
+    List<String> unknown =
+        authors.stream().distinct().filter(a -> !follows.containsKey(a)).toList();
+    if (unknown.isEmpty()) {
+      return;
+    }
+    List<WeiboStore.RelationState> states = store.relationStates(followingRows(uid, unknown));
+    for (int i = 0; i < unknown.size(); i++) {
+      follows.put(unknown.get(i), states.get(i).following());
+    }
+  }
+
+  private static List<byte[]> followingRows(String uid, List<String> authors) {
+    List<byte[]> rows = new ArrayList<>(authors.size());
+    for (String a : authors) {
+      rows.add(WeiboKeys.relation(uid, WeiboKeys.FOLLOWING, a));
+    }
+    return rows;
+  }
+
+  /**
+   * Deletes, on side work, the cells of accounts {@code owner} still does not follow once checked
+   * again, and only cells old enough that a re-follow's back-fill cannot share their timestamp.
+   */
+  private void cleanUpLater(String owner, List<InboxCell> entries, List<MarkerCell> markers) {
+    sideWork.execute(
+        () -> {
+          try {
+            cleanUp(owner, entries, markers);
+          } catch (RuntimeException e) {
+            // Clean-up is an optimisation: readers filter these entries anyway.
+            LOG.debug("inbox clean-up of {} failed", owner, e);
+          }
+        });
+  }
+
+  private void cleanUp(String owner, List<InboxCell> entries, List<MarkerCell> markers) {
+    long oldest = clock.millis() - CLEANUP_MIN_AGE_MILLIS;
+    List<InboxCell> oldEntries = entries.stream().filter(c -> c.ts() < oldest).toList();
+    List<MarkerCell> oldMarkers = markers.stream().filter(c -> c.ts() < oldest).toList();
+    if (oldEntries.isEmpty() && oldMarkers.isEmpty()) {
+      return;
+    }
+    Map<String, Boolean> follows = new HashMap<>();
+    List<String> authors = new ArrayList<>();
+    oldEntries.forEach(c -> authors.add(c.entry().author()));
+    oldMarkers.forEach(c -> authors.add(c.followee()));
+    checkFollows(owner, authors, follows);
+    store.deleteExactly(
+        owner,
+        oldEntries.stream().filter(c -> !follows.get(c.entry().author())).toList(),
+        oldMarkers.stream().filter(c -> !follows.get(c.followee())).toList());
   }
 
   /** {@code uid}'s own posts, newest first. */
@@ -111,14 +243,33 @@ final class Timelines {
     return Page.of(posts, request.limit(), last -> WeiboKeys.postCursor(Long.parseLong(last.id())));
   }
 
-  /** Sort key of the merged timeline: post id descending, then the author's key bytes. */
-  private record TimelineKey(InboxEntry entry, byte[] author) implements Comparable<TimelineKey> {
+  /**
+   * Sort key of the merged timeline: post id descending, then the author's key bytes. A class, not
+   * a record, because it holds a byte array: equality and hashing compare the array's contents.
+   */
+  private static final class TimelineKey implements Comparable<TimelineKey> {
     static final Comparator<TimelineKey> ORDER =
         Comparator.<TimelineKey>comparingLong(k -> -k.entry().postId())
             .thenComparing(TimelineKey::author, Bytes.BYTES_COMPARATOR);
 
+    private final InboxEntry entry;
+    private final byte[] author;
+
+    private TimelineKey(InboxEntry entry, byte[] author) {
+      this.entry = entry;
+      this.author = author;
+    }
+
     static TimelineKey of(InboxEntry e) {
       return new TimelineKey(e, authorKey(e.author()));
+    }
+
+    InboxEntry entry() {
+      return entry;
+    }
+
+    byte[] author() {
+      return author;
     }
 
     /**

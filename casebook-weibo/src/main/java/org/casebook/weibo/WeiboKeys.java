@@ -17,6 +17,7 @@ import org.casebook.core.page.Cursors;
  *                    family m: followee            read-merged accounts this user follows
  *                    family o: MAX-postId          this account's recent posts, if read-merged
  * relations row uid | kind | other                kind 1 following, 2 follower
+ *                    family p: version             transitions whose effects are not done yet
  * users     row uid                               counters and fan-out state
  * </pre>
  */
@@ -52,8 +53,13 @@ final class WeiboKeys {
   static final KeyLayout OUTBOX =
       KeyLayout.named("outbox qualifier").part("postId", PartType.REVERSE_TIMESTAMP).build();
 
+  /** Qualifier of a pending transition (relations family p): one column per version. */
+  static final KeyLayout PENDING =
+      KeyLayout.named("pending qualifier").part("version", PartType.LONG).build();
+
   /** Every layout above, for the descriptor. */
-  static final List<KeyLayout> ALL = List.of(POST, USER, RELATION, INBOX_ENTRY, MARKER, OUTBOX);
+  static final List<KeyLayout> ALL =
+      List.of(POST, USER, RELATION, INBOX_ENTRY, MARKER, OUTBOX, PENDING);
 
   // One cursor scope per listing: a cursor of one listing is refused by another.
   static final String TIMELINE_SCOPE = "weibo.timeline";
@@ -110,6 +116,18 @@ final class WeiboKeys {
 
   static String otherOf(byte[] relationRow) {
     return RELATION.decode(relationRow).string("other");
+  }
+
+  static KeyLayout.Key relationOf(byte[] relationRow) {
+    return RELATION.decode(relationRow);
+  }
+
+  static byte[] pending(long version) {
+    return PENDING.encode(version);
+  }
+
+  static long pendingVersionOf(byte[] qualifier) {
+    return PENDING.decode(qualifier).number("version");
   }
 
   /** An inbox entry: which post of which author. */

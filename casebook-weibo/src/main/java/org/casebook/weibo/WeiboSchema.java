@@ -20,6 +20,13 @@ record WeiboSchema(
   static final byte[] M = Bytes.toBytes("m");
   static final byte[] O = Bytes.toBytes("o");
   static final byte[] R = Bytes.toBytes("r");
+
+  /**
+   * relations family of transitions whose effects are not finished yet: its own family, so that the
+   * repair scan reads only these few cells, not every edge.
+   */
+  static final byte[] PENDING = Bytes.toBytes("p");
+
   static final byte[] U = Bytes.toBytes("u");
 
   /** posts:p:c content (UTF-8). */
@@ -27,6 +34,12 @@ record WeiboSchema(
 
   /** relations:r:t follow time (epoch millis). */
   static final byte[] SINCE = Bytes.toBytes("t");
+
+  /** relations:r:s the relation state: 1 following, 0 not (absent on rows of earlier versions). */
+  static final byte[] FOLLOWS = Bytes.toBytes("s");
+
+  /** relations:r:v version of the relation state (following rows only; 8-byte long). */
+  static final byte[] VERSION = Bytes.toBytes("v");
 
   /** users:u counters (8-byte longs, updated with Increment) and the fan-out state byte. */
   static final byte[] FOLLOWERS = Bytes.toBytes("followers");
@@ -63,7 +76,10 @@ record WeiboSchema(
                 + "; o: "
                 + WeiboKeys.OUTBOX.shape()),
         new TableSpec(
-            relations, List.of(FamilySpec.of("r")), SplitPoints.none(), WeiboKeys.RELATION.shape()),
+            relations,
+            List.of(FamilySpec.of("r"), FamilySpec.of("p")),
+            SplitPoints.none(),
+            WeiboKeys.RELATION.shape() + "; p: " + WeiboKeys.PENDING.shape()),
         new TableSpec(
             users,
             List.of(FamilySpec.of("u").withInMemory(true)),

@@ -23,6 +23,9 @@ import org.casebook.weibo.WeiboStore.UserRow;
  * <p>Thread-safe. {@link #close()} waits for running promotions.
  */
 public final class WeiboService implements AutoCloseable {
+  /** A pending relation change younger than this may still be running: repair leaves it alone. */
+  static final long REPAIR_MIN_AGE_MILLIS = 60_000;
+
   private final WeiboConfig config;
   private final WeiboStore store;
   private final FanOutPromotion promotion;
@@ -57,7 +60,7 @@ public final class WeiboService implements AutoCloseable {
             context.sideWork(),
             promotion);
     this.graph = new FollowGraph(store, config, context.clock(), promotion);
-    this.timelines = new Timelines(store, context.sideWork());
+    this.timelines = new Timelines(store, context.sideWork(), context.clock());
   }
 
   public WeiboConfig config() {
@@ -75,19 +78,37 @@ public final class WeiboService implements AutoCloseable {
   }
 
   /**
-   * {@code uid} follows {@code target}: both sides of the relation, then the target's latest posts
-   * into {@code uid}'s inbox. Returns false if {@code uid} already followed {@code target}.
+   * {@code uid} follows {@code target}: a conditional change of {@code uid}'s following row (the
+   * truth), then the follower row, counters and the target's latest posts into {@code uid}'s inbox.
+   * Returns false if {@code uid} already followed {@code target}. Correct under any interleaving of
+   * follows, unfollows and publishes; a crash after the change is finished by {@link #repair()}.
    */
   public boolean follow(String uid, String target) {
     return graph.follow(uid, target);
   }
 
   /**
-   * {@code uid} stops following {@code target}: both sides, the read-merge marker, and the target's
-   * posts in {@code uid}'s inbox. Returns false if {@code uid} did not follow {@code target}.
+   * {@code uid} stops following {@code target}: a conditional change of the following row, then the
+   * follower row and counters. Timelines stop showing the target's posts at once (they check the
+   * follow when read); the inbox entries are removed lazily. Returns false if {@code uid} did not
+   * follow {@code target}.
    */
   public boolean unfollow(String uid, String target) {
     return graph.unfollow(uid, target);
+  }
+
+  /**
+   * Finishes follows and unfollows cut short by a crash (pending for at least a minute, so none
+   * still running): re-applies their effects and recounts the users involved. Runs when the system
+   * starts and every few minutes; returns the changes finished.
+   */
+  public int repair() {
+    return graph.repair(REPAIR_MIN_AGE_MILLIS);
+  }
+
+  /** The relation change alone, without its effects: a crash right after it (tests). */
+  long changeRelationOnly(String uid, String target, boolean follow) {
+    return graph.transitionOnly(uid, target, follow);
   }
 
   /** Posts of the accounts {@code uid} follows, newest first. */

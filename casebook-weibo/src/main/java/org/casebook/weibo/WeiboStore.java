@@ -3,18 +3,22 @@ package org.casebook.weibo;
 import static org.casebook.weibo.WeiboSchema.CONTENT;
 import static org.casebook.weibo.WeiboSchema.FOLLOWERS;
 import static org.casebook.weibo.WeiboSchema.FOLLOWING;
+import static org.casebook.weibo.WeiboSchema.FOLLOWS;
 import static org.casebook.weibo.WeiboSchema.I;
 import static org.casebook.weibo.WeiboSchema.M;
 import static org.casebook.weibo.WeiboSchema.O;
 import static org.casebook.weibo.WeiboSchema.P;
+import static org.casebook.weibo.WeiboSchema.PENDING;
 import static org.casebook.weibo.WeiboSchema.POST_COUNT;
 import static org.casebook.weibo.WeiboSchema.R;
 import static org.casebook.weibo.WeiboSchema.SINCE;
 import static org.casebook.weibo.WeiboSchema.STATE;
 import static org.casebook.weibo.WeiboSchema.U;
+import static org.casebook.weibo.WeiboSchema.VERSION;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -35,10 +39,11 @@ import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.filter.ColumnPaginationFilter;
-import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
 import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
+import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.casebook.core.StorageException;
+import org.casebook.core.key.KeyLayout;
 import org.casebook.core.key.KeyRange;
 import org.casebook.weibo.WeiboKeys.InboxEntry;
 
@@ -256,40 +261,74 @@ final class WeiboStore {
     }
   }
 
+  /** An inbox entry with the timestamp of its cell (for exact-version clean-up). */
+  record InboxCell(InboxEntry entry, long ts) {}
+
+  /** A read-merge marker with the timestamp of its cell. */
+  record MarkerCell(String followee, long ts) {}
+
   /**
-   * The first page of a user's feed row and the read-merged accounts they follow, in one round
-   * trip.
+   * A slice of a user's feed row and, if asked for, the read-merged accounts they follow, in one
+   * round trip.
    */
-  record FeedRow(List<InboxEntry> entries, List<String> readMerged) {}
+  record FeedRow(List<InboxCell> entries, List<MarkerCell> readMerged) {}
 
   private static final byte[] EMPTY = new byte[0];
 
   /**
    * Up to {@code limit} inbox entries of {@code owner}, newest first, strictly after {@code after}
-   * if given, plus every read-merge marker of that user: two Gets on one row, one multi-get.
+   * if given, plus (if {@code withMarkers}) every read-merge marker of that user: two Gets on one
+   * row, one multi-get.
    */
-  FeedRow feed(String owner, InboxEntry after, int limit) {
+  FeedRow feed(String owner, InboxEntry after, int limit, boolean withMarkers) {
     byte[] row = WeiboKeys.user(owner);
     ColumnPaginationFilter page =
         after == null
             ? new ColumnPaginationFilter(limit, 0)
             : new ColumnPaginationFilter(
                 limit, KeyRange.successorOf(WeiboKeys.inboxEntry(after.postId(), after.author())));
-    List<Get> gets = List.of(new Get(row).addFamily(I).setFilter(page), new Get(row).addFamily(M));
+    List<Get> gets = new ArrayList<>(2);
+    gets.add(new Get(row).addFamily(I).setFilter(page));
+    if (withMarkers) {
+      gets.add(new Get(row).addFamily(M));
+    }
     try (Table t = connection.getTable(schema.inbox())) {
       Result[] r = t.get(gets);
-      List<InboxEntry> entries = new ArrayList<>();
+      List<InboxCell> entries = new ArrayList<>();
       for (Cell c : r[0].rawCells()) {
-        entries.add(WeiboKeys.inboxEntryOf(CellUtil.cloneQualifier(c)));
+        entries.add(
+            new InboxCell(WeiboKeys.inboxEntryOf(CellUtil.cloneQualifier(c)), c.getTimestamp()));
       }
-      List<String> merged = new ArrayList<>();
-      for (Cell c : r[1].rawCells()) {
-        merged.add(WeiboKeys.markerOf(CellUtil.cloneQualifier(c)));
+      List<MarkerCell> merged = new ArrayList<>();
+      if (withMarkers) {
+        for (Cell c : r[1].rawCells()) {
+          merged.add(
+              new MarkerCell(WeiboKeys.markerOf(CellUtil.cloneQualifier(c)), c.getTimestamp()));
+        }
       }
       return new FeedRow(entries, merged);
     } catch (IOException e) {
       throw StorageException.of("read inbox", e);
     }
+  }
+
+  /**
+   * Deletes exactly these cells of {@code owner}'s inbox row (entries and markers of accounts no
+   * longer followed): each Delete names the cell's timestamp, so it can never hide a cell written
+   * later with another timestamp.
+   */
+  void deleteExactly(String owner, List<InboxCell> entries, List<MarkerCell> markers) {
+    if (entries.isEmpty() && markers.isEmpty()) {
+      return;
+    }
+    Delete d = new Delete(WeiboKeys.user(owner));
+    for (InboxCell c : entries) {
+      d.addColumn(I, WeiboKeys.inboxEntry(c.entry().postId(), c.entry().author()), c.ts());
+    }
+    for (MarkerCell c : markers) {
+      d.addColumn(M, WeiboKeys.marker(c.followee()), c.ts());
+    }
+    batch(schema.inbox(), List.of(d));
   }
 
   /**
@@ -345,37 +384,25 @@ final class WeiboStore {
     batch(schema.inbox(), puts);
   }
 
-  /**
-   * Adds posts of one author to one inbox ({@code delete} removes them instead): one row mutation.
-   */
-  void changeInbox(String owner, String author, List<Long> postIds, boolean delete) {
+  /** Adds posts of one author to one inbox: one row mutation. */
+  void addToInbox(String owner, String author, List<Long> postIds) {
     if (postIds.isEmpty()) {
       return;
     }
-    byte[] row = WeiboKeys.user(owner);
-    Mutation m;
-    if (delete) {
-      Delete d = new Delete(row);
-      postIds.forEach(id -> d.addColumns(I, WeiboKeys.inboxEntry(id, author)));
-      m = d;
-    } else {
-      Put p = new Put(row);
-      postIds.forEach(id -> p.addColumn(I, WeiboKeys.inboxEntry(id, author), EMPTY));
-      m = p;
-    }
-    batch(schema.inbox(), List.of(m));
+    Put p = new Put(WeiboKeys.user(owner));
+    postIds.forEach(id -> p.addColumn(I, WeiboKeys.inboxEntry(id, author), EMPTY));
+    batch(schema.inbox(), List.of(p));
   }
 
-  /** Marks (or unmarks) that {@code owner} follows the read-merged account {@code followee}. */
-  void changeMarkers(List<String> owners, String followee, long now, boolean delete) {
+  /**
+   * Marks that each of {@code owners} follows the read-merged account {@code followee}. Markers are
+   * never deleted here: readers check the follow itself.
+   */
+  void addMarkers(List<String> owners, String followee, long now) {
     byte[] q = WeiboKeys.marker(followee);
     List<Mutation> ms = new ArrayList<>(owners.size());
     for (String owner : owners) {
-      byte[] row = WeiboKeys.user(owner);
-      ms.add(
-          delete
-              ? new Delete(row).addColumns(M, q)
-              : new Put(row).addColumn(M, q, Bytes.toBytes(now)));
+      ms.add(new Put(WeiboKeys.user(owner)).addColumn(M, q, Bytes.toBytes(now)));
     }
     batch(schema.inbox(), ms);
   }
@@ -415,74 +442,201 @@ final class WeiboStore {
     batch(schema.inbox(), List.of(p));
   }
 
-  /** Creates the relation row unless it exists; true if this call created it. */
-  boolean insertRelation(String uid, int kind, String other, long now) {
-    byte[] row = WeiboKeys.relation(uid, kind, other);
-    Put put = new Put(row).addColumn(R, SINCE, Bytes.toBytes(now));
-    try (Table t = connection.getTable(schema.relations())) {
-      return t.checkAndMutate(CheckAndMutate.newBuilder(row).ifNotExists(R, SINCE).build(put))
-          .isSuccess();
-    } catch (IOException e) {
-      throw StorageException.of("write relation", e);
-    }
-  }
+  /**
+   * The state of one following row. {@code version} is -1 on rows without one (absent, or written
+   * by earlier versions, which count as following when they exist).
+   */
+  record RelationState(boolean following, long version) {}
 
-  /** Deletes the relation row if it exists; true if this call deleted it. */
-  boolean removeRelation(String uid, int kind, String other) {
-    byte[] row = WeiboKeys.relation(uid, kind, other);
-    try (Table t = connection.getTable(schema.relations())) {
-      return t.checkAndMutate(
-              CheckAndMutate.newBuilder(row)
-                  .ifMatches(R, SINCE, CompareOperator.NOT_EQUAL, new byte[0])
-                  .build(new Delete(row)))
-          .isSuccess();
-    } catch (IOException e) {
-      throw StorageException.of("delete relation", e);
-    }
-  }
+  /** A transition whose effects may be unfinished: the following row {@code uid|1|target}. */
+  record PendingTransition(String uid, String target, long version) {}
 
-  /** Unconditional writes/deletes of relation rows (idempotent halves of follow and unfollow). */
-  void putRelations(List<byte[]> rows, long now) {
-    List<Mutation> ms = new ArrayList<>(rows.size());
-    for (byte[] row : rows) {
-      ms.add(new Put(row).addColumn(R, SINCE, Bytes.toBytes(now)));
-    }
-    batch(schema.relations(), ms);
-  }
+  private static final byte[] ONE = {1};
+  private static final byte[] ZERO = {0};
 
-  void deleteRelations(List<byte[]> rows) {
-    List<Mutation> ms = new ArrayList<>(rows.size());
-    for (byte[] row : rows) {
-      ms.add(new Delete(row));
-    }
-    batch(schema.relations(), ms);
-  }
-
-  /** Which of the given relation rows exist. */
-  boolean[] relationsExist(List<byte[]> rows) {
-    List<Get> gets = new ArrayList<>(rows.size());
-    for (byte[] row : rows) {
-      gets.add(new Get(row).setFilter(new FirstKeyOnlyFilter()));
+  /** The states of the given following rows, in order: one multi-get. */
+  List<RelationState> relationStates(List<byte[]> followingRows) {
+    List<Get> gets = new ArrayList<>(followingRows.size());
+    for (byte[] row : followingRows) {
+      gets.add(new Get(row).addFamily(R));
     }
     try (Table t = connection.getTable(schema.relations())) {
-      return t.exists(gets);
+      Result[] results = t.get(gets);
+      List<RelationState> out = new ArrayList<>(results.length);
+      for (Result r : results) {
+        out.add(stateOf(r));
+      }
+      return out;
     } catch (IOException e) {
       throw StorageException.of("read relations", e);
     }
   }
 
+  private static RelationState stateOf(Result r) {
+    if (r.isEmpty()) {
+      return new RelationState(false, -1);
+    }
+    byte[] v = r.getValue(R, VERSION);
+    return new RelationState(isFollowing(r.getValue(R, FOLLOWS)), v == null ? -1 : Bytes.toLong(v));
+  }
+
+  /** A relation row whose state column is absent was written by an earlier version: following. */
+  private static boolean isFollowing(byte[] state) {
+    return state == null || state.length == 0 || state[0] != 0;
+  }
+
   /**
-   * Up to {@code limit} related user ids of one kind, in id order, strictly after {@code afterUid}
-   * if given.
+   * Moves {@code uid|1|target} to {@code follow}: a checkAndMutate on the version read (or on its
+   * absence), retried while other transitions of the pair win. Sets the state, a version that grows
+   * with every transition of the pair ({@code max(clock, previous + 1)}, so two transitions in one
+   * millisecond differ) and a pending column for that version. Returns the new version, or -1 if
+   * the pair already was in that state.
+   */
+  long transition(String uid, String target, boolean follow, Clock clock) {
+    byte[] row = WeiboKeys.relation(uid, WeiboKeys.FOLLOWING, target);
+    try (Table t = connection.getTable(schema.relations())) {
+      while (true) {
+        RelationState current = stateOf(t.get(new Get(row).addFamily(R)));
+        if (current.following() == follow) {
+          return -1;
+        }
+        long now = clock.millis();
+        long version = Math.max(now, current.version() + 1);
+        Put put =
+            new Put(row)
+                .addColumn(R, FOLLOWS, follow ? ONE : ZERO)
+                .addColumn(R, VERSION, Bytes.toBytes(version))
+                .addColumn(PENDING, WeiboKeys.pending(version), EMPTY);
+        if (follow) {
+          put.addColumn(R, SINCE, Bytes.toBytes(now));
+        }
+        CheckAndMutate.Builder check = CheckAndMutate.newBuilder(row);
+        CheckAndMutate cam =
+            current.version() < 0
+                ? check.ifNotExists(R, VERSION).build(put)
+                : check.ifEquals(R, VERSION, Bytes.toBytes(current.version())).build(put);
+        if (t.checkAndMutate(cam).isSuccess()) {
+          return version;
+        }
+      }
+    } catch (IOException e) {
+      throw StorageException.of("change relation", e);
+    }
+  }
+
+  /**
+   * Writes the follower row {@code target|2|follower} with cell timestamp {@code version}: never a
+   * Delete, so whatever order the writes of several transitions arrive in, the newest wins.
+   */
+  void putFollower(String target, String follower, boolean follows, long version, long since) {
+    batch(schema.relations(), List.of(followerPut(target, follower, follows, version, since)));
+  }
+
+  static Put followerPut(
+      String target, String follower, boolean follows, long version, long since) {
+    Put put =
+        new Put(WeiboKeys.relation(target, WeiboKeys.FOLLOWER, follower))
+            .addColumn(R, FOLLOWS, version, follows ? ONE : ZERO);
+    if (follows) {
+      put.addColumn(R, SINCE, version, Bytes.toBytes(since));
+    }
+    return put;
+  }
+
+  /**
+   * The following row of a bulk import: following, with a version and its pending column (cleared
+   * once the follower row and the counters are written).
+   */
+  static Put followingPut(String uid, String target, long version, long since) {
+    return new Put(WeiboKeys.relation(uid, WeiboKeys.FOLLOWING, target))
+        .addColumn(R, FOLLOWS, ONE)
+        .addColumn(R, VERSION, Bytes.toBytes(version))
+        .addColumn(R, SINCE, Bytes.toBytes(since))
+        .addColumn(PENDING, WeiboKeys.pending(version), EMPTY);
+  }
+
+  /**
+   * Marks these transitions' effects done. Each version has its own pending column, so deleting it
+   * never touches the pending column of a later transition.
+   */
+  void clearPending(List<PendingTransition> done) {
+    List<Mutation> ms = new ArrayList<>(done.size());
+    for (PendingTransition p : done) {
+      ms.add(
+          new Delete(WeiboKeys.relation(p.uid(), WeiboKeys.FOLLOWING, p.target()))
+              .addColumns(PENDING, WeiboKeys.pending(p.version())));
+    }
+    batch(schema.relations(), ms);
+  }
+
+  /**
+   * Up to {@code limit} pending transitions, in row order, from {@code startRow} (inclusive) or
+   * from the start: a scan of the pending family only.
+   */
+  List<PendingTransition> pending(byte[] startRow, int limit) {
+    Scan scan = new Scan().addFamily(PENDING).setLimit(limit).setCaching(Math.min(limit, 1000));
+    if (startRow != null) {
+      scan.withStartRow(startRow, true);
+    }
+    List<PendingTransition> out = new ArrayList<>();
+    try (Table t = connection.getTable(schema.relations());
+        ResultScanner s = t.getScanner(scan)) {
+      for (Result r : s) {
+        KeyLayout.Key key = WeiboKeys.relationOf(r.getRow());
+        for (Cell c : r.rawCells()) {
+          out.add(
+              new PendingTransition(
+                  key.string("uid"),
+                  key.string("other"),
+                  WeiboKeys.pendingVersionOf(CellUtil.cloneQualifier(c))));
+        }
+      }
+      return out;
+    } catch (IOException e) {
+      throw StorageException.of("read pending relation changes", e);
+    }
+  }
+
+  /** How many relation rows of one kind of {@code uid} are in state following. */
+  long countRelated(String uid, int kind) {
+    long[] n = {0};
+    forEachRelated(uid, kind, 1000, chunk -> n[0] += chunk.size());
+    return n[0];
+  }
+
+  /** Sets the followers and following counters to absolute values (repair's recount). */
+  void setRelationCounters(String uid, long followers, long following) {
+    batch(
+        schema.users(),
+        List.of(
+            new Put(WeiboKeys.user(uid))
+                .addColumn(U, FOLLOWERS, Bytes.toBytes(followers))
+                .addColumn(U, FOLLOWING, Bytes.toBytes(following))));
+  }
+
+  /**
+   * Scans relation rows of one kind keeping only those in state following (server side; rows of
+   * earlier versions without a state pass).
+   */
+  private static Scan followingOnly(Scan scan) {
+    SingleColumnValueFilter state =
+        new SingleColumnValueFilter(R, FOLLOWS, CompareOperator.NOT_EQUAL, ZERO);
+    state.setFilterIfMissing(false);
+    return scan.addColumn(R, FOLLOWS).addColumn(R, SINCE).setFilter(state);
+  }
+
+  /**
+   * Up to {@code limit} related user ids of one kind in state following, in id order, strictly
+   * after {@code afterUid} if given.
    */
   List<String> related(String uid, int kind, String afterUid, int limit) {
     Scan scan =
-        WeiboKeys.RELATION
-            .range(uid, kind)
-            .toScan()
-            .setLimit(limit)
-            .setCaching(Math.min(limit, 1000))
-            .setFilter(new KeyOnlyFilter());
+        followingOnly(
+            WeiboKeys.RELATION
+                .range(uid, kind)
+                .toScan()
+                .setLimit(limit)
+                .setCaching(Math.min(limit, 1000)));
     if (afterUid != null) {
       scan.withStartRow(WeiboKeys.relation(uid, kind, afterUid), false);
     }
@@ -498,14 +652,12 @@ final class WeiboStore {
     }
   }
 
-  /** Every related user id of one kind, streamed in chunks (followers of a large account). */
+  /**
+   * Every related user id of one kind in state following, streamed in chunks (followers of a large
+   * account).
+   */
   void forEachRelated(String uid, int kind, int chunk, Consumer<List<String>> action) {
-    Scan scan =
-        WeiboKeys.RELATION
-            .range(uid, kind)
-            .toScan()
-            .setCaching(chunk)
-            .setFilter(new KeyOnlyFilter());
+    Scan scan = followingOnly(WeiboKeys.RELATION.range(uid, kind).toScan().setCaching(chunk));
     List<String> buffer = new ArrayList<>(chunk);
     try (Table t = connection.getTable(schema.relations());
         ResultScanner s = t.getScanner(scan)) {
@@ -524,17 +676,13 @@ final class WeiboStore {
     }
   }
 
-  /** A buffered writer for bulk relation rows (graph import, marker back-fill). */
+  /** A buffered writer for bulk relation rows (graph import). */
   BufferedMutator relationWriter() {
     try {
       return connection.getBufferedMutator(schema.relations());
     } catch (IOException e) {
       throw StorageException.of("open relation writer", e);
     }
-  }
-
-  static Put relationPut(byte[] row, long now) {
-    return new Put(row).addColumn(R, SINCE, Bytes.toBytes(now));
   }
 
   private void batch(TableName table, List<? extends Mutation> mutations) {

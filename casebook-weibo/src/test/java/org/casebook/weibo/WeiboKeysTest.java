@@ -19,9 +19,12 @@ class WeiboKeysTest {
    */
   private static final long POST_ID = (1_792_000_000_000L << PostIds.SEQUENCE_BITS) | 5;
 
+  /** The version of bob's follow in the README's worked example. */
+  private static final long FOLLOW_VERSION = 1_792_000_000_007L;
+
   @Test
   void everyLayoutRoundTripsAndKeepsItsOrder() {
-    assertThat(WeiboKeys.ALL).hasSize(6);
+    assertThat(WeiboKeys.ALL).hasSize(7);
     for (KeyLayout layout : WeiboKeys.ALL) {
       KeyLayoutChecks.verify(layout, 300, WeiboKeysTest::generator);
     }
@@ -49,6 +52,7 @@ class WeiboKeysTest {
     assertLine(readme, "o:", WeiboKeys.OUTBOX.explain(POST_ID));
     assertLine(
         readme, "weibo:relations", WeiboKeys.RELATION.explain("bob", WeiboKeys.FOLLOWING, "alice"));
+    assertLine(readme, "p:", WeiboKeys.PENDING.explain(FOLLOW_VERSION));
     assertLine(readme, "", WeiboKeys.RELATION.explain("alice", WeiboKeys.FOLLOWER, "bob"));
     assertLine(readme, "weibo:users", WeiboKeys.USER.explain("alice"));
   }
@@ -70,6 +74,8 @@ class WeiboKeysTest {
         .isEqualTo("10001");
     assertThat(WeiboKeys.markerOf(WeiboKeys.marker("a\u0000b"))).isEqualTo("a\u0000b");
     assertThat(WeiboKeys.outboxPostIdOf(WeiboKeys.outboxEntry(POST_ID))).isEqualTo(POST_ID);
+    assertThat(WeiboKeys.pendingVersionOf(WeiboKeys.pending(FOLLOW_VERSION)))
+        .isEqualTo(FOLLOW_VERSION);
     assertThat(WeiboKeys.POST.prefix("1")).isEqualTo(WeiboKeys.user("1"));
     assertThat(
             WeiboKeys.parseTimelineCursor(

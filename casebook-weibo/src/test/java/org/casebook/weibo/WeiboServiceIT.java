@@ -3,12 +3,17 @@ package org.casebook.weibo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.casebook.core.HBaseRuntime;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.Platform;
@@ -283,6 +288,70 @@ class WeiboServiceIT {
         .extracting(Post::content)
         .containsExactlyInAnyOrder("small a", "small b");
     assertThat(weibo.stats(star).posts()).isEqualTo(2);
+  }
+
+  /**
+   * Unfollowed accounts leave the timeline at once; their entries are deleted later, exactly by
+   * timestamp, once old enough; a re-follow brings the posts back.
+   */
+  @Test
+  void entriesOfUnfollowedAccountsAreFilteredThenCleanedUp(HBaseRuntime runtime)
+      throws InterruptedException {
+    String alice = u("alice");
+    String bob = u("bob");
+    weibo.follow(bob, alice);
+    weibo.publish(alice, "a1");
+    weibo.publish(alice, "a2");
+    assertThat(weibo.unfollow(bob, alice)).isTrue();
+    WeiboStore store = new WeiboStore(runtime.connection(), WeiboSchema.in("weibo"));
+    assertThat(weibo.timeline(bob, first(20)).items()).isEmpty();
+    assertThat(store.feed(bob, null, 20, false).entries())
+        .as("too young to clean up: kept, filtered when read")
+        .hasSize(2);
+    // A server whose clock is two minutes on: the entries are old enough to delete.
+    Clock later = Clock.offset(Clock.systemUTC(), Duration.ofMinutes(2));
+    try (Platform server = Platform.builder(runtime, EmbeddedHBase.dataDir()).clock(later).build();
+        WeiboService other = new WeiboService(server.contextFor("weibo"), new WeiboConfig(5, 50))) {
+      assertThat(other.timeline(bob, first(20)).items()).isEmpty();
+      for (int i = 0; i < 100 && !store.feed(bob, null, 20, false).entries().isEmpty(); i++) {
+        Thread.sleep(50);
+      }
+      assertThat(store.feed(bob, null, 20, false).entries()).isEmpty();
+    }
+    assertThat(weibo.follow(bob, alice)).isTrue();
+    assertThat(weibo.timeline(bob, first(20)).items())
+        .extracting(Post::content)
+        .containsExactly("a2", "a1");
+  }
+
+  /** Relation rows written by earlier versions (no state, no version) count as following. */
+  @Test
+  void relationRowsOfEarlierVersionsCountAsFollowing(HBaseRuntime runtime) throws IOException {
+    String alice = u("alice");
+    String bob = u("bob");
+    WeiboSchema schema = WeiboSchema.in("weibo");
+    try (Table t = runtime.connection().getTable(schema.relations())) {
+      for (byte[] row :
+          List.of(
+              WeiboKeys.relation(bob, WeiboKeys.FOLLOWING, alice),
+              WeiboKeys.relation(alice, WeiboKeys.FOLLOWER, bob))) {
+        t.put(new Put(row).addColumn(WeiboSchema.R, WeiboSchema.SINCE, Bytes.toBytes(1L)));
+      }
+    }
+    new WeiboStore(runtime.connection(), schema).addToCounters(alice, 1, 0, 0);
+    new WeiboStore(runtime.connection(), schema).addToCounters(bob, 0, 1, 0);
+    assertThat(weibo.following(bob, first(10)).items()).containsExactly(alice);
+    assertThat(weibo.followers(alice, first(10)).items()).containsExactly(bob);
+    assertThat(weibo.follow(bob, alice)).isFalse();
+    weibo.publish(alice, "to the old follower");
+    assertThat(weibo.timeline(bob, first(10)).items())
+        .extracting(Post::content)
+        .containsExactly("to the old follower");
+    assertThat(weibo.unfollow(bob, alice)).isTrue();
+    assertThat(weibo.followers(alice, first(10)).items()).isEmpty();
+    assertThat(weibo.timeline(bob, first(10)).items()).isEmpty();
+    assertThat(weibo.stats(alice).followers()).isZero();
+    assertThat(weibo.stats(bob).following()).isZero();
   }
 
   @Test

@@ -24,6 +24,15 @@ public final class RuntimeOptions {
   String zkQuorum;
 
   @Option(
+      names = "--conf",
+      paramLabel = "DIR",
+      scope = ScopeType.INHERIT,
+      description =
+          "Directory of a cluster's site files (hbase-, core-, hdfs-, yarn-, mapred-site.xml);"
+              + " default: HBASE_CONF_DIR and HADOOP_CONF_DIR.")
+  Path confDir;
+
+  @Option(
       names = "--hbase",
       paramLabel = "KEY=VALUE",
       scope = ScopeType.INHERIT,
@@ -35,6 +44,6 @@ public final class RuntimeOptions {
   }
 
   public RuntimeSettings settings() {
-    return RuntimeSettings.fromEnvironment(dataDir, zkQuorum).withOverrides(overrides);
+    return RuntimeSettings.fromEnvironment(dataDir, zkQuorum, confDir).withOverrides(overrides);
   }
 }

@@ -35,7 +35,9 @@ public final class SchemaManager {
   /** What {@link #ensure} did to one table. */
   public enum Outcome {
     CREATED,
-    UNCHANGED
+    UNCHANGED,
+    /** A family a newer version declares was added; nothing else changed. */
+    FAMILIES_ADDED
   }
 
   /** The result for one table. */
@@ -65,8 +67,7 @@ public final class SchemaManager {
     try (Admin admin = connection.getAdmin()) {
       ensureNamespace(admin, spec.namespace());
       if (admin.tableExists(spec.name())) {
-        verify(admin.getDescriptor(spec.name()), spec);
-        return new Result(spec, Outcome.UNCHANGED, admin.getRegions(spec.name()).size());
+        return checkAndExtend(admin, spec);
       }
       TableDescriptor descriptor = toDescriptor(spec);
       try {
@@ -79,12 +80,23 @@ public final class SchemaManager {
         return new Result(spec, Outcome.CREATED, spec.splits().regionCount());
       } catch (TableExistsException raced) {
         // Another process created it between our check and create: verify theirs instead.
-        verify(admin.getDescriptor(spec.name()), spec);
-        return new Result(spec, Outcome.UNCHANGED, admin.getRegions(spec.name()).size());
+        return checkAndExtend(admin, spec);
       }
     } catch (IOException e) {
       throw StorageException.of("ensure table " + spec.name(), e);
     }
+  }
+
+  private static Result checkAndExtend(Admin admin, TableSpec spec) throws IOException {
+    List<FamilySpec> missing = verify(admin.getDescriptor(spec.name()), spec);
+    for (FamilySpec f : missing) {
+      admin.addColumnFamily(spec.name(), toDescriptor(f));
+      LOG.info("added family {} to table {}", f.name(), spec.name());
+    }
+    return new Result(
+        spec,
+        missing.isEmpty() ? Outcome.UNCHANGED : Outcome.FAMILIES_ADDED,
+        admin.getRegions(spec.name()).size());
   }
 
   /** Drops the table if it exists (used by benchmarks and experiments on their own tables). */
@@ -188,8 +200,14 @@ public final class SchemaManager {
     return ok ? wanted : Compression.Algorithm.NONE;
   }
 
-  static void verify(TableDescriptor existing, TableSpec spec) {
+  /**
+   * Checks an existing table against its spec. Families the spec declares and the table lacks are
+   * the one change made in place (adding a family touches no data, so a newer version of a system
+   * can start on an older one's tables); they are returned. Any other difference is a conflict.
+   */
+  static List<FamilySpec> verify(TableDescriptor existing, TableSpec spec) {
     List<String> diffs = new ArrayList<>();
+    List<FamilySpec> missing = new ArrayList<>();
     Map<String, ColumnFamilyDescriptor> actual = new TreeMap<>();
     for (ColumnFamilyDescriptor cf : existing.getColumnFamilies()) {
       actual.put(cf.getNameAsString(), cf);
@@ -197,7 +215,7 @@ public final class SchemaManager {
     for (FamilySpec f : spec.families()) {
       ColumnFamilyDescriptor cf = actual.remove(f.name());
       if (cf == null) {
-        diffs.add("family '" + f.name() + "' is missing");
+        missing.add(f);
         continue;
       }
       compare(diffs, f.name(), "max versions", f.maxVersions(), cf.getMaxVersions());
@@ -224,13 +242,15 @@ public final class SchemaManager {
           existing.getValue(setting.getKey()));
     }
     if (!diffs.isEmpty()) {
+      missing.forEach(f -> diffs.add("family '" + f.name() + "' is missing"));
       throw new ConflictException(
           "table "
               + spec.name()
               + " exists with another shape: "
               + String.join("; ", diffs)
-              + ". Migrate or drop it deliberately; Casebook will not alter existing tables.");
+              + ". Migrate or drop it deliberately; Casebook only adds missing families.");
     }
+    return missing;
   }
 
   private static void compare(

@@ -79,6 +79,36 @@ class SchemaManagerIT {
   }
 
   @Test
+  void aFamilyANewerVersionDeclaresIsAddedAndTheDataStays(HBaseRuntime runtime) throws Exception {
+    String table = TestIds.unique("grow");
+    SchemaManager schemas = new SchemaManager(runtime.connection());
+    TableSpec old =
+        TableSpec.of("casebook_schema", table, "k", SplitPoints.none(), FamilySpec.of("a"));
+    schemas.ensure(old);
+    byte[] a = org.apache.hadoop.hbase.util.Bytes.toBytes("a");
+    try (org.apache.hadoop.hbase.client.Table t = runtime.connection().getTable(old.name())) {
+      t.put(new org.apache.hadoop.hbase.client.Put(a).addColumn(a, a, a));
+    }
+    TableSpec newer =
+        TableSpec.of(
+            "casebook_schema",
+            table,
+            "k",
+            SplitPoints.none(),
+            FamilySpec.of("a"),
+            FamilySpec.of("p"));
+    assertThat(schemas.ensureAll(List.of(newer)))
+        .extracting(SchemaManager.Result::outcome)
+        .containsExactly(SchemaManager.Outcome.FAMILIES_ADDED);
+    assertThat(schemas.ensure(newer).outcome()).isEqualTo(SchemaManager.Outcome.UNCHANGED);
+    try (org.apache.hadoop.hbase.client.Table t = runtime.connection().getTable(old.name())) {
+      assertThat(t.exists(new org.apache.hadoop.hbase.client.Get(a))).isTrue();
+      assertThat(t.getDescriptor().hasColumnFamily(org.apache.hadoop.hbase.util.Bytes.toBytes("p")))
+          .isTrue();
+    }
+  }
+
+  @Test
   void dropRemovesTheTable(HBaseRuntime runtime) throws Exception {
     TableName name = TableName.valueOf("casebook_schema", TestIds.unique("drop"));
     SchemaManager schemas = new SchemaManager(runtime.connection());

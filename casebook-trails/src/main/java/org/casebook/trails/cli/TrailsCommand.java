@@ -283,7 +283,8 @@ public final class TrailsCommand {
                 users,
                 from,
                 to,
-                ctx.dataDir().resolve("tmp").resolve("trails-active-" + ctx.clock().millis()))
+                ctx.dataDir().resolve("tmp").resolve("trails-active-" + ctx.clock().millis()),
+                where -> System.err.println("trails active: " + where))
             : s.active(users, from, to);
     double seconds = (System.nanoTime() - t0) / 1e9;
     List<TrailOut> trails =

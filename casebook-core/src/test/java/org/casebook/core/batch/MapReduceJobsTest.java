@@ -1,4 +1,4 @@
-package org.casebook.archive;
+package org.casebook.core.batch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,7 +6,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapred.JobConf;
 import org.junit.jupiter.api.Test;
 
-class ArchiveBulkLoadTest {
+class MapReduceJobsTest {
   @Test
   void localTuningReplacesHadoopDefaultsButNotWhatTheUserSet() {
     new JobConf(); // loads mapred-default.xml into every Configuration, as any job run does
@@ -14,17 +14,29 @@ class ArchiveBulkLoadTest {
     assertThat(conf.get("mapreduce.task.io.sort.mb"))
         .as("Hadoop's default is visible")
         .isEqualTo("100");
-    ArchiveBulkLoad.setUnlessConfigured(conf, "mapreduce.task.io.sort.mb", "32");
+    MapReduceJobs.setUnlessConfigured(conf, "mapreduce.task.io.sort.mb", "32");
     assertThat(conf.get("mapreduce.task.io.sort.mb")).isEqualTo("32");
 
     Configuration user = new Configuration();
     user.set("mapreduce.task.io.sort.mb", "64");
     Configuration copy = new Configuration(user);
-    ArchiveBulkLoad.setUnlessConfigured(copy, "mapreduce.task.io.sort.mb", "32");
+    MapReduceJobs.setUnlessConfigured(copy, "mapreduce.task.io.sort.mb", "32");
     assertThat(copy.get("mapreduce.task.io.sort.mb")).isEqualTo("64");
 
     Configuration empty = new Configuration(false);
-    ArchiveBulkLoad.setUnlessConfigured(empty, "casebook.test.key", "x");
+    MapReduceJobs.setUnlessConfigured(empty, "casebook.test.key", "x");
     assertThat(empty.get("casebook.test.key")).isEqualTo("x");
+  }
+
+  @Test
+  void saysWhereJobsRun() {
+    Configuration local = new Configuration(false);
+    assertThat(MapReduceJobs.isLocal(local)).isTrue();
+    assertThat(MapReduceJobs.where(local)).contains("LocalJobRunner");
+    Configuration yarn = new Configuration(false);
+    yarn.set("mapreduce.framework.name", "yarn");
+    yarn.set("yarn.resourcemanager.address", "127.0.0.1:29032");
+    assertThat(MapReduceJobs.isLocal(yarn)).isFalse();
+    assertThat(MapReduceJobs.where(yarn)).isEqualTo("MapReduce on YARN at 127.0.0.1:29032");
   }
 }

@@ -64,6 +64,12 @@ public final class MapReduceJobs {
    */
   public static void prepare(Job job, Class<?>... classes) throws IOException {
     Configuration conf = job.getConfiguration();
+    if (classes.length > 0) {
+      // Under `hadoop jar` the job's classes come from RunJar's class loader, while
+      // HBaseConfiguration.create() pins HBase's (the parent): resolve the job's classes with
+      // theirs.
+      conf.setClassLoader(classes[0].getClassLoader());
+    }
     if (isLocal(conf)) {
       conf.set("mapreduce.framework.name", "local");
       conf.unset("tmpjars");
@@ -110,24 +116,7 @@ public final class MapReduceJobs {
     Configuration conf = job.getConfiguration();
     boolean local = isLocal(conf);
     String where = where(conf);
-    try {
-      job.submit();
-    } catch (IOException | RuntimeException e) {
-      if (local) {
-        throw e;
-      }
-      throw new BatchJobException(
-          where
-              + ": could not submit "
-              + job.getJobName()
-              + " within "
-              + conf.get("yarn.resourcemanager.connect.max-wait.ms")
-              + " ms: "
-              + e.getMessage(),
-          e);
-    } catch (ClassNotFoundException e) {
-      throw new IllegalStateException("job class missing: " + e.getMessage(), e);
-    }
+    submit(job, local, where, conf.getLong(CONNECT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT_MS));
     String id = job.getJobID().toString();
     announce.accept(where + ", " + (local ? id : id.replaceFirst("^job_", "application_")));
     long nextProgress = 0;
@@ -152,6 +141,53 @@ public final class MapReduceJobs {
               + job.getStatus().getFailureInfo()
               + ")",
           null);
+    }
+  }
+
+  /**
+   * Submits the job. On a cluster, within {@code timeoutMillis}: Hadoop's own retries of an
+   * unreachable ResourceManager (failover sleeps of 15 s and more, IPC retries within each) do not
+   * honour one overall bound, so the submission runs on its own thread and is interrupted.
+   */
+  private static void submit(Job job, boolean local, String where, long timeoutMillis)
+      throws IOException, InterruptedException {
+    if (local) {
+      try {
+        job.submit();
+      } catch (ClassNotFoundException e) {
+        throw new IllegalStateException("job class missing: " + e.getMessage(), e);
+      }
+      return;
+    }
+    java.util.concurrent.ExecutorService submitter =
+        java.util.concurrent.Executors.newSingleThreadExecutor(
+            org.casebook.core.Threads.daemon("job-submit"));
+    java.util.concurrent.Future<Void> submitted =
+        submitter.submit(
+            () -> {
+              job.submit();
+              return null;
+            });
+    try {
+      submitted.get(timeoutMillis, java.util.concurrent.TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      submitted.cancel(true);
+      throw new BatchJobException(
+          where
+              + ": the ResourceManager did not accept "
+              + job.getJobName()
+              + " within "
+              + timeoutMillis
+              + " ms (is it running? set "
+              + CONNECT_TIMEOUT
+              + " to wait longer)",
+          e);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new BatchJobException(
+          where + ": could not submit " + job.getJobName() + ": " + e.getCause().getMessage(),
+          e.getCause());
+    } finally {
+      submitter.shutdownNow();
     }
   }
 

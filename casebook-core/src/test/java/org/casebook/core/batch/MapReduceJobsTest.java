@@ -39,4 +39,39 @@ class MapReduceJobsTest {
     assertThat(MapReduceJobs.isLocal(yarn)).isFalse();
     assertThat(MapReduceJobs.where(yarn)).isEqualTo("MapReduce on YARN at 127.0.0.1:29032");
   }
+
+  /** A mapper that fails on its first record. */
+  public static final class FailingMapper
+      extends org.apache.hadoop.mapreduce.Mapper<Object, Object, Object, Object> {
+    @Override
+    protected void map(Object key, Object value, Context context) {
+      throw new IllegalStateException("planted failure in map");
+    }
+  }
+
+  @Test
+  void aFailedJobIsAnErrorNotAnEmptyResult(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    java.nio.file.Path input = java.nio.file.Files.writeString(dir.resolve("in.txt"), "one line\n");
+    Configuration conf = new Configuration();
+    conf.set("mapreduce.framework.name", "local");
+    conf.set("hadoop.tmp.dir", dir.resolve("tmp").toString());
+    org.apache.hadoop.mapreduce.Job job =
+        org.apache.hadoop.mapreduce.Job.getInstance(conf, "failing");
+    job.setMapperClass(FailingMapper.class);
+    job.setNumReduceTasks(0);
+    org.apache.hadoop.mapreduce.lib.input.FileInputFormat.addInputPath(
+        job, new org.apache.hadoop.fs.Path(input.toUri()));
+    job.setOutputFormatClass(org.apache.hadoop.mapreduce.lib.output.NullOutputFormat.class);
+    MapReduceJobs.prepare(job, FailingMapper.class);
+    java.util.List<String> announced = new java.util.ArrayList<>();
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> MapReduceJobs.run(job, announced::add, j -> {}))
+        .isInstanceOf(BatchJobException.class)
+        .hasMessageContaining("LocalJobRunner")
+        .hasMessageContaining("FAILED");
+    assertThat(announced).singleElement().asString().contains("job_local");
+    assertThat(org.casebook.core.ErrorKind.of(new BatchJobException("x", null)).exitCode())
+        .isEqualTo(8);
+  }
 }

@@ -11,6 +11,7 @@ import org.casebook.core.InvalidInputException;
 import org.casebook.core.Json;
 import org.casebook.core.LocalFileException;
 import org.casebook.core.SystemContext;
+import org.casebook.core.cli.PageOptions;
 import org.casebook.core.page.PageRequest;
 import org.casebook.weibo.Follow;
 import org.casebook.weibo.PostsPage;
@@ -18,7 +19,7 @@ import org.casebook.weibo.UsersPage;
 import org.casebook.weibo.WeiboConfig;
 import org.casebook.weibo.WeiboService;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 /** {@code casebook weibo …}: the feed from the command line; reads print JSON like the REST API. */
@@ -26,7 +27,6 @@ import picocli.CommandLine.Parameters;
 public final class WeiboCommand {
   private static final int POSTS_PAGE = 20;
   private static final int USERS_PAGE = 100;
-  private static final String CURSOR_HELP = "The 'next' value of the previous page.";
   private final Supplier<SystemContext> context;
 
   public WeiboCommand(Supplier<SystemContext> context) {
@@ -91,13 +91,8 @@ public final class WeiboCommand {
       description = "Posts of followed accounts, newest first.")
   int timeline(
       @Parameters(paramLabel = "UID", description = "The reader's user id.") String uid,
-      @Option(
-              names = "--limit",
-              paramLabel = "N",
-              description = "Posts per page, 1-1000 (default 20).")
-          Integer limit,
-      @Option(names = "--cursor", paramLabel = "CURSOR", description = CURSOR_HELP) String cursor) {
-    PageRequest page = PageRequest.of(limit, cursor, POSTS_PAGE);
+      @Mixin PageOptions pageOptions) {
+    PageRequest page = pageOptions.request(POSTS_PAGE);
     try (WeiboService s = service()) {
       System.out.println(Json.writePretty(PostsPage.of(s.timeline(uid, page))));
     }
@@ -110,13 +105,8 @@ public final class WeiboCommand {
       description = "A user's own posts, newest first.")
   int posts(
       @Parameters(paramLabel = "UID", description = "The author's user id.") String uid,
-      @Option(
-              names = "--limit",
-              paramLabel = "N",
-              description = "Posts per page, 1-1000 (default 20).")
-          Integer limit,
-      @Option(names = "--cursor", paramLabel = "CURSOR", description = CURSOR_HELP) String cursor) {
-    PageRequest page = PageRequest.of(limit, cursor, POSTS_PAGE);
+      @Mixin PageOptions pageOptions) {
+    PageRequest page = pageOptions.request(POSTS_PAGE);
     try (WeiboService s = service()) {
       System.out.println(Json.writePretty(PostsPage.of(s.posts(uid, page))));
     }
@@ -126,13 +116,8 @@ public final class WeiboCommand {
   @Command(name = "followers", mixinStandardHelpOptions = true, description = "Who follows UID.")
   int followers(
       @Parameters(paramLabel = "UID", description = "The followed user's id.") String uid,
-      @Option(
-              names = "--limit",
-              paramLabel = "N",
-              description = "Users per page, 1-1000 (default 100).")
-          Integer limit,
-      @Option(names = "--cursor", paramLabel = "CURSOR", description = CURSOR_HELP) String cursor) {
-    PageRequest page = PageRequest.of(limit, cursor, USERS_PAGE);
+      @Mixin PageOptions pageOptions) {
+    PageRequest page = pageOptions.request(USERS_PAGE);
     try (WeiboService s = service()) {
       System.out.println(Json.writePretty(UsersPage.of(s.followers(uid, page))));
     }
@@ -142,13 +127,8 @@ public final class WeiboCommand {
   @Command(name = "following", mixinStandardHelpOptions = true, description = "Whom UID follows.")
   int following(
       @Parameters(paramLabel = "UID", description = "The following user's id.") String uid,
-      @Option(
-              names = "--limit",
-              paramLabel = "N",
-              description = "Users per page, 1-1000 (default 100).")
-          Integer limit,
-      @Option(names = "--cursor", paramLabel = "CURSOR", description = CURSOR_HELP) String cursor) {
-    PageRequest page = PageRequest.of(limit, cursor, USERS_PAGE);
+      @Mixin PageOptions pageOptions) {
+    PageRequest page = pageOptions.request(USERS_PAGE);
     try (WeiboService s = service()) {
       System.out.println(Json.writePretty(UsersPage.of(s.following(uid, page))));
     }

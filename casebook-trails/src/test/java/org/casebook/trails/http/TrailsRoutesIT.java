@@ -60,7 +60,8 @@ class TrailsRoutesIT {
         dir.resolve("l.jsonl"),
         new TrailsService.IngestOptions(dir.resolve("r"), TrailsService.History.BOTH, 1),
         Progress.logging("t", 0, "bytes"));
-    server = new HttpApiServer("127.0.0.1", 0, AccessRule.open(), 2, context.metrics());
+    // Writes need a token here; the query is a read sent as POST and must still be open.
+    server = new HttpApiServer("127.0.0.1", 0, AccessRule.token("trails-it"), 2, context.metrics());
     system.start(context).routes().forEach(server::add);
     server.start();
     base = "http://127.0.0.1:" + server.port() + "/api/trails/";

@@ -73,7 +73,10 @@ public enum ErrorKind {
       return ce.kind();
     }
     for (Throwable c = t; c != null; c = c.getCause()) {
-      if (c instanceof InterruptedException || c instanceof InterruptedIOException) {
+      // A socket timeout is an InterruptedIOException too, but a storage failure, not an interrupt.
+      if (c instanceof InterruptedException
+          || (c instanceof InterruptedIOException
+              && !(c instanceof java.net.SocketTimeoutException))) {
         return INTERRUPTED;
       }
     }

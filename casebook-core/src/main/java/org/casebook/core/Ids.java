@@ -35,7 +35,7 @@ public final class Ids {
     int count = 0;
     for (int i = 0; i < s.length(); ) {
       int cp = s.codePointAt(i);
-      if (Character.isSurrogate((char) cp)) {
+      if (Character.getType(cp) == Character.SURROGATE) {
         return "contains an unpaired surrogate at index " + i;
       }
       boolean lineBreak = cp == '\n' || cp == '\r' || cp == '\t';

@@ -1,7 +1,6 @@
 package org.casebook.core;
 
 import com.fasterxml.jackson.core.JsonParseException;
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -120,10 +119,5 @@ public final class Json {
         .map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
         .collect(Collectors.joining("."))
         .replace(".[", "[");
-  }
-
-  /** Parser features in force, for readers that stream (they must be as strict). */
-  public static boolean strictDuplicates() {
-    return MAPPER.getFactory().isEnabled(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
   }
 }

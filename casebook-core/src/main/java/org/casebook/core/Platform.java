@@ -131,15 +131,7 @@ public final class Platform implements AutoCloseable {
       contexts.get(i).close();
     }
     contexts.clear();
-    sideWork.shutdown();
-    try {
-      if (!sideWork.awaitTermination(10, TimeUnit.SECONDS)) {
-        sideWork.shutdownNow();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      sideWork.shutdownNow();
-    }
+    Threads.shutdown(sideWork, java.time.Duration.ofSeconds(10));
     metrics.close();
   }
 
@@ -178,13 +170,6 @@ public final class Platform implements AutoCloseable {
       InvalidInputException.check(
           port >= 0 && port <= 65535, option.replaceFirst("^--", ""), option + " must be 0..65535");
       ports.put(option, port);
-      return this;
-    }
-
-    public Builder sideWorkThreads(int threads) {
-      InvalidInputException.check(
-          threads >= 1 && threads <= 256, "threads", "side-work threads must be 1..256");
-      this.sideWorkThreads = threads;
       return this;
     }
 

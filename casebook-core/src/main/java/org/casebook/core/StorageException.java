@@ -15,7 +15,10 @@ public final class StorageException extends CasebookException {
 
   /** {@code could not <what>: <cause>}; an interrupted call stays an interrupt. */
   public static StorageException of(String what, IOException cause) {
-    boolean interrupted = cause instanceof InterruptedIOException;
+    // A socket timeout is an InterruptedIOException too, but nobody interrupted us.
+    boolean interrupted =
+        cause instanceof InterruptedIOException
+            && !(cause instanceof java.net.SocketTimeoutException);
     if (interrupted) {
       Thread.currentThread().interrupt();
     }

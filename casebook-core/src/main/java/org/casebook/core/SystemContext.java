@@ -13,7 +13,6 @@ import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.client.Connection;
 import org.casebook.core.net.LineProtocol;
 import org.casebook.core.net.LineServer;
@@ -30,6 +29,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class SystemContext implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SystemContext.class);
+
+  /**
+   * How long background work may take to finish at shutdown (within the server's shutdown budget).
+   */
+  static final java.time.Duration BACKGROUND_GRACE = java.time.Duration.ofMinutes(2);
 
   private final String system;
   private final Platform platform;
@@ -92,13 +96,12 @@ public final class SystemContext implements AutoCloseable {
         Executors.newSingleThreadScheduledExecutor(Threads.daemon(system + "-" + name));
     own(
         () -> {
-          s.shutdown();
-          if (!s.awaitTermination(5, TimeUnit.MINUTES)) {
+          if (!Threads.shutdown(s, BACKGROUND_GRACE)) {
             LOG.warn(
-                "{}: background work '{}' still running at shutdown; interrupting it",
+                "{}: background work '{}' still running after {}; interrupted it",
                 system,
-                name);
-            s.shutdownNow();
+                name,
+                BACKGROUND_GRACE);
           }
         });
     return s;

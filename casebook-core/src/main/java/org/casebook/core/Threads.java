@@ -18,4 +18,25 @@ public final class Threads {
       return t;
     };
   }
+
+  /**
+   * Stops {@code executor}: no new tasks, running ones get {@code timeout} to finish, then are
+   * interrupted. An interrupt while waiting stops them at once and is passed on. True if all ended.
+   */
+  public static boolean shutdown(
+      java.util.concurrent.ExecutorService executor, java.time.Duration timeout) {
+    executor.shutdown();
+    try {
+      if (executor.awaitTermination(
+          timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+        return true;
+      }
+      executor.shutdownNow();
+      return false;
+    } catch (InterruptedException e) {
+      executor.shutdownNow();
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
 }

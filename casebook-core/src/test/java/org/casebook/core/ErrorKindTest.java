@@ -37,6 +37,13 @@ class ErrorKindTest {
         .interrupted(); // the factory re-sets the flag for the caller; clear it for the next tests
     assertThat(ErrorKind.of(interrupted)).isEqualTo(ErrorKind.INTERRUPTED);
     assertThat(ErrorKind.INTERRUPTED.httpStatus()).isEqualTo(503);
+    // A socket timeout is an InterruptedIOException, but nobody was interrupted.
+    StorageException timedOut =
+        StorageException.of("read", new java.net.SocketTimeoutException("slow"));
+    assertThat(Thread.currentThread().isInterrupted()).isFalse();
+    assertThat(ErrorKind.of(timedOut)).isEqualTo(ErrorKind.STORAGE_UNAVAILABLE);
+    assertThat(ErrorKind.of(new UncheckedIOException(new java.net.SocketTimeoutException("slow"))))
+        .isEqualTo(ErrorKind.STORAGE_UNAVAILABLE);
     assertThat(ErrorKind.LOCAL_FILE.httpStatus()).isEqualTo(500);
   }
 }

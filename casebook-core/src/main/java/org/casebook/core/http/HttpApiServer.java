@@ -49,10 +49,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -76,6 +76,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class HttpApiServer implements HttpRoutes, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HttpApiServer.class);
+  private static final int MAX_PIPELINED = 8;
   private static final Set<String> KNOWN_METHODS =
       Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS");
 
@@ -166,10 +167,12 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
                     p.addLast(
                         new IdleStateHandler(
                             0, 0, limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
+                    RequestClock clock = new RequestClock();
+                    p.addLast(clock.onBytes());
                     p.addLast(
                         new HttpServerCodec(
                             limits.maxRequestLineBytes(), limits.maxHeaderBytes(), 64 * 1024));
-                    p.addLast(new RequestDeadline());
+                    p.addLast(clock.onMessages());
                     p.addLast(new Aggregator(limits.maxBodyBytes()));
                     p.addLast(new Dispatcher());
                   }
@@ -223,6 +226,12 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
 
   /** Counts connections; past the cap, the newcomer gets a 503 and is closed. */
   private final class Dispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
+    /**
+     * Requests of one connection run one after another, answered in order (HTTP/1.1 pipelining).
+     */
+    private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
+
+    private final AtomicInteger inFlight = new AtomicInteger();
     private boolean counted;
 
     @Override
@@ -250,10 +259,6 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
-      if (request.decoderResult().isFailure()) {
-        writeAndClose(ctx, badRequest(request.decoderResult().cause()));
-        return;
-      }
       String method = request.method().name();
       String uri = request.uri();
       Map<String, String> headers = new HashMap<>();
@@ -262,31 +267,47 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
           .forEach(e -> headers.putIfAbsent(e.getKey().toLowerCase(Locale.ROOT), e.getValue()));
       byte[] body = ByteBufUtil.getBytes(request.content());
       boolean keepAlive = HttpUtil.isKeepAlive(request);
-      try {
-        workers.execute(
-            () -> {
-              long t0 = System.nanoTime();
-              String[] routeLabel = {"unmatched"};
-              HttpResponse response =
-                  started
-                      ? dispatch(method, uri, headers, body, routeLabel)
-                      : HttpResponse.error(503, "starting up", null);
-              write(ctx, response, method.equals("HEAD"), keepAlive);
-              timer(
-                      KNOWN_METHODS.contains(method) ? method : "other",
-                      routeLabel[0],
-                      response.status())
-                  .record(Duration.ofNanos(System.nanoTime() - t0));
-            });
-      } catch (RejectedExecutionException e) {
-        writeAndClose(ctx, HttpResponse.error(503, "server busy; retry later", null));
+      if (inFlight.incrementAndGet() > MAX_PIPELINED) {
+        // A client that pipelines faster than we answer waits for us: stop reading its socket.
+        ctx.channel().config().setAutoRead(false);
       }
+      CompletableFuture<Void> next =
+          tail.handleAsync(
+              (previous, failure) -> {
+                long t0 = System.nanoTime();
+                String[] routeLabel = {"unmatched"};
+                HttpResponse response =
+                    started
+                        ? dispatch(method, uri, headers, body, routeLabel)
+                        : HttpResponse.error(503, "starting up", null);
+                write(ctx, response, method.equals("HEAD"), keepAlive);
+                timer(
+                        KNOWN_METHODS.contains(method) ? method : "other",
+                        routeLabel[0],
+                        response.status())
+                    .record(Duration.ofNanos(System.nanoTime() - t0));
+                return null;
+              },
+              workers);
+      next.whenComplete(
+          (v, failure) -> {
+            if (inFlight.decrementAndGet() <= MAX_PIPELINED) {
+              ctx.channel().config().setAutoRead(true);
+            }
+            if (failure != null) {
+              // The worker queue is full (RejectedExecutionException): say so and hang up.
+              writeAndClose(ctx, HttpResponse.error(503, "server busy; retry later", null));
+            }
+          });
+      tail = next;
     }
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
       if (evt instanceof IdleStateEvent e && e.state() == IdleState.ALL_IDLE) {
-        closeQuietly(ctx);
+        if (inFlight.get() == 0) { // a slow handler is not an idle client
+          closeQuietly(ctx);
+        }
         return;
       }
       super.userEventTriggered(ctx, evt);
@@ -301,42 +322,68 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
 
   /**
    * A request must arrive whole within the request timeout of its first byte, however slowly it
-   * trickles.
+   * trickles: the clock starts on the first bytes of a request (before they are decoded) or on a
+   * pipelined request's head, and stops at the request's last content.
    */
-  private final class RequestDeadline extends ChannelInboundHandlerAdapter {
+  private final class RequestClock {
     private ScheduledFuture<?> deadline;
 
-    @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
-      if (msg instanceof HttpRequest && deadline == null) {
-        deadline =
-            ctx.executor()
-                .schedule(
-                    () ->
-                        writeAndClose(
-                            ctx,
-                            HttpResponse.error(
-                                408,
-                                "request not received within "
-                                    + limits.requestTimeout().toSeconds()
-                                    + " s",
-                                null)),
-                    limits.requestTimeout().toMillis(),
-                    TimeUnit.MILLISECONDS);
+    private void start(ChannelHandlerContext ctx) {
+      if (deadline != null) {
+        return;
       }
-      if (msg instanceof LastHttpContent && deadline != null) {
+      deadline =
+          ctx.executor()
+              .schedule(
+                  () ->
+                      writeAndClose(
+                          ctx,
+                          HttpResponse.error(
+                              408,
+                              "request not received within "
+                                  + limits.requestTimeout().toSeconds()
+                                  + " s",
+                              null)),
+                  limits.requestTimeout().toMillis(),
+                  TimeUnit.MILLISECONDS);
+    }
+
+    private void stop() {
+      if (deadline != null) {
         deadline.cancel(false);
         deadline = null;
       }
-      super.channelRead(ctx, msg);
     }
 
-    @Override
-    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-      if (deadline != null) {
-        deadline.cancel(false);
-      }
-      super.channelInactive(ctx);
+    ChannelInboundHandlerAdapter onBytes() {
+      return new ChannelInboundHandlerAdapter() {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+          start(ctx);
+          super.channelRead(ctx, msg);
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+          stop();
+          super.channelInactive(ctx);
+        }
+      };
+    }
+
+    ChannelInboundHandlerAdapter onMessages() {
+      return new ChannelInboundHandlerAdapter() {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+          if (msg instanceof HttpRequest) {
+            start(ctx);
+          }
+          if (msg instanceof LastHttpContent) {
+            stop();
+          }
+          super.channelRead(ctx, msg);
+        }
+      };
     }
   }
 
@@ -352,20 +399,6 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
           ctx,
           HttpResponse.error(
               413, "request body larger than " + limits.maxBodyBytes() + " bytes", "body"));
-    }
-
-    @Override
-    protected Object newContinueResponse(
-        HttpMessage start, int maxContentLength, ChannelPipeline pipeline) {
-      return super.newContinueResponse(start, maxContentLength, pipeline);
-    }
-
-    @Override
-    public boolean acceptInboundMessage(Object msg) throws Exception {
-      if (msg instanceof HttpObject o && o.decoderResult().isFailure()) {
-        return false;
-      }
-      return super.acceptInboundMessage(msg);
     }
 
     @Override
@@ -571,15 +604,7 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
   @Override
   public void close() {
     channel.close().syncUninterruptibly();
-    workers.shutdown();
-    try {
-      if (!workers.awaitTermination(5, TimeUnit.SECONDS)) {
-        workers.shutdownNow();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      workers.shutdownNow();
-    }
+    Threads.shutdown(workers, Duration.ofSeconds(5));
     shutdownGroups();
   }
 

@@ -394,11 +394,6 @@ public final class KeyLayout {
     return v instanceof byte[] b ? Bytes.toHex(b) : String.valueOf(v);
   }
 
-  /** Printable form of any key, for logs: UTF-8 where printable, hex escapes elsewhere. */
-  public static String printable(byte[] key) {
-    return Bytes.toStringBinary(key);
-  }
-
   @Override
   public String toString() {
     return name + " (" + shape() + ")";

@@ -53,7 +53,11 @@ public final class KeyReader {
   }
 
   public long readReverseTimestamp() {
-    return Long.MAX_VALUE - readLong();
+    long ts = Long.MAX_VALUE - readLong();
+    if (ts < 0) {
+      throw new IllegalArgumentException("not a reverse timestamp at " + (pos - 8));
+    }
+    return ts;
   }
 
   public String readString() {

@@ -20,7 +20,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.casebook.core.Threads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -87,6 +86,7 @@ public final class LineServer implements Listener {
       } catch (IOException e) {
         if (!closed) {
           LOG.warn("{}: accept failed: {}", spec.name(), e.getMessage());
+          pause(); // out of file descriptors, say: do not spin
         }
         continue;
       }
@@ -95,7 +95,20 @@ public final class LineServer implements Listener {
         continue;
       }
       open.add(s);
-      workers.execute(() -> serve(s));
+      try {
+        workers.execute(() -> serve(s));
+      } catch (java.util.concurrent.RejectedExecutionException closing) {
+        open.remove(s);
+        refuse(s);
+      }
+    }
+  }
+
+  private static void pause() {
+    try {
+      Thread.sleep(100);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
@@ -219,15 +232,11 @@ public final class LineServer implements Listener {
             "{}: closing {} failed: {}", spec.name(), s.getRemoteSocketAddress(), e.getMessage());
       }
     }
-    workers.shutdown();
+    Threads.shutdown(workers, java.time.Duration.ofSeconds(5));
     try {
-      if (!workers.awaitTermination(5, TimeUnit.SECONDS)) {
-        workers.shutdownNow();
-      }
       acceptor.join(5000);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      workers.shutdownNow();
     }
   }
 }

@@ -300,6 +300,24 @@ class HttpHardeningTest {
   }
 
   @Test
+  void pipelinedRequestsAreAnsweredInOrder() throws Exception {
+    try (Socket s = new Socket(java.net.InetAddress.getLoopbackAddress(), server.port())) {
+      s.setSoTimeout(5000);
+      StringBuilder burst = new StringBuilder();
+      for (int i = 0; i < 30; i++) {
+        burst.append("GET /api/h/items/p").append(i).append(" HTTP/1.1\r\nHost: x\r\n\r\n");
+      }
+      s.getOutputStream().write(bytes(burst.toString()));
+      s.getOutputStream().flush();
+      for (int i = 0; i < 30; i++) {
+        Raw r = read(s.getInputStream());
+        assertThat(r.status()).isEqualTo(200);
+        assertThat(r.json().get("id").asText()).isEqualTo("p" + i);
+      }
+    }
+  }
+
+  @Test
   void keepAliveConnectionsServeManyRequests() throws Exception {
     try (Socket s = new Socket(java.net.InetAddress.getLoopbackAddress(), server.port())) {
       s.setSoTimeout(5000);

@@ -16,7 +16,7 @@ import picocli.CommandLine.Mixin;
 /**
  * {@code casebook}: the command line. Exit codes come from {@link ErrorKind}: 0 ok, 1 internal
  * error, 2 bad input, 3 not found, 4 conflict, 5 storage unavailable, 6 interrupted, 7 local file
- * error.
+ * error, 8 batch job failed.
  */
 @Command(
     name = "casebook",

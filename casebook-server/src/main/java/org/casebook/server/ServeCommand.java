@@ -148,11 +148,14 @@ final class ServeCommand implements Callable<Integer> {
           stopped.countDown();
         };
     // Through Hadoop's hook manager, ahead of its FileSystem hook, so HBase flushes before files
-    // close.
-    org.apache.hadoop.util.ShutdownHookManager.get().addShutdownHook(shutdown, 1000);
+    // close; with a budget above the systems' own grace periods (Hadoop's default is 30 s).
+    org.apache.hadoop.util.ShutdownHookManager hooks =
+        org.apache.hadoop.util.ShutdownHookManager.get();
+    hooks.addShutdownHook(shutdown, 1000, 5, java.util.concurrent.TimeUnit.MINUTES);
     try {
       server[0] = Server.start(systems, platform, port, Math.max(2, threads));
     } catch (RuntimeException e) {
+      hooks.removeShutdownHook(shutdown);
       shutdown.run();
       throw e;
     }

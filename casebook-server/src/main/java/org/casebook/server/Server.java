@@ -29,6 +29,7 @@ final class Server implements AutoCloseable {
   private final Platform platform;
   private final HttpApiServer http;
   private final Map<String, RunningSystem> running = new LinkedHashMap<>();
+  private final Map<String, SystemContext> contexts = new LinkedHashMap<>();
 
   private Server(List<CasebookSystem> systems, Platform platform, HttpApiServer http) {
     this.systems = systems;
@@ -46,6 +47,7 @@ final class Server implements AutoCloseable {
       for (CasebookSystem system : systems) {
         SystemDescriptor d = system.descriptor();
         SystemContext ctx = platform.contextFor(d);
+        server.contexts.put(d.name(), ctx);
         RunningSystem instance = system.start(ctx);
         ctx.own(instance);
         checkRoutes(d, instance.routes());
@@ -71,7 +73,7 @@ final class Server implements AutoCloseable {
   Map<String, Listener> listeners() {
     Map<String, Listener> out = new LinkedHashMap<>();
     for (CasebookSystem s : systems) {
-      for (Listener l : platform.contextFor(s.descriptor()).listeners()) {
+      for (Listener l : contexts.get(s.descriptor().name()).listeners()) {
         out.put(s.descriptor().name() + " " + l.spec().name(), l);
       }
     }
@@ -134,7 +136,7 @@ final class Server implements AutoCloseable {
       SystemHealth h = running.get(d.name()).health();
       degraded |= !h.isUp();
       List<ListenerHealth> ls = new ArrayList<>();
-      for (Listener l : platform.contextFor(d).listeners()) {
+      for (Listener l : contexts.get(d.name()).listeners()) {
         ls.add(
             new ListenerHealth(
                 l.spec().name(),

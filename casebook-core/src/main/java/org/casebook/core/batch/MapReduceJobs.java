@@ -120,13 +120,23 @@ public final class MapReduceJobs {
     String id = job.getJobID().toString();
     announce.accept(where + ", " + (local ? id : id.replaceFirst("^job_", "application_")));
     long nextProgress = 0;
-    while (!job.isComplete()) {
-      // The LocalJobRunner answers in-process; on a cluster each check is an RPC.
-      Thread.sleep(local ? 20 : 1000);
-      if (System.nanoTime() >= nextProgress) {
-        onProgress.accept(job);
-        nextProgress = System.nanoTime() + 500_000_000L;
+    try {
+      while (!job.isComplete()) {
+        // The LocalJobRunner answers in-process; on a cluster each check is an RPC.
+        Thread.sleep(local ? 20 : 1000);
+        if (System.nanoTime() >= nextProgress) {
+          onProgress.accept(job);
+          nextProgress = System.nanoTime() + 500_000_000L;
+        }
       }
+    } catch (InterruptedException e) {
+      // Nobody waits for the answer any more (shutdown, a cancelled request): stop the job too.
+      try {
+        job.killJob();
+      } catch (IOException killFailed) {
+        e.addSuppressed(killFailed);
+      }
+      throw e;
     }
     onProgress.accept(job);
     if (!job.isSuccessful()) {

@@ -5,7 +5,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import org.casebook.core.Futures;
 import org.casebook.weibo.WeiboStore.FanOut;
 import org.casebook.weibo.WeiboStore.UserRow;
@@ -16,9 +17,11 @@ import org.slf4j.LoggerFactory;
  * The hybrid fan-out state machine of an account: WRITE → PROMOTING → READ, never back. While
  * PROMOTING, posts still fan out and also go to the outbox, and new followers get the marker. The
  * promotion copies the account's recent posts to its outbox and marks every follower; once done,
- * posts stop fanning out. Promotions run one at a time on the system's own background thread.
+ * posts stop fanning out. Promotions run one at a time on the system's own background thread, which
+ * belongs to the context: closing it (or the Platform) lets queued promotions finish, within the
+ * context's grace period.
  */
-final class FanOutPromotion implements AutoCloseable {
+final class FanOutPromotion {
   private static final Logger LOG = LoggerFactory.getLogger(FanOutPromotion.class);
 
   /** Stands in for the users row of an account known to be read-merged (counters unused then). */
@@ -109,28 +112,21 @@ final class FanOutPromotion implements AutoCloseable {
         recent.size());
   }
 
-  /** Waits until the promotions queued so far are done (tests and benchmarks). */
+  /**
+   * Waits until the promotions queued so far are done (tests and benchmarks); returns at once if
+   * the background thread is already stopped (its context closed).
+   */
   void awaitQueued() {
-    Futures.await(background.submit(() -> {}));
+    Future<?> marker;
+    try {
+      marker = background.submit(() -> {});
+    } catch (RejectedExecutionException e) {
+      return;
+    }
+    Futures.await(marker);
   }
 
   int queued() {
     return promoting.size();
-  }
-
-  /** Waits (up to 5 minutes) for promotions in progress, then stops the background thread. */
-  @Override
-  public void close() {
-    background.shutdown();
-    try {
-      if (!background.awaitTermination(5, TimeUnit.MINUTES)) {
-        LOG.warn(
-            "promotions still running at shutdown; they resume on the accounts' next activity");
-        background.shutdownNow();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      background.shutdownNow();
-    }
   }
 }

@@ -18,6 +18,8 @@ import org.casebook.core.page.Page;
 import org.casebook.core.page.PageRequest;
 import org.casebook.weibo.WeiboStore.FanOut;
 import org.casebook.weibo.WeiboStore.PendingTransition;
+import org.casebook.weibo.WeiboStore.RelationCount;
+import org.casebook.weibo.WeiboStore.UserRow;
 
 /**
  * The social graph: follow and unfollow (a conditional transition of the following row, the truth,
@@ -27,6 +29,9 @@ import org.casebook.weibo.WeiboStore.PendingTransition;
 final class FollowGraph {
   private static final int IMPORT_CHUNK = 1000;
   private static final int REPAIR_BATCH = 1000;
+
+  /** Recounts of one counter tried per repair run while concurrent increments keep winning. */
+  private static final int RECOUNT_ATTEMPTS = 5;
 
   private final WeiboStore store;
   private final WeiboConfig config;
@@ -89,13 +94,16 @@ final class FollowGraph {
     long now = clock.millis();
     store.putFollower(target, uid, true, version, now);
     long followers;
+    FanOut targetFanOut;
     if (count) {
       store.addToCounters(uid, 0, 1, 0);
       followers = store.addToCounters(target, 1, 0, 0);
+      targetFanOut = store.user(target).fanOut();
     } else {
-      followers = store.user(target).followers();
+      UserRow row = store.user(target);
+      followers = row.followers();
+      targetFanOut = row.fanOut();
     }
-    FanOut targetFanOut = store.user(target).fanOut();
     if (targetFanOut != FanOut.WRITE || followers >= config.fanOutThreshold()) {
       store.addMarkers(List.of(uid), target, now);
       if (targetFanOut != FanOut.READ) {
@@ -113,9 +121,9 @@ final class FollowGraph {
   /**
    * Finishes transitions whose pending column is at least {@code minAgeMillis} old (younger ones
    * may still be running): re-applies the effects of each pair's latest transition, recounts the
-   * two users' followers and following from the relation rows (absolute values), then clears the
-   * pending columns. Pairs with a younger transition still pending are left for a later run.
-   * Returns the transitions finished.
+   * two users' followers and following from the relation rows (see {@link #recount}), then clears
+   * the pending columns. Pairs with a younger transition still pending, or whose users could not be
+   * recounted, are left for a later run. Returns the transitions finished.
    */
   int repair(long minAgeMillis) {
     int repaired = 0;
@@ -158,12 +166,16 @@ final class FollowGraph {
         users.add(any.target());
         done.addAll(pair);
       }
+      Set<String> recounted = new HashSet<>();
       for (String user : users) {
-        store.setRelationCounters(
-            user,
-            store.countRelated(user, WeiboKeys.FOLLOWER),
-            store.countRelated(user, WeiboKeys.FOLLOWING));
+        if (recount(user, WeiboKeys.FOLLOWER, minAgeMillis)
+            && recount(user, WeiboKeys.FOLLOWING, minAgeMillis)) {
+          recounted.add(user);
+        }
       }
+      // A pair stays pending (and is repaired again by a later run) unless both users were
+      // recounted.
+      done.removeIf(p -> !recounted.contains(p.uid()) || !recounted.contains(p.target()));
       store.clearPending(done);
       repaired += done.size();
       if (batch.size() < REPAIR_BATCH) {
@@ -173,6 +185,28 @@ final class FollowGraph {
       start =
           KeyRange.successorOf(WeiboKeys.relation(last.uid(), WeiboKeys.FOLLOWING, last.target()));
     }
+  }
+
+  /**
+   * Sets {@code user}'s counter of one relation kind to the number of such rows in state following.
+   * The counter is read before the rows are counted and written only if it still holds that value,
+   * so an increment of a change that lands meanwhile is never overwritten: the recount is retried
+   * instead (re-read, re-count), a bounded number of times. A change of the user younger than
+   * {@code minAgeMillis} seen among the rows may have its increment still to come: then nothing is
+   * written. Returns whether the counter is now right.
+   */
+  private boolean recount(String user, int kind, long minAgeMillis) {
+    for (int attempt = 0; attempt < RECOUNT_ATTEMPTS; attempt++) {
+      byte[] before = store.relationCounter(user, kind);
+      RelationCount count = store.countRelations(user, kind);
+      if (clock.millis() - count.newestVersion() < minAgeMillis) {
+        return false;
+      }
+      if (store.setRelationCounter(user, kind, before, count.following())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

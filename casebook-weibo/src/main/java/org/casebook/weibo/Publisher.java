@@ -10,7 +10,7 @@ import org.casebook.weibo.WeiboStore.UserRow;
 
 /**
  * Publishing: a conditional insert under a fresh post id (retried on a collision with another
- * server), the post counter, and delivery by the author's fan-out state — to every follower's
+ * server), then the post counter and delivery by the author's fan-out state — to every follower's
  * inbox, to the author's outbox, or both while a promotion runs.
  */
 final class Publisher {
@@ -44,46 +44,46 @@ final class Publisher {
     Validation.content(content);
     UserRow author = promotion.author(uid);
     long now = clock.millis();
-    boolean outbox = author.fanOut() != FanOut.WRITE;
-    // Independent writes go side by side: the counter always, and for a read-merged author the
-    // outbox cell, optimistically, next to the conditional insert of the post itself.
-    Future<?> counted = sideWork.submit(() -> store.addToCounters(uid, 0, 0, 1));
     Post post = null;
     for (int attempt = 0; attempt < POST_ID_ATTEMPTS && post == null; attempt++) {
       long candidate = ids.next(now);
-      Post p = new Post(Long.toString(candidate), uid, PostIds.millisOf(candidate), content);
-      Future<?> outboxed =
-          outbox ? sideWork.submit(() -> store.addToOutbox(uid, List.of(p))) : null;
-      boolean inserted = store.insertPost(uid, candidate, content);
-      if (outboxed != null) {
-        Futures.await(outboxed);
-      }
-      if (inserted) {
-        post = p;
-      } else if (outboxed != null) {
-        // Another server took this id for this author: its post owns the outbox cell we just
-        // overwrote.
-        store.restoreOutboxEntry(uid, candidate);
+      if (store.insertPost(uid, candidate, content)) {
+        post = new Post(Long.toString(candidate), uid, PostIds.millisOf(candidate), content);
       }
     }
     if (post == null) {
-      Futures.await(counted);
-      store.addToCounters(uid, 0, 0, -1);
       throw new IllegalStateException(
           "no free post id for " + uid + " after " + POST_ID_ATTEMPTS + " attempts");
     }
+    // Only a stored post is counted and goes to the outbox (timelines show outbox cells as they
+    // are): a publish that fails before this point leaves no trace.
+    Future<?> counted = sideWork.submit(() -> store.addToCounters(uid, 0, 0, 1));
+    FanOut fanOut = author.fanOut();
+    Post stored = post;
+    // Side by side with the fan-out. For an author read as WRITE, the state is read again: a
+    // promotion that started meanwhile may have copied the recent posts to the outbox before our
+    // insert. If it still is WRITE, the promotion's copy (which follows its move away from WRITE)
+    // runs after our insert and includes the post.
+    Future<?> outboxed =
+        sideWork.submit(
+            () -> {
+              if (fanOut != FanOut.WRITE || promotion.author(uid).fanOut() != FanOut.WRITE) {
+                store.addToOutbox(uid, List.of(stored));
+              }
+            });
     long postId = Long.parseLong(post.id());
-    if (author.fanOut() != FanOut.READ) {
+    if (fanOut != FanOut.READ) {
       store.forEachRelated(
           uid,
           WeiboKeys.FOLLOWER,
           FAN_OUT_CHUNK,
           followers -> store.addToInboxes(followers, uid, postId));
     }
-    if (author.fanOut() == FanOut.PROMOTING
-        || (author.fanOut() == FanOut.WRITE && author.followers() >= config.fanOutThreshold())) {
+    if (fanOut == FanOut.PROMOTING
+        || (fanOut == FanOut.WRITE && author.followers() >= config.fanOutThreshold())) {
       promotion.promoteLater(uid);
     }
+    Futures.await(outboxed);
     Futures.await(counted);
     return post;
   }

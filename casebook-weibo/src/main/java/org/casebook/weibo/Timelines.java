@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -39,9 +40,18 @@ final class Timelines {
    */
   static final long CLEANUP_MIN_AGE_MILLIS = 60_000;
 
+  /** A reader over {@link #MAX_READ_MERGED_FOLLOWS} is warned about at most this often. */
+  private static final long READ_MERGED_WARNING_INTERVAL_MILLIS = 3_600_000;
+
+  /** Readers remembered as warned about, at most (then forgotten all at once). */
+  private static final int MAX_WARNED_READERS = 10_000;
+
   private final WeiboStore store;
   private final ExecutorService sideWork;
   private final Clock clock;
+
+  /** When each reader over the read-merged limit was last warned about. */
+  private final Map<String, Long> readMergedWarnings = new ConcurrentHashMap<>();
 
   Timelines(WeiboStore store, ExecutorService sideWork, Clock clock) {
     this.store = store;
@@ -63,10 +73,11 @@ final class Timelines {
     int fetch = request.fetchSize();
     InboxEntry after = request.cursor().map(WeiboKeys::parseTimelineCursor).orElse(null);
     WeiboStore.FeedRow feed = store.feed(uid, after, fetch, true);
-    List<MarkerCell> markers =
-        feed.readMerged().size() > MAX_READ_MERGED_FOLLOWS
-            ? feed.readMerged().subList(0, MAX_READ_MERGED_FOLLOWS)
-            : feed.readMerged();
+    List<MarkerCell> markers = feed.readMerged();
+    if (markers.size() > MAX_READ_MERGED_FOLLOWS) {
+      warnTooManyReadMerged(uid, markers.size());
+      markers = markers.subList(0, MAX_READ_MERGED_FOLLOWS);
+    }
     Future<List<List<Post>>> outboxes = null;
     if (!markers.isEmpty()) {
       List<String> bigs = markers.stream().map(MarkerCell::followee).toList();
@@ -163,6 +174,32 @@ final class Timelines {
       next = Optional.empty();
     }
     return new Page<>(posts, next);
+  }
+
+  /**
+   * Logs that {@code uid}'s timeline leaves out read-merged accounts beyond the limit: once per
+   * reader per interval, not on every page read.
+   */
+  private void warnTooManyReadMerged(String uid, int followed) {
+    long now = clock.millis();
+    Long last = readMergedWarnings.get(uid);
+    if (last != null && now - last < READ_MERGED_WARNING_INTERVAL_MILLIS) {
+      return;
+    }
+    if (readMergedWarnings.size() >= MAX_WARNED_READERS) {
+      readMergedWarnings.clear();
+    }
+    boolean mine =
+        last == null
+            ? readMergedWarnings.putIfAbsent(uid, now) == null
+            : readMergedWarnings.replace(uid, last, now);
+    if (mine) {
+      LOG.warn(
+          "{} follows {} read-merged accounts; the timeline merges only the first {} of them",
+          uid,
+          followed,
+          MAX_READ_MERGED_FOLLOWS);
+    }
   }
 
   /** The first outbox qualifier of {@code account} after the cursor (null: from the newest). */

@@ -20,7 +20,9 @@ import org.casebook.weibo.WeiboStore.UserRow;
  * timelines when they are read. Timelines stay complete and ordered either way; duplicates from the
  * switch-over are removed.
  *
- * <p>Thread-safe. {@link #close()} waits for running promotions.
+ * <p>Thread-safe. Promotions run on the context's {@code promotion} background thread, which the
+ * context owns and stops when it (or its Platform) is closed; {@link #close()} waits for the
+ * promotions queued so far.
  */
 public final class WeiboService implements AutoCloseable {
   /** A pending relation change younger than this may still be running: repair leaves it alone. */
@@ -157,9 +159,13 @@ public final class WeiboService implements AutoCloseable {
     return promotion.queued();
   }
 
-  /** Waits (up to 5 minutes) for promotions in progress, then stops the background thread. */
+  /**
+   * Waits for the promotions queued so far. The promotion thread itself belongs to the context:
+   * closing the Platform (or the context) stops it, letting queued promotions finish within the
+   * context's grace period.
+   */
   @Override
   public void close() {
-    promotion.close();
+    promotion.awaitQueued();
   }
 }

@@ -172,22 +172,7 @@ final class WeiboStore {
     if (beforeId >= 0) {
       scan.withStartRow(WeiboKeys.post(uid, beforeId), inclusive);
     }
-    List<Post> out = new ArrayList<>();
-    try (Table t = connection.getTable(schema.posts());
-        ResultScanner s = t.getScanner(scan)) {
-      for (Result r : s) {
-        long id = WeiboKeys.postIdOf(r.getRow());
-        out.add(
-            new Post(
-                Long.toString(id),
-                uid,
-                PostIds.millisOf(id),
-                Bytes.toString(r.getValue(P, CONTENT))));
-      }
-      return out;
-    } catch (IOException e) {
-      throw StorageException.of("read posts", e);
-    }
+    return scanPosts(uid, scan);
   }
 
   /** {@code uid}'s posts with id at least {@code sinceId}, newest first, at most {@code limit}. */
@@ -199,22 +184,24 @@ final class WeiboStore {
             .addColumn(P, CONTENT)
             .setCaching(Math.min(Math.max(limit, 1), 1000))
             .setLimit(limit);
+    return scanPosts(uid, scan);
+  }
+
+  private List<Post> scanPosts(String uid, Scan scan) {
     List<Post> out = new ArrayList<>();
     try (Table t = connection.getTable(schema.posts());
         ResultScanner s = t.getScanner(scan)) {
       for (Result r : s) {
-        long id = WeiboKeys.postIdOf(r.getRow());
-        out.add(
-            new Post(
-                Long.toString(id),
-                uid,
-                PostIds.millisOf(id),
-                Bytes.toString(r.getValue(P, CONTENT))));
+        out.add(postOf(uid, WeiboKeys.postIdOf(r.getRow()), r.getValue(P, CONTENT)));
       }
       return out;
     } catch (IOException e) {
       throw StorageException.of("read posts", e);
     }
+  }
+
+  private static Post postOf(String uid, long postId, byte[] content) {
+    return new Post(Long.toString(postId), uid, PostIds.millisOf(postId), Bytes.toString(content));
   }
 
   /**
@@ -354,13 +341,11 @@ final class WeiboStore {
       for (int i = 0; i < results.length; i++) {
         List<Post> posts = new ArrayList<>();
         for (Cell c : results[i].rawCells()) {
-          long id = WeiboKeys.outboxPostIdOf(CellUtil.cloneQualifier(c));
           posts.add(
-              new Post(
-                  Long.toString(id),
+              postOf(
                   accounts.get(i),
-                  PostIds.millisOf(id),
-                  Bytes.toString(CellUtil.cloneValue(c))));
+                  WeiboKeys.outboxPostIdOf(CellUtil.cloneQualifier(c)),
+                  CellUtil.cloneValue(c)));
         }
         out.add(posts);
       }
@@ -405,26 +390,6 @@ final class WeiboStore {
       ms.add(new Put(WeiboKeys.user(owner)).addColumn(M, q, Bytes.toBytes(now)));
     }
     batch(schema.inbox(), ms);
-  }
-
-  /** Puts the stored post with this id back into its author's outbox (after an id collision). */
-  void restoreOutboxEntry(String uid, long postId) {
-    try (Table t = connection.getTable(schema.posts())) {
-      byte[] content =
-          t.get(new Get(WeiboKeys.post(uid, postId)).addColumn(P, CONTENT)).getValue(P, CONTENT);
-      if (content != null) {
-        addToOutbox(
-            uid,
-            List.of(
-                new Post(
-                    Long.toString(postId),
-                    uid,
-                    PostIds.millisOf(postId),
-                    Bytes.toString(content))));
-      }
-    } catch (IOException e) {
-      throw StorageException.of("restore outbox entry", e);
-    }
   }
 
   /** Adds posts to an account's outbox (family o of its own inbox row). */
@@ -597,21 +562,86 @@ final class WeiboStore {
     }
   }
 
-  /** How many relation rows of one kind of {@code uid} are in state following. */
-  long countRelated(String uid, int kind) {
-    long[] n = {0};
-    forEachRelated(uid, kind, 1000, chunk -> n[0] += chunk.size());
-    return n[0];
+  /**
+   * A recount of one kind of {@code uid}'s relation rows: how many are in state following, and the
+   * newest version among all of them (following or not; -1 if none carries one).
+   */
+  record RelationCount(long following, long newestVersion) {}
+
+  /**
+   * Counts {@code uid}'s relation rows of one kind in state following, and finds the newest change
+   * among all of them: the version column of following rows, the cell timestamp (= version) of
+   * follower rows. Rows in state not following are read too, so a recent unfollow shows.
+   */
+  RelationCount countRelations(String uid, int kind) {
+    Scan scan =
+        WeiboKeys.RELATION
+            .range(uid, kind)
+            .toScan()
+            .addColumn(R, FOLLOWS)
+            .addColumn(R, VERSION)
+            .addColumn(R, SINCE)
+            .setCaching(1000);
+    long following = 0;
+    long newest = -1;
+    try (Table t = connection.getTable(schema.relations());
+        ResultScanner s = t.getScanner(scan)) {
+      for (Result r : s) {
+        if (isFollowing(r.getValue(R, FOLLOWS))) {
+          following++;
+        }
+        long version;
+        if (kind == WeiboKeys.FOLLOWING) {
+          byte[] v = r.getValue(R, VERSION);
+          version = v == null ? -1 : Bytes.toLong(v);
+        } else {
+          Cell state = r.getColumnLatestCell(R, FOLLOWS);
+          version = state == null ? -1 : state.getTimestamp();
+        }
+        newest = Math.max(newest, version);
+      }
+      return new RelationCount(following, newest);
+    } catch (IOException e) {
+      throw StorageException.of("count relations", e);
+    }
   }
 
-  /** Sets the followers and following counters to absolute values (repair's recount). */
-  void setRelationCounters(String uid, long followers, long following) {
-    batch(
-        schema.users(),
-        List.of(
-            new Put(WeiboKeys.user(uid))
-                .addColumn(U, FOLLOWERS, Bytes.toBytes(followers))
-                .addColumn(U, FOLLOWING, Bytes.toBytes(following))));
+  /**
+   * The stored bytes of {@code uid}'s counter of one relation kind (followers for {@link
+   * WeiboKeys#FOLLOWER}, following for {@link WeiboKeys#FOLLOWING}); null if absent.
+   */
+  byte[] relationCounter(String uid, int kind) {
+    byte[] qualifier = counterOf(kind);
+    try (Table t = connection.getTable(schema.users())) {
+      return t.get(new Get(WeiboKeys.user(uid)).addColumn(U, qualifier)).getValue(U, qualifier);
+    } catch (IOException e) {
+      throw StorageException.of("read user", e);
+    }
+  }
+
+  /**
+   * Sets one relation counter of {@code uid} to {@code value} if it still holds {@code expected}
+   * (absent if null): an Increment landing after {@code expected} was read makes this fail rather
+   * than be overwritten.
+   */
+  boolean setRelationCounter(String uid, int kind, byte[] expected, long value) {
+    byte[] row = WeiboKeys.user(uid);
+    byte[] qualifier = counterOf(kind);
+    Put put = new Put(row).addColumn(U, qualifier, Bytes.toBytes(value));
+    CheckAndMutate.Builder check = CheckAndMutate.newBuilder(row);
+    CheckAndMutate cam =
+        expected == null
+            ? check.ifNotExists(U, qualifier).build(put)
+            : check.ifEquals(U, qualifier, expected).build(put);
+    try (Table t = connection.getTable(schema.users())) {
+      return t.checkAndMutate(cam).isSuccess();
+    } catch (IOException e) {
+      throw StorageException.of("update counters", e);
+    }
+  }
+
+  private static byte[] counterOf(int kind) {
+    return kind == WeiboKeys.FOLLOWER ? FOLLOWERS : FOLLOWING;
   }
 
   /**

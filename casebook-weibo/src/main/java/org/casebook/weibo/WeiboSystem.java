@@ -34,7 +34,9 @@ public final class WeiboSystem implements CasebookSystem {
 
   @Override
   public RunningSystem start(SystemContext context) {
-    WeiboService service = context.own(new WeiboService(context, WeiboConfig.fromEnvironment()));
+    // Not owned by the context: the one thing to stop, the promotion thread, already is (with the
+    // context's bounded grace period at shutdown).
+    WeiboService service = new WeiboService(context, WeiboConfig.fromEnvironment());
     // Relation changes cut short by a crash are finished at start, then every few minutes (those
     // younger than a minute may still be running and wait for a later run).
     ScheduledFuture<?> repairs =

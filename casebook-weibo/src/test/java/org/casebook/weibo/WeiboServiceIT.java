@@ -11,6 +11,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -249,8 +250,8 @@ class WeiboServiceIT {
 
   /**
    * Two servers, one clock, one id offset: the second publish collides with the first one's id. The
-   * conditional insert refuses it, the optimistic outbox write is repaired, the post gets the next
-   * id, and both posts keep their own content everywhere.
+   * conditional insert refuses it, the post gets the next id (and only then goes to the outbox),
+   * and both posts keep their own content everywhere.
    */
   @Test
   void postIdCollisionsBetweenServersLoseNothing(HBaseRuntime runtime) {
@@ -288,6 +289,105 @@ class WeiboServiceIT {
         .extracting(Post::content)
         .containsExactlyInAnyOrder("small a", "small b");
     assertThat(weibo.stats(star).posts()).isEqualTo(2);
+  }
+
+  /**
+   * A publish that fails (every post id it tries is taken) leaves no trace: the outbox of the
+   * read-merged author holds the stored posts only, with their own content, and the post counter is
+   * unchanged.
+   */
+  @Test
+  void aFailedPublishLeavesNoOutboxEntryAndNoCount(HBaseRuntime runtime) {
+    Clock frozen = Clock.fixed(Instant.parse("2026-11-23T06:00:00Z"), ZoneOffset.UTC);
+    WeiboConfig config = new WeiboConfig(5, 50);
+    String star = u("star");
+    String fan = u("fan0");
+    for (int i = 0; i < 6; i++) {
+      weibo.follow(u("fan" + i), star);
+    }
+    weibo.awaitBackgroundWork();
+    assertThat(weibo.stats(star).fanOutOnRead()).isTrue();
+    List<String> stored = new ArrayList<>();
+    try (Platform servers =
+            Platform.builder(runtime, EmbeddedHBase.dataDir()).clock(frozen).build();
+        WeiboService a =
+            new WeiboService(servers.contextFor("weibo-a"), config, "weibo", new PostIds(() -> 0));
+        WeiboService b =
+            new WeiboService(
+                servers.contextFor("weibo-b"), config, "weibo", new PostIds(() -> 0))) {
+      for (int i = 0; i < 5; i++) {
+        stored.add(0, a.publish(star, "stored " + i).content());
+      }
+      // b's five attempts take the same five ids: all refused.
+      assertThatThrownBy(() -> b.publish(star, "never stored"))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("no free post id");
+    }
+    WeiboStore store = new WeiboStore(runtime.connection(), WeiboSchema.in("weibo"));
+    assertThat(store.outboxes(List.of(star), java.util.Collections.singletonList(null), 20).get(0))
+        .extracting(Post::content)
+        .containsExactlyElementsOf(stored);
+    assertThat(weibo.timeline(fan, first(20)).items())
+        .extracting(Post::content)
+        .containsExactlyElementsOf(stored);
+    assertThat(weibo.stats(star).posts()).isEqualTo(5);
+  }
+
+  /**
+   * A publisher reads its author's state (WRITE), then a promotion runs to the end — copying the
+   * recent posts to the outbox — before the post is inserted: the publisher reads the state again
+   * and puts the post in the outbox itself, so accounts that follow after the switch see it.
+   */
+  @Test
+  void aPostInsertedAfterAPromotionCopiedTheOutboxReachesLaterFollowers(HBaseRuntime runtime) {
+    String star = u("star");
+    weibo.publish(star, "before");
+    WeiboStore store = new WeiboStore(runtime.connection(), WeiboSchema.in("weibo"));
+    AtomicReference<Runnable> atNextTick = new AtomicReference<>();
+    // publish reads the author's state, then the clock, then inserts: the hook runs in between.
+    Clock hooked =
+        new Clock() {
+          @Override
+          public long millis() {
+            Runnable hook = atNextTick.getAndSet(null);
+            if (hook != null) {
+              hook.run();
+            }
+            return System.currentTimeMillis();
+          }
+
+          @Override
+          public Instant instant() {
+            return Instant.ofEpochMilli(millis());
+          }
+
+          @Override
+          public java.time.ZoneId getZone() {
+            return ZoneOffset.UTC;
+          }
+
+          @Override
+          public Clock withZone(java.time.ZoneId zone) {
+            throw new UnsupportedOperationException("fixed to UTC");
+          }
+        };
+    try (Platform server =
+            Platform.builder(runtime, EmbeddedHBase.dataDir()).clock(hooked).build();
+        WeiboService publisher =
+            new WeiboService(server.contextFor("weibo"), new WeiboConfig(5, 50))) {
+      FanOutPromotion elsewhere =
+          new FanOutPromotion(
+              store, Clock.systemUTC(), server.contextFor("weibo-other").background("promotion"));
+      atNextTick.set(() -> elsewhere.promote(star));
+      publisher.publish(star, "racing");
+      assertThat(atNextTick.get()).as("the promotion ran inside the publish").isNull();
+    }
+    assertThat(weibo.stats(star).fanOutOnRead()).isTrue();
+    String late = u("late");
+    assertThat(weibo.follow(late, star)).isTrue();
+    assertThat(weibo.timeline(late, first(10)).items())
+        .extracting(Post::content)
+        .containsExactly("racing", "before");
   }
 
   /**

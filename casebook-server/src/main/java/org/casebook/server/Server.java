@@ -114,6 +114,8 @@ final class Server implements AutoCloseable {
       List<ListenerHealth> listeners,
       Map<String, Object> details) {}
 
+  @com.fasterxml.jackson.annotation.JsonInclude(
+      com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
   record HBaseHealth(String mode, Integer regionServers, String error) {}
 
   record Health(String status, HBaseHealth hbase, List<SystemEntry> systems) {}

@@ -132,11 +132,8 @@ public final class ArchiveBulkLoad {
       Progress progress)
       throws IOException, InterruptedException {
     Configuration conf = new Configuration(base);
-    boolean local =
-        conf.get("mapreduce.framework.name") == null
-            || conf.get("mapreduce.framework.name").equals("local");
+    boolean local = MapReduceJobs.isLocal(conf);
     if (local) {
-      conf.set("mapreduce.framework.name", "local");
       // On one machine "locality" buys nothing, and HBase would open a connection per HFile writer
       // to find it.
       MapReduceJobs.setUnlessConfigured(conf, LOCALITY_SENSITIVE, "false");

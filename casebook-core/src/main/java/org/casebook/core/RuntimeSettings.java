@@ -59,10 +59,6 @@ public record RuntimeSettings(
     return new RuntimeSettings(dataDir, Optional.ofNullable(zkQuorum), hbase, hadoop, Map.of());
   }
 
-  public static RuntimeSettings fromEnvironment(Path dataDir, String zkQuorum) {
-    return fromEnvironment(dataDir, zkQuorum, null);
-  }
-
   private static Optional<Path> env(String name) {
     String v = System.getenv(name);
     return v == null || v.isBlank() ? Optional.empty() : Optional.of(Path.of(v));

@@ -248,6 +248,14 @@ class WeiboServiceIT {
     }
   }
 
+  /** Six fans follow {@code star} (fan0..fan5), and promotions queued by that have finished. */
+  private void followedBySixFans(String star) {
+    for (int i = 0; i < 6; i++) {
+      weibo.follow(u("fan" + i), star);
+    }
+    weibo.awaitBackgroundWork();
+  }
+
   /**
    * Two servers, one clock, one id offset: the second publish collides with the first one's id. The
    * conditional insert refuses it, the post gets the next id (and only then goes to the outbox),
@@ -259,10 +267,7 @@ class WeiboServiceIT {
     WeiboConfig config = new WeiboConfig(5, 50);
     String star = u("star");
     String fan = u("fan0");
-    for (int i = 0; i < 6; i++) {
-      weibo.follow(u("fan" + i), star);
-    }
-    weibo.awaitBackgroundWork();
+    followedBySixFans(star);
     try (Platform servers =
             Platform.builder(runtime, EmbeddedHBase.dataDir()).clock(frozen).build();
         WeiboService a =
@@ -302,10 +307,7 @@ class WeiboServiceIT {
     WeiboConfig config = new WeiboConfig(5, 50);
     String star = u("star");
     String fan = u("fan0");
-    for (int i = 0; i < 6; i++) {
-      weibo.follow(u("fan" + i), star);
-    }
-    weibo.awaitBackgroundWork();
+    followedBySixFans(star);
     assertThat(weibo.stats(star).fanOutOnRead()).isTrue();
     List<String> stored = new ArrayList<>();
     try (Platform servers =

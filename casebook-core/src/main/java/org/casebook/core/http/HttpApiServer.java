@@ -520,7 +520,7 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
   }
 
   private static FullHttpResponse toNetty(HttpResponse response, boolean head) {
-    byte[] body = response.body();
+    byte[] body = response.bodyBytes();
     FullHttpResponse r =
         new DefaultFullHttpResponse(
             HttpVersion.HTTP_1_1,

@@ -39,6 +39,11 @@ public final class HttpResponse {
     return body.clone();
   }
 
+  /** The body without a copy, for the server that writes it (it never changes the bytes). */
+  byte[] bodyBytes() {
+    return body;
+  }
+
   public Map<String, String> headers() {
     return headers;
   }

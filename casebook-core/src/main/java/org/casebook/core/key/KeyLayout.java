@@ -433,10 +433,6 @@ public final class KeyLayout {
     public int integer(String part) {
       return ((Number) get(part)).intValue();
     }
-
-    public byte[] bytes(String part) {
-      return ((byte[]) get(part)).clone();
-    }
   }
 
   /** Builds a {@link KeyLayout}. */

@@ -84,6 +84,32 @@ public final class BenchCommand {
   }
 
   @Command(
+      name = "docs",
+      mixinStandardHelpOptions = true,
+      description =
+          "Document store: bulk load, single reads, a blog with 100 comments, 8 concurrent editors;"
+              + " PostgreSQL JSONB and the raw ceiling in the same run.")
+  int docs(@picocli.CommandLine.Mixin DocsBenchmark.Options options) throws Exception {
+    java.util.Map<String, Object> json = new DocsBenchmark(context.get(), options).run();
+    System.out.println();
+    System.out.println("JSON: " + BenchResults.write("docs", json));
+    return 0;
+  }
+
+  @Command(
+      name = "tsdb",
+      mixinStandardHelpOptions = true,
+      description =
+          "Time series: Casebook and OpenTSDB 2.4.1 on the same HBase — telnet and HTTP ingest,"
+              + " queries, bytes per point after compaction.")
+  int tsdb(@picocli.CommandLine.Mixin TsdbBenchmark.Options options) throws Exception {
+    java.util.Map<String, Object> json = new TsdbBenchmark(context.get(), options).run();
+    System.out.println();
+    System.out.println("JSON: " + BenchResults.write("tsdb", json));
+    return 0;
+  }
+
+  @Command(
       name = "weibo-inbox",
       mixinStandardHelpOptions = true,
       description = "Inbox layouts compared: 1000 cell versions (seed) vs wide row vs tall rows.")

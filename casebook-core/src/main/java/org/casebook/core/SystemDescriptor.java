@@ -15,8 +15,11 @@ import org.casebook.core.schema.TableSpec;
  * @param summary one line for {@code --help} and {@code /api/health}
  * @param tables the tables the platform ensures before {@link CasebookSystem#start}
  * @param keys the row-key and qualifier layouts the stores use (printed by {@code schema show})
- * @param routes every HTTP route, each under {@code /api/<name>/}
+ * @param routes every HTTP route, each under {@code /api/<name>/} or one of {@code protocolPaths}
  * @param listeners the other sockets it serves (a TCP line protocol, a gRPC service)
+ * @param protocolPaths paths outside {@code /api/<name>/} that a wire protocol its users already
+ *     speak fixes (OpenTSDB's {@code /api/put}, say): routes may live under these too; the server
+ *     refuses two systems claiming the same route
  */
 public record SystemDescriptor(
     String name,
@@ -24,7 +27,19 @@ public record SystemDescriptor(
     List<TableSpec> tables,
     List<KeyLayout> keys,
     List<RouteSpec> routes,
-    List<ListenerSpec> listeners) {
+    List<ListenerSpec> listeners,
+    List<String> protocolPaths) {
+  /** A system whose routes all live under {@code /api/<name>/}. */
+  public SystemDescriptor(
+      String name,
+      String summary,
+      List<TableSpec> tables,
+      List<KeyLayout> keys,
+      List<RouteSpec> routes,
+      List<ListenerSpec> listeners) {
+    this(name, summary, tables, keys, routes, listeners, List.of());
+  }
+
   public SystemDescriptor {
     Objects.requireNonNull(name, "name is null");
     Objects.requireNonNull(summary, "summary is null");
@@ -36,8 +51,19 @@ public record SystemDescriptor(
     keys = List.copyOf(keys);
     routes = List.copyOf(routes);
     listeners = List.copyOf(listeners);
+    protocolPaths = List.copyOf(protocolPaths);
+    for (String p : protocolPaths) {
+      if (!p.startsWith("/api/") || p.endsWith("/") || p.equals("/api/health")) {
+        throw new IllegalArgumentException("bad protocol path of " + name + ": " + p);
+      }
+    }
     for (RouteSpec r : routes) {
-      if (!r.pattern().startsWith("/api/" + name + "/") && !r.pattern().equals("/api/" + name)) {
+      boolean underProtocolPath =
+          protocolPaths.stream()
+              .anyMatch(p -> r.pattern().equals(p) || r.pattern().startsWith(p + "/"));
+      if (!underProtocolPath
+          && !r.pattern().startsWith("/api/" + name + "/")
+          && !r.pattern().equals("/api/" + name)) {
         throw new IllegalArgumentException(
             "route " + r + " of " + name + " is outside /api/" + name + "/");
       }

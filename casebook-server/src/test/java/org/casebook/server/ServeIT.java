@@ -95,6 +95,21 @@ class ServeIT {
         assertThat(r.statusCode()).isEqualTo(201);
         acknowledged.add(Json.mapper().readTree(r.body()).get("id").asText());
       }
+      // Time series points acknowledged with ?sync (OpenTSDB's durable put).
+      for (int batch = 0; batch < 50; batch++) {
+        StringBuilder points = new StringBuilder("[");
+        for (int i = 0; i < 10; i++) {
+          points
+              .append(i == 0 ? "" : ",")
+              .append("{\"metric\":\"killed.points\",\"timestamp\":")
+              .append(POINTS_START + batch * 10 + i)
+              .append(",\"value\":")
+              .append(batch * 10 + i)
+              .append(",\"tags\":{\"host\":\"a\"}}");
+        }
+        HttpResponse<String> r = send("POST", port, "/api/put?sync", points.append("]").toString());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(204);
+      }
     } finally {
       first.destroyForcibly(); // SIGKILL: no shutdown hook, no flush
       first.waitFor(60, TimeUnit.SECONDS);
@@ -116,10 +131,29 @@ class ServeIT {
         cursor = page.get("next").isNull() ? null : page.get("next").asText();
       } while (cursor != null);
       assertThat(found).containsExactlyInAnyOrderElementsOf(acknowledged);
+      JsonNode series =
+          Json.mapper()
+              .readTree(
+                  send(
+                          "GET",
+                          port,
+                          "/api/query?start="
+                              + POINTS_START
+                              + "&end="
+                              + (POINTS_START + 600)
+                              + "&m=sum:killed.points",
+                          null)
+                      .body());
+      assertThat(series.get(0).get("dps")).hasSize(500);
+      assertThat(series.get(0).get("dps").get(Long.toString(POINTS_START + 499)).asLong())
+          .isEqualTo(499);
     } finally {
       stop(second);
     }
   }
+
+  /** Two hours ago, on the hour. */
+  private static final long POINTS_START = (System.currentTimeMillis() / 3_600_000L - 2) * 3600L;
 
   private static Process start(Path jar, Path data, int port) throws IOException {
     List<String> cmd =
@@ -132,7 +166,9 @@ class ServeIT {
             "--data",
             data.toString(),
             "--port",
-            Integer.toString(port));
+            Integer.toString(port),
+            "--tsdb-port",
+            "0");
     return new ProcessBuilder(cmd)
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(data.resolveSibling("serve.log").toFile()))

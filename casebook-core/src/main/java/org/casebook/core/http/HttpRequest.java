@@ -61,6 +61,12 @@ public final class HttpRequest {
         : Optional.of(values.get(values.size() - 1));
   }
 
+  /** Every value of a repeated query parameter ({@code m=…&m=…}), in order; empty if absent. */
+  public List<String> queryAll(String name) {
+    List<String> values = query.get(name);
+    return values == null ? List.of() : List.copyOf(values);
+  }
+
   /** A request header by (case-insensitive) name. */
   public Optional<String> header(String name) {
     return Optional.ofNullable(headers.get(name.toLowerCase(java.util.Locale.ROOT)));

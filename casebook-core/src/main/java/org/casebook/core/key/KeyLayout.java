@@ -43,6 +43,11 @@ public final class KeyLayout {
     BYTES,
     /** Raw bytes of a fixed width (a hash given by the caller). */
     FIXED,
+    /**
+     * Raw bytes to the end of the key, unescaped: only as the last part (a run of fixed-width ids,
+     * say). Byte order is its order.
+     */
+    TAIL,
     /** One byte in {@code [0, buckets)} derived from another part (MD5). */
     SALT,
     /** The first {@code width} bytes of the MD5 of another part. */
@@ -166,6 +171,7 @@ public final class KeyLayout {
         case STRING -> b.addString((String) v);
         case REVERSED_STRING -> b.addReversedString((String) v);
         case BYTES -> b.addBytes((byte[]) v);
+        case TAIL -> b.addFixed((byte[]) v);
         case FIXED -> {
           byte[] f = (byte[]) v;
           if (f.length != p.size()) {
@@ -236,6 +242,7 @@ public final class KeyLayout {
             case STRING -> r.readString();
             case REVERSED_STRING -> r.readReversedString();
             case BYTES -> r.readBytes();
+            case TAIL -> r.readFixed(r.remaining());
             case FIXED, HASH -> r.readFixed(p.size());
             case REGION_ID -> r.readRegionId();
           };
@@ -302,6 +309,7 @@ public final class KeyLayout {
         case LONG, REVERSE_TIMESTAMP -> r.skip(8);
         case STRING, REVERSED_STRING, BYTES -> r.skipBytes();
         case FIXED, HASH -> r.skip(p.size());
+        case TAIL -> r.skip(r.remaining());
         case REGION_ID -> r.skip(2);
       }
       if (sb.length() > 0) {
@@ -370,7 +378,7 @@ public final class KeyLayout {
       case STRING -> codePointOrder((String) x, (String) y);
       case REVERSED_STRING ->
           codePointOrder(KeyBuilder.reverse((String) x), KeyBuilder.reverse((String) y));
-      case BYTES, FIXED, HASH -> Bytes.compareTo((byte[]) x, (byte[]) y);
+      case BYTES, FIXED, HASH, TAIL -> Bytes.compareTo((byte[]) x, (byte[]) y);
       case SALT -> throw new IllegalStateException("salt is derived");
     };
   }
@@ -446,7 +454,7 @@ public final class KeyLayout {
 
     /**
      * A given part of a type with no size: BYTE, INT, LONG, REVERSE_TIMESTAMP, STRING,
-     * REVERSED_STRING, BYTES.
+     * REVERSED_STRING, BYTES, TAIL (last part only).
      */
     public Builder part(String partName, PartType type) {
       switch (type) {
@@ -509,6 +517,9 @@ public final class KeyLayout {
 
     public KeyLayout build() {
       check(!parts.isEmpty(), "a key layout needs at least one part");
+      for (int i = 0; i < parts.size() - 1; i++) {
+        check(parts.get(i).type() != PartType.TAIL, "a tail part must be the last part");
+      }
       return new KeyLayout(name, parts);
     }
   }

@@ -2,7 +2,6 @@ package org.casebook.core.net;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -11,9 +10,6 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.Set;
@@ -134,44 +130,27 @@ public final class LineServer implements Listener {
       OutputStream out = new BufferedOutputStream(socket.getOutputStream(), 16 * 1024);
       LineProtocol.Replies replies =
           text -> out.write((text + "\n").getBytes(StandardCharsets.UTF_8));
-      ByteArrayOutputStream line = new ByteArrayOutputStream(256);
+      LineReader reader = new LineReader(in, limits.maxLineBytes());
       while (!closed) {
-        if (in.available() == 0) {
+        if (!reader.buffered() && in.available() == 0) {
           session.drained(replies);
           out.flush();
         }
-        boolean tooLong = false;
-        line.reset();
-        int b;
-        while ((b = in.read()) != -1 && b != '\n') {
-          if (line.size() < limits.maxLineBytes()) {
-            line.write(b);
-          } else {
-            tooLong = true;
-          }
-        }
-        if (b == -1 && line.size() == 0) {
+        LineReader.Line line = reader.next();
+        if (line == null) {
           session.drained(replies);
           out.flush();
           return;
         }
-        if (tooLong) {
+        if (line.tooLong()) {
           replies.line("error: line longer than " + limits.maxLineBytes() + " bytes");
           continue;
         }
-        String text;
-        try {
-          text = decode(line.toByteArray());
-        } catch (CharacterCodingException e) {
+        if (line.text() == null) {
           replies.line("error: line is not valid UTF-8");
           continue;
         }
-        if (!session.line(text, replies)) {
-          session.drained(replies);
-          out.flush();
-          return;
-        }
-        if (b == -1) {
+        if (!session.line(line.text(), replies)) {
           session.drained(replies);
           out.flush();
           return;
@@ -186,19 +165,6 @@ public final class LineServer implements Listener {
     } finally {
       open.remove(socket);
     }
-  }
-
-  private static String decode(byte[] bytes) throws CharacterCodingException {
-    int n = bytes.length;
-    if (n > 0 && bytes[n - 1] == '\r') {
-      n--;
-    }
-    return StandardCharsets.UTF_8
-        .newDecoder()
-        .onMalformedInput(CodingErrorAction.REPORT)
-        .onUnmappableCharacter(CodingErrorAction.REPORT)
-        .decode(ByteBuffer.wrap(bytes, 0, n))
-        .toString();
   }
 
   @Override

@@ -39,6 +39,13 @@ class KeyLayoutTest {
             .build(),
         400);
     KeyLayoutChecks.verify(
+        KeyLayout.named("tail")
+            .part("b", PartType.BYTE)
+            .fixed("f", 3)
+            .part("rest", PartType.TAIL)
+            .build(),
+        400);
+    KeyLayoutChecks.verify(
         KeyLayout.named("regions").regionId("r", 16, "id").part("id", PartType.LONG).build(), 200);
     KeyLayoutChecks.verify(
         KeyLayout.named("given region")
@@ -78,5 +85,17 @@ class KeyLayoutTest {
     assertThatThrownBy(() -> l.encode("u")).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> l.encode("u", "not a number"))
         .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void aTailPartRunsToTheEndAndOnlyLast() {
+    KeyLayout l = KeyLayout.named("t").fixed("m", 2).part("rest", PartType.TAIL).build();
+    byte[] key = l.encode(new byte[] {1, 2}, new byte[] {0, 0, 9});
+    assertThat(key).containsExactly(1, 2, 0, 0, 9);
+    assertThat((byte[]) l.decode(key).get("rest")).containsExactly(0, 0, 9);
+    assertThat(l.explain(new byte[] {1, 2}, new byte[] {0, 0, 9})).isEqualTo("01 02 | 00 00 09");
+    assertThatThrownBy(() -> KeyLayout.named("x").part("rest", PartType.TAIL).fixed("m", 2).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("last part");
   }
 }

@@ -114,7 +114,7 @@ public final class KeyLayoutChecks {
       case REVERSE_TIMESTAMP ->
           pickLong(r, 0, 1, Long.MAX_VALUE, 1_767_225_600_000L, r.nextLong() & Long.MAX_VALUE);
       case STRING, REVERSED_STRING -> text(r);
-      case BYTES -> text(r).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      case BYTES, TAIL -> text(r).getBytes(java.nio.charset.StandardCharsets.UTF_8);
       case FIXED -> {
         byte[] b = new byte[p.size()];
         r.nextBytes(b);

@@ -1,0 +1,233 @@
+package org.casebook.tsdb;
+
+import java.nio.ByteBuffer;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.casebook.core.InvalidInputException;
+
+/** Reads series for queries: rows of a metric over an hour range, grouped into series. */
+final class QueryRunner {
+  private final TsdbStore store;
+  private final Uids uids;
+  private final Compactor compactor;
+  private final Clock clock;
+
+  QueryRunner(TsdbStore store, Uids uids, Compactor compactor, Clock clock) {
+    this.store = store;
+    this.uids = uids;
+    this.compactor = compactor;
+    this.clock = clock;
+  }
+
+  long nowMs() {
+    return clock.millis();
+  }
+
+  /** The id of a metric a query names; OpenTSDB's error when it has none. */
+  byte[] metricId(String metric) {
+    return uids.find(UidKind.METRIC, metric)
+        .orElseThrow(
+            () ->
+                new InvalidInputException(
+                    "metric", "No such name for 'metrics': '" + metric + "'"));
+  }
+
+  /**
+   * Every series of {@code metric} with points in {@code [fromMs, toMs]}, each with only those
+   * points, in row-key order of their tags.
+   */
+  List<Series> fetch(String metric, long fromMs, long toMs) {
+    return fetch(metric, fromMs, toMs, null);
+  }
+
+  /** As {@link #fetch(String, long, long)}, reading only rows {@code rowFilter} keeps. */
+  List<Series> fetch(
+      String metric, long fromMs, long toMs, org.apache.hadoop.hbase.filter.Filter rowFilter) {
+    byte[] metricId = metricId(metric);
+    // A series' rows come in hour order (its hours are adjacent in the key, also in a salt
+    // bucket) and a row's points are sorted and unique: appending keeps each series sorted.
+    Map<ByteBuffer, List<DataPoint>> byTags = new LinkedHashMap<>();
+    int fromHour = PointCodec.hourOf(Math.max(0, fromMs));
+    int toHour = PointCodec.hourOf(Math.max(0, toMs));
+    store.scanRows(
+        metricId,
+        fromHour,
+        toHour,
+        false,
+        rowFilter,
+        r -> {
+          TsdbStore.DataRow row = store.decodeRow(r.getRow());
+          compactor.noticeRead(r, row.hour());
+          List<DataPoint> points =
+              byTags.computeIfAbsent(ByteBuffer.wrap(row.tags()), k -> new ArrayList<>());
+          for (DataPoint p : PointCodec.rowPoints(row.hour(), r.rawCells())) {
+            if (p.timestampMs() >= fromMs && p.timestampMs() <= toMs) {
+              points.add(p);
+            }
+          }
+        });
+    List<Series> out = new ArrayList<>(byTags.size());
+    Map<ByteBuffer, Map<String, String>> tagNames = new HashMap<>();
+    for (Map.Entry<ByteBuffer, List<DataPoint>> e : byTags.entrySet()) {
+      if (e.getValue().isEmpty()) {
+        continue;
+      }
+      Map<String, String> tags = tagNames.computeIfAbsent(e.getKey(), this::tagNames);
+      out.add(new Series(metric, tags, e.getValue()));
+    }
+    return out;
+  }
+
+  /** Tag names and values of a row's tag bytes. */
+  Map<String, String> tagNames(ByteBuffer tagBytes) {
+    byte[] b = tagBytes.array();
+    Map<String, String> tags = new TreeMap<>();
+    int w = TsdbKeys.UID_WIDTH;
+    for (int i = 0; i + 2 * w <= b.length; i += 2 * w) {
+      byte[] k = java.util.Arrays.copyOfRange(b, i, i + w);
+      byte[] v = java.util.Arrays.copyOfRange(b, i + w, i + 2 * w);
+      tags.put(uids.name(UidKind.TAGK, k), uids.name(UidKind.TAGV, v));
+    }
+    return tags;
+  }
+
+  /** Answers every sub-query of {@code q}, in order. */
+  List<List<QueryResult>> run(OpenTsdbQuery q) {
+    List<List<QueryResult>> out = new ArrayList<>(q.queries().size());
+    for (SubQuery sub : q.queries()) {
+      metricId(sub.metric());
+      for (String k : sub.filterTagKeys()) {
+        if (uids.find(UidKind.TAGK, k).isEmpty()) {
+          throw new InvalidInputException("filters", "No such name for 'tagk': '" + k + "'");
+        }
+      }
+      for (String v : sub.literalTagValues()) {
+        if (uids.find(UidKind.TAGV, v).isEmpty()) {
+          throw new InvalidInputException("filters", "No such name for 'tagv': '" + v + "'");
+        }
+      }
+      ScanWindow window = ScanWindow.of(q.startMs(), q.endMs(), sub.downsample());
+      List<Series> series =
+          fetch(
+              sub.metric(),
+              window.startMs(),
+              window.endMs() - 1,
+              TagRowFilter.of(sub, uids, store.keyPrefixBytes()).orElse(null));
+      out.add(QueryEngine.run(sub, q.startMs(), q.endMs(), series, uidOrder()));
+    }
+    return out;
+  }
+
+  /**
+   * Series of {@code metric} whose tags include every {@code required} pair ({@code *} as a value:
+   * any value of that key), from the row keys of all its hours (OpenTSDB's lookup without meta
+   * tables scans the data table the same way).
+   */
+  List<LookupSeries> lookup(String metric, Map<String, String> required, int limit) {
+    byte[] metricId = metricId(metric);
+    java.util.Set<ByteBuffer> seen = new java.util.LinkedHashSet<>();
+    store.scanRows(
+        metricId,
+        0,
+        PointCodec.hourOf(clock.millis()) + 24 * 366,
+        true,
+        null,
+        r -> seen.add(ByteBuffer.wrap(store.decodeRow(r.getRow()).tags())));
+    List<LookupSeries> out = new ArrayList<>();
+    for (ByteBuffer tagBytes : seen) {
+      Map<String, String> tags = tagNames(tagBytes);
+      boolean match = true;
+      for (Map.Entry<String, String> req : required.entrySet()) {
+        String v = tags.get(req.getKey());
+        if (v == null || !(req.getValue().equals("*") || req.getValue().equals(v))) {
+          match = false;
+          break;
+        }
+      }
+      if (match) {
+        out.add(new LookupSeries(tsuid(metricId, tagBytes.array()), metric, tags));
+        if (out.size() >= limit) {
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  /** A series found by a lookup. */
+  record LookupSeries(String tsuid, String metric, Map<String, String> tags) {}
+
+  /**
+   * The latest point of each series of {@code metric} whose tags include {@code required}, looking
+   * back {@code backScanHours} hours from now.
+   */
+  List<LastPoint> last(String metric, Map<String, String> required, int backScanHours) {
+    byte[] metricId = metricId(metric);
+    int now = PointCodec.hourOf(clock.millis());
+    Map<ByteBuffer, LastPoint> latest = new LinkedHashMap<>();
+    store.scanRowsBackwards(
+        metricId,
+        now - backScanHours,
+        now + 1,
+        r -> {
+          TsdbStore.DataRow row = store.decodeRow(r.getRow());
+          ByteBuffer key = ByteBuffer.wrap(row.tags());
+          if (latest.containsKey(key)) {
+            return true;
+          }
+          Map<String, String> tags = tagNames(key);
+          for (Map.Entry<String, String> req : required.entrySet()) {
+            if (!req.getValue().equals(tags.get(req.getKey()))) {
+              latest.put(key, null);
+              return true;
+            }
+          }
+          List<DataPoint> points = PointCodec.rowPoints(row.hour(), r.getFamilyMap(TsdbSchema.T));
+          if (!points.isEmpty()) {
+            latest.put(
+                key,
+                new LastPoint(
+                    metric, tags, tsuid(metricId, row.tags()), points.get(points.size() - 1)));
+          }
+          return true;
+        });
+    List<LastPoint> out = new ArrayList<>();
+    for (LastPoint p : latest.values()) {
+      if (p != null) {
+        out.add(p);
+      }
+    }
+    return out;
+  }
+
+  /** The latest point of one series. */
+  record LastPoint(String metric, Map<String, String> tags, String tsuid, DataPoint point) {}
+
+  /** Tag keys and values ordered by their ids, as OpenTSDB orders groups and series. */
+  TagOrder uidOrder() {
+    return new TagOrder(
+        (a, b) -> compareIds(UidKind.TAGK, a, b), (a, b) -> compareIds(UidKind.TAGV, a, b));
+  }
+
+  private int compareIds(UidKind kind, String a, String b) {
+    if (a.equals(b)) {
+      return 0;
+    }
+    byte[] x = uids.find(kind, a).orElse(null);
+    byte[] y = uids.find(kind, b).orElse(null);
+    if (x == null || y == null) {
+      return x == null ? (y == null ? a.compareTo(b) : 1) : -1;
+    }
+    return java.util.Arrays.compareUnsigned(x, y);
+  }
+
+  /** The tsuid (hex of metric id and tag bytes) of a series, as OpenTSDB prints it. */
+  static String tsuid(byte[] metricId, byte[] tags) {
+    return TsdbService.hex(metricId) + TsdbService.hex(tags);
+  }
+}

@@ -1,0 +1,97 @@
+package org.casebook.tsdb;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.casebook.core.CasebookSystem;
+import org.casebook.core.RunningSystem;
+import org.casebook.core.SystemContext;
+import org.casebook.core.SystemDescriptor;
+import org.casebook.core.SystemHealth;
+import org.casebook.core.http.Route;
+import org.casebook.core.net.LineServer;
+import org.casebook.core.net.ListenerSpec;
+import org.casebook.tsdb.cli.TsdbCommand;
+import org.casebook.tsdb.http.TsdbRoutes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The time-series store with OpenTSDB's protocols, plugged into the platform. */
+public final class TsdbSystem implements CasebookSystem {
+  private static final Logger LOG = LoggerFactory.getLogger(TsdbSystem.class);
+  private static final long COMPACTION_PERIOD_SECONDS = 60;
+
+  /** OpenTSDB's telnet-style port. */
+  public static final ListenerSpec TELNET =
+      new ListenerSpec(
+          "telnet",
+          "OpenTSDB telnet-style lines (put, version, help, exit)",
+          4242,
+          "collectors (tcollector, collectd write_tsdb, Telegraf) send put lines here");
+
+  @Override
+  public SystemDescriptor descriptor() {
+    return new SystemDescriptor(
+        "tsdb",
+        "Time series (seed 002, OpenTSDB case): telnet put, /api/put, /api/query, Grafana",
+        TsdbService.schemas(
+            TsdbSchema.DEFAULT_NAMESPACE, TsdbConfig.fromEnvironment().saltBuckets()),
+        TsdbKeys.ALL,
+        TsdbRoutes.ROUTES.specs(),
+        List.of(TELNET),
+        TsdbRoutes.OPENTSDB_PATHS);
+  }
+
+  @Override
+  public RunningSystem start(SystemContext context) {
+    TsdbService service = context.own(new TsdbService(context, TsdbConfig.fromEnvironment()));
+    context.listenLines(
+        TELNET,
+        service.telnetProtocol(context.access()),
+        new LineServer.Limits(256, 600_000, 64 * 1024));
+    ScheduledFuture<?> compaction =
+        context
+            .background("compaction")
+            .scheduleWithFixedDelay(
+                () -> compact(service),
+                COMPACTION_PERIOD_SECONDS,
+                COMPACTION_PERIOD_SECONDS,
+                TimeUnit.SECONDS);
+    List<Route> routes = TsdbRoutes.ROUTES.bind(service);
+    return new RunningSystem() {
+      @Override
+      public List<Route> routes() {
+        return routes;
+      }
+
+      @Override
+      public SystemHealth health() {
+        Map<String, Object> details =
+            Map.of(
+                "compactionBacklogRows", service.compactionBacklog(),
+                "compactionScheduled", !compaction.isDone(),
+                "bufferedWriteFailures", service.asyncWriteFailures());
+        return compaction.isDone() ? SystemHealth.degraded(details) : SystemHealth.up(details);
+      }
+    };
+  }
+
+  private static void compact(TsdbService service) {
+    try {
+      int rows = service.compactDue();
+      if (rows > 0) {
+        LOG.debug("compacted {} row(s)", rows);
+      }
+    } catch (RuntimeException e) {
+      // Logged, not thrown: a thrown exception would cancel the schedule.
+      LOG.warn("compaction failed; it runs again in {} s", COMPACTION_PERIOD_SECONDS, e);
+    }
+  }
+
+  @Override
+  public Object command(Supplier<SystemContext> context) {
+    return new TsdbCommand(context);
+  }
+}

@@ -1,0 +1,349 @@
+package org.casebook.tsdb.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.casebook.core.ErrorKind;
+import org.casebook.core.InvalidInputException;
+import org.casebook.core.Json;
+import org.casebook.core.http.HttpRequest;
+import org.casebook.core.http.HttpResponse;
+import org.casebook.core.http.RouteTable;
+import org.casebook.tsdb.PutResult;
+import org.casebook.tsdb.TsdbService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * OpenTSDB 2.4's HTTP API on the shared server: the paths, parameters and response shapes its
+ * clients (Telegraf, Grafana, scripts) already use. Errors keep OpenTSDB's shape, {@code
+ * {"error":{"code","message"}}}, with the field at fault and the error kind added.
+ */
+public final class TsdbRoutes {
+  private static final Logger LOG = LoggerFactory.getLogger(TsdbRoutes.class);
+
+  /**
+   * The paths OpenTSDB's clients call: served at the root of the API, not under {@code /api/tsdb/},
+   * so that a client switches by changing host and port only.
+   */
+  public static final List<String> OPENTSDB_PATHS =
+      List.of(
+          "/api/put",
+          "/api/query",
+          "/api/suggest",
+          "/api/search",
+          "/api/aggregators",
+          "/api/config",
+          "/api/version",
+          "/api/uid");
+
+  public static final RouteTable<TsdbService> ROUTES =
+      RouteTable.<TsdbService>builder()
+          .post(
+              "/api/put",
+              "Store points (one object or an array); ?summary, ?details, ?sync as OpenTSDB",
+              opentsdb(TsdbRoutes::put))
+          .get(
+              "/api/suggest",
+              "Names starting with q: type=metrics|tagk|tagv, q, max",
+              opentsdb(TsdbRoutes::suggestGet))
+          .postQuery(
+              "/api/suggest",
+              "Names starting with q, asked as JSON {type, q, max}",
+              opentsdb(TsdbRoutes::suggestPost))
+          .get(
+              "/api/query",
+              "Query: start, end, m=agg:[interval-agg[-fill]:][rate[{…}]:]metric{tags}{filters}, ms,"
+                  + " arrays, show_query",
+              opentsdb(TsdbRoutes::queryGet))
+          .postQuery(
+              "/api/query",
+              "Query as OpenTSDB's JSON: start, end, queries[aggregator, metric, downsample,"
+                  + " rate, rateOptions, tags, filters, explicitTags], msResolution, showQuery",
+              opentsdb(TsdbRoutes::queryPost))
+          .get(
+              "/api/query/last",
+              "Latest point of each series: timeseries=metric{k=v} (repeated), back_scan hours",
+              opentsdb(TsdbRoutes::lastGet))
+          .postQuery(
+              "/api/query/last",
+              "Latest points, asked as JSON {queries:[{metric, tags}], backScan}",
+              opentsdb(TsdbRoutes::lastPost))
+          .get(
+              "/api/search/lookup",
+              "Series of a metric matching tags: m=metric{k=v,k2=*}, limit",
+              opentsdb(TsdbRoutes::lookupGet))
+          .postQuery(
+              "/api/search/lookup",
+              "Series lookup as JSON {metric, tags:[{key, value}], limit}",
+              opentsdb(TsdbRoutes::lookupPost))
+          .get(
+              "/api/aggregators",
+              "Aggregator names",
+              opentsdb((svc, req) -> HttpResponse.ok(TsdbService.aggregators())))
+          .get(
+              "/api/config/filters",
+              "Tag filter types with descriptions and examples",
+              opentsdb((svc, req) -> HttpResponse.ok(TsdbService.filterTypes())))
+          .get("/api/version", "Version, as OpenTSDB reports it", opentsdb(TsdbRoutes::version))
+          .post(
+              "/api/uid/assign",
+              "Give new names ids: JSON {metric:[…], tagk:[…], tagv:[…]}",
+              opentsdb(TsdbRoutes::assign))
+          .build();
+
+  private TsdbRoutes() {}
+
+  /** OpenTSDB's error body. */
+  record OpenTsdbError(ErrorDetail error) {}
+
+  record ErrorDetail(int code, String message, String details, String field, String kind) {}
+
+  private static RouteTable.ServiceHandler<TsdbService> opentsdb(
+      RouteTable.ServiceHandler<TsdbService> handler) {
+    return (service, req) -> {
+      try {
+        return handler.handle(service, req);
+      } catch (RuntimeException e) {
+        ErrorKind kind = ErrorKind.of(e);
+        if (kind == ErrorKind.INTERNAL) {
+          LOG.error("{} {} failed", req.method(), req.path(), e);
+        }
+        String field = e instanceof InvalidInputException iie ? iie.field() : null;
+        String message = kind == ErrorKind.INTERNAL ? "internal error" : e.getMessage();
+        return HttpResponse.json(
+            kind.httpStatus(),
+            new OpenTsdbError(
+                new ErrorDetail(kind.httpStatus(), message, null, field, kind.code())));
+      }
+    };
+  }
+
+  private static HttpResponse put(TsdbService service, HttpRequest req) {
+    JsonNode body = readTree(req);
+    PutResult r = service.put(body, req.query("sync").isPresent());
+    boolean details = req.query("details").isPresent();
+    boolean summary = req.query("summary").isPresent();
+    if (details) {
+      return HttpResponse.json(r.failed() > 0 ? 400 : 200, r);
+    }
+    if (summary) {
+      return HttpResponse.json(r.failed() > 0 ? 400 : 200, new PutSummary(r.failed(), r.success()));
+    }
+    if (r.failed() > 0) {
+      return HttpResponse.json(
+          400,
+          new OpenTsdbError(
+              new ErrorDetail(
+                  400,
+                  "One or more data points had errors",
+                  "Please see the TSD logs or append \"details\" to the put request",
+                  "body",
+                  ErrorKind.INVALID_INPUT.code())));
+    }
+    return HttpResponse.noContent();
+  }
+
+  record PutSummary(int failed, int success) {}
+
+  static JsonNode readTree(HttpRequest req) {
+    byte[] body = req.body();
+    if (body.length == 0) {
+      throw new InvalidInputException("body", "Missing request content");
+    }
+    try {
+      return Json.mapper().readTree(body);
+    } catch (java.io.IOException e) {
+      throw new InvalidInputException("body", "Unable to parse the given JSON");
+    }
+  }
+
+  private static HttpResponse suggestGet(TsdbService service, HttpRequest req) {
+    String type =
+        req.query("type")
+            .orElseThrow(() -> new InvalidInputException("type", "Missing 'type' parameter"));
+    int max = req.queryInt("max", 25, 1, 100_000);
+    return HttpResponse.ok(service.suggest(type, req.query("q").orElse(""), max));
+  }
+
+  private static final List<String> QUERY_PARAMS =
+      List.of(
+          "start",
+          "end",
+          "m",
+          "tz",
+          "ms",
+          "msResolution",
+          "show_query",
+          "arrays",
+          "show_tsuids",
+          "delete",
+          "use_calendar",
+          "tsuid");
+
+  private static HttpResponse queryGet(TsdbService service, HttpRequest req) {
+    Map<String, List<String>> params = new java.util.LinkedHashMap<>();
+    for (String name : QUERY_PARAMS) {
+      List<String> values = req.queryAll(name);
+      if (!values.isEmpty()) {
+        params.put(name, values);
+      }
+    }
+    return json(service.query(params));
+  }
+
+  private static HttpResponse queryPost(TsdbService service, HttpRequest req) {
+    return json(service.query(readTree(req)));
+  }
+
+  private static HttpResponse json(byte[] body) {
+    return new HttpResponse(200, "application/json; charset=UTF-8", body);
+  }
+
+  private static final int DEFAULT_BACK_SCAN_HOURS = 24;
+
+  private static HttpResponse lastGet(TsdbService service, HttpRequest req) {
+    List<String> series = req.queryAll("timeseries");
+    if (series.isEmpty()) {
+      throw new InvalidInputException("timeseries", "Missing the timeseries parameter");
+    }
+    int backScan = req.queryInt("back_scan", DEFAULT_BACK_SCAN_HOURS, 0, 24 * 366);
+    List<TsdbService.LastAnswer> out = new ArrayList<>();
+    for (String s : series) {
+      Map.Entry<String, List<TsdbService.TagPair>> spec =
+          TsdbService.parseSeriesSpec(s, "timeseries");
+      out.addAll(service.last(spec.getKey(), asMap(spec.getValue()), backScan));
+    }
+    return HttpResponse.ok(out);
+  }
+
+  record LastQuery(String metric, Map<String, String> tags, List<String> tsuids) {}
+
+  record LastRequest(List<LastQuery> queries, Integer backScan, Boolean resolveNames) {}
+
+  private static HttpResponse lastPost(TsdbService service, HttpRequest req) {
+    LastRequest r = req.body(LastRequest.class);
+    if (r.queries() == null || r.queries().isEmpty()) {
+      throw new InvalidInputException("queries", "Missing queries");
+    }
+    int backScan = r.backScan() == null ? DEFAULT_BACK_SCAN_HOURS : r.backScan();
+    List<TsdbService.LastAnswer> out = new ArrayList<>();
+    for (LastQuery q : r.queries()) {
+      if (q.tsuids() != null && !q.tsuids().isEmpty()) {
+        throw new InvalidInputException("tsuids", "last points by tsuid are not supported");
+      }
+      if (q.metric() == null || q.metric().isEmpty()) {
+        throw new InvalidInputException("metric", "Missing the metric");
+      }
+      out.addAll(service.last(q.metric(), q.tags() == null ? Map.of() : q.tags(), backScan));
+    }
+    return HttpResponse.ok(out);
+  }
+
+  private static Map<String, String> asMap(List<TsdbService.TagPair> pairs) {
+    Map<String, String> m = new java.util.LinkedHashMap<>();
+    pairs.forEach(p -> m.put(p.key(), p.value()));
+    return m;
+  }
+
+  private static final int DEFAULT_LOOKUP_LIMIT = 25;
+
+  private static HttpResponse lookupGet(TsdbService service, HttpRequest req) {
+    String m =
+        req.query("m").orElseThrow(() -> new InvalidInputException("m", "Missing the m parameter"));
+    Map.Entry<String, List<TsdbService.TagPair>> spec = TsdbService.parseSeriesSpec(m, "m");
+    int limit = req.queryInt("limit", DEFAULT_LOOKUP_LIMIT, 1, 100_000);
+    return HttpResponse.ok(service.lookup(spec.getKey(), spec.getValue(), limit));
+  }
+
+  record LookupRequest(
+      String metric, List<TsdbService.TagPair> tags, Integer limit, Boolean useMeta) {}
+
+  private static HttpResponse lookupPost(TsdbService service, HttpRequest req) {
+    LookupRequest r = req.body(LookupRequest.class);
+    if (r.metric() == null || r.metric().isEmpty()) {
+      throw new InvalidInputException("metric", "Missing the metric");
+    }
+    int limit = r.limit() == null ? DEFAULT_LOOKUP_LIMIT : r.limit();
+    InvalidInputException.check(limit >= 1 && limit <= 100_000, "limit", "limit must be 1..100000");
+    return HttpResponse.ok(
+        service.lookup(r.metric(), r.tags() == null ? List.of() : r.tags(), limit));
+  }
+
+  record SuggestRequest(String type, String q, Integer max) {}
+
+  private static HttpResponse suggestPost(TsdbService service, HttpRequest req) {
+    SuggestRequest s = req.body(SuggestRequest.class);
+    if (s.type() == null) {
+      throw new InvalidInputException("type", "Missing 'type' parameter");
+    }
+    int max = s.max() == null ? 25 : s.max();
+    InvalidInputException.check(max >= 1 && max <= 100_000, "max", "max must be 1..100000");
+    return HttpResponse.ok(service.suggest(s.type(), s.q() == null ? "" : s.q(), max));
+  }
+
+  record Version(
+      String version,
+      String short_revision,
+      String full_revision,
+      String timestamp,
+      String repo_status,
+      String user,
+      String host,
+      String repo) {}
+
+  private static HttpResponse version(TsdbService service, HttpRequest req) {
+    return HttpResponse.ok(
+        new Version(
+            TsdbService.protocolVersion(),
+            "casebook",
+            "casebook",
+            "0",
+            "MINT",
+            "casebook",
+            "casebook",
+            "casebook-tsdb"));
+  }
+
+  record AssignRequest(List<String> metric, List<String> tagk, List<String> tagv) {}
+
+  record AssignResponse(
+      Map<String, String> metric,
+      Map<String, String> metric_errors,
+      Map<String, String> tagk,
+      Map<String, String> tagk_errors,
+      Map<String, String> tagv,
+      Map<String, String> tagv_errors) {}
+
+  private static HttpResponse assign(TsdbService service, HttpRequest req) {
+    AssignRequest a = req.body(AssignRequest.class);
+    List<TsdbService.UidAssignment> results = new ArrayList<>();
+    for (String type : List.of("metrics", "tagk", "tagv")) {
+      List<String> names =
+          switch (type) {
+            case "metrics" -> a.metric();
+            case "tagk" -> a.tagk();
+            default -> a.tagv();
+          };
+      results.add(
+          names == null
+              ? new TsdbService.UidAssignment(type, Map.of(), Map.of())
+              : service.assign(type, names));
+    }
+    boolean failed = results.stream().anyMatch(r -> !r.errors().isEmpty());
+    AssignResponse body =
+        new AssignResponse(
+            results.get(0).assigned(),
+            nullIfEmpty(results.get(0).errors()),
+            results.get(1).assigned(),
+            nullIfEmpty(results.get(1).errors()),
+            results.get(2).assigned(),
+            nullIfEmpty(results.get(2).errors()));
+    return HttpResponse.json(failed ? 400 : 200, body);
+  }
+
+  private static Map<String, String> nullIfEmpty(Map<String, String> m) {
+    return m.isEmpty() ? null : m;
+  }
+}

@@ -1,0 +1,301 @@
+package org.casebook.tsdb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.casebook.core.HBaseRuntime;
+import org.casebook.core.InvalidInputException;
+import org.casebook.core.Platform;
+import org.casebook.core.SystemContext;
+import org.casebook.core.schema.SchemaManager;
+import org.casebook.core.testing.EmbeddedHBase;
+import org.casebook.core.testing.TestIds;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(EmbeddedHBase.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class TsdbServiceIT {
+  private static final String NAMESPACE = "tsdbit";
+  private Platform platform;
+  private SystemContext context;
+  private TsdbService service;
+  private final long t0 = (System.currentTimeMillis() / 3_600_000L - 3) * 3_600_000L;
+
+  @BeforeAll
+  void start(HBaseRuntime runtime) {
+    new SchemaManager(runtime.connection()).ensureAll(TsdbService.schemas(NAMESPACE, 0));
+    platform = Platform.create(runtime, EmbeddedHBase.dataDir());
+    context = platform.contextFor(new TsdbSystem().descriptor());
+    service = new TsdbService(context, TsdbConfig.defaults(), NAMESPACE);
+  }
+
+  @AfterAll
+  void stop() {
+    service.close();
+    platform.close();
+  }
+
+  private TsdbStore store() {
+    return new TsdbStore(context.connection(), TsdbSchema.in(NAMESPACE), 0);
+  }
+
+  @Test
+  void writersRacingOnNewNamesAllGetTheSameIds() throws Exception {
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      names.add(TestIds.unique("race") + "." + i);
+    }
+    int threads = 12;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    CountDownLatch go = new CountDownLatch(1);
+    Map<String, Set<String>> seen = new ConcurrentHashMap<>();
+    List<Future<?>> futures = new ArrayList<>();
+    try (TsdbStore store = store()) {
+      for (int t = 0; t < threads; t++) {
+        futures.add(
+            pool.submit(
+                (Callable<Void>)
+                    () -> {
+                      Uids uids = new Uids(store); // a cache of its own: a writer of its own
+                      go.await();
+                      for (String n : names) {
+                        byte[] id = uids.getOrAssign(UidKind.METRIC, n);
+                        seen.computeIfAbsent(n, k -> ConcurrentHashMap.newKeySet())
+                            .add(Arrays.toString(id));
+                      }
+                      return null;
+                    }));
+      }
+      go.countDown();
+      for (Future<?> f : futures) {
+        f.get();
+      }
+      pool.shutdown();
+      Uids fresh = new Uids(store);
+      Set<String> distinct = new HashSet<>();
+      for (String n : names) {
+        assertThat(seen.get(n)).as(n).hasSize(1);
+        byte[] id = fresh.find(UidKind.METRIC, n).orElseThrow();
+        assertThat(Arrays.toString(id)).isEqualTo(seen.get(n).iterator().next());
+        assertThat(store.name(UidKind.METRIC, id)).contains(n);
+        distinct.add(Arrays.toString(id));
+      }
+      assertThat(distinct).hasSize(names.size());
+    }
+  }
+
+  @Test
+  void noPointIsLostWhileManyWritersAndTheCompactorShareARow() throws Exception {
+    String metric = TestIds.unique("shared.row");
+    int threads = 8;
+    int perThread = 150;
+    AtomicBoolean writing = new AtomicBoolean(true);
+    ExecutorService pool = Executors.newFixedThreadPool(threads + 1);
+    List<Future<?>> writers = new ArrayList<>();
+    try (TsdbStore store = store()) {
+      Compactor compactor = new Compactor(store, java.time.Clock.systemUTC(), 0, context.metrics());
+      for (int t = 0; t < threads; t++) {
+        int thread = t;
+        writers.add(
+            pool.submit(
+                (Callable<Void>)
+                    () -> {
+                      for (int i = 0; i < perThread; i++) {
+                        long ts = t0 + (thread * perThread + i) * 2_000L;
+                        service.write(
+                            List.of(point(metric, ts, thread * 1_000L + i, Map.of("host", "a"))),
+                            i % 10 == 0);
+                      }
+                      return null;
+                    }));
+      }
+      Future<Integer> compactions =
+          pool.submit(
+              () -> {
+                int rows = 0;
+                while (writing.get()) {
+                  rows += compactor.runAll();
+                }
+                return rows;
+              });
+      for (Future<?> f : writers) {
+        f.get();
+      }
+      service.compactAll();
+      writing.set(false);
+      assertThat(compactions.get()).isPositive();
+      pool.shutdown();
+      service.compactAll();
+    }
+    List<Series> series =
+        service.queries().fetch(metric, t0, t0 + (long) threads * perThread * 2_000L);
+    assertThat(series).hasSize(1);
+    assertThat(series.get(0).points()).hasSize(threads * perThread);
+    for (DataPoint p : series.get(0).points()) {
+      long n = (p.timestampMs() - t0) / 2_000L;
+      assertThat(p.longValue()).isEqualTo((n / perThread) * 1_000L + n % perThread);
+    }
+  }
+
+  @Test
+  void compactionKeepsTheAnswerAndShrinksTheRow() {
+    String metric = TestIds.unique("compact.me");
+    List<IncomingPoint> points = new ArrayList<>();
+    for (int i = 0; i < 360; i++) {
+      points.add(point(metric, t0 + i * 10_000L, 1_000_000L + i * 37L, Map.of("host", "b")));
+      points.add(
+          new IncomingPoint(
+              metric,
+              t0 + i * 10_000L + 5_000,
+              false,
+              DataPoint.ofDouble(t0 + i * 10_000L + 5_000, i / 4.0),
+              true,
+              Map.of("host", "c")));
+    }
+    service.write(points, true);
+    List<Series> before = service.queries().fetch(metric, t0, t0 + 3_600_000L);
+    try (TsdbStore store = store()) {
+      byte[] metricId = new Uids(store).find(UidKind.METRIC, metric).orElseThrow();
+      long rawBytes = rowBytes(store, metricId);
+      assertThat(service.compactAll()).isGreaterThanOrEqualTo(2);
+      long compactedBytes = rowBytes(store, metricId);
+      assertThat(compactedBytes).isLessThan(rawBytes / 5);
+    }
+    assertThat(service.queries().fetch(metric, t0, t0 + 3_600_000L)).isEqualTo(before);
+    // A late point after compaction is read with the compacted ones, then compacted in too.
+    service.write(List.of(point(metric, t0 + 1_000, 5, Map.of("host", "b"))), true);
+    assertThat(service.queries().fetch(metric, t0, t0 + 3_600_000L).get(0).points()).hasSize(361);
+    service.compactAll();
+    assertThat(service.queries().fetch(metric, t0, t0 + 3_600_000L).get(0).points()).hasSize(361);
+  }
+
+  private static long rowBytes(TsdbStore store, byte[] metricId) {
+    long[] bytes = {0};
+    store.scanRows(
+        metricId,
+        0,
+        Integer.MAX_VALUE - 1,
+        r -> {
+          for (org.apache.hadoop.hbase.Cell c : r.rawCells()) {
+            // The whole cell as HBase stores it: key (row, family, qualifier, time) and value.
+            bytes[0] += c.getSerializedSize();
+          }
+        });
+    return bytes[0];
+  }
+
+  @Test
+  void aSaltedStoreWritesAndReadsAcrossBuckets(HBaseRuntime runtime) {
+    String ns = "tsdbsalted";
+    new SchemaManager(runtime.connection()).ensureAll(TsdbService.schemas(ns, 4));
+    try (TsdbService salted =
+        new TsdbService(context, TsdbConfig.defaults().withSaltBuckets(4), ns)) {
+      String metric = TestIds.unique("salted");
+      List<IncomingPoint> points = new ArrayList<>();
+      for (int h = 0; h < 20; h++) {
+        points.add(point(metric, t0, h, Map.of("host", "h" + h)));
+      }
+      salted.write(points, true);
+      List<Series> series = salted.queries().fetch(metric, t0, t0 + 1);
+      assertThat(series).hasSize(20);
+      assertThat(salted.lookup(metric, List.of(), 100).results()).hasSize(20);
+    }
+    assertThatThrownBy(() -> new TsdbService(context, TsdbConfig.defaults(), ns))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("created with 4 salt buckets");
+  }
+
+  @Test
+  void literalTagFiltersNarrowTheScanOnTheServer() {
+    String metric = TestIds.unique("narrow");
+    List<IncomingPoint> points = new ArrayList<>();
+    for (String host : List.of("a", "b", "c")) {
+      for (String dc : List.of("x", "y")) {
+        points.add(point(metric, t0, 1, Map.of("host", host, "dc", dc, "rack", "r1")));
+      }
+    }
+    service.write(points, true);
+    try (TsdbStore store = store()) {
+      Uids uids = new Uids(store);
+      for (String m : List.of("{host=b}", "{host=b|c,dc=y}", "{dc=y}{host=a}")) {
+        SubQuery q = SubQuery.parseM("sum:" + metric + m);
+        org.apache.hadoop.hbase.filter.Filter f =
+            TagRowFilter.of(q, uids, store.keyPrefixBytes()).orElseThrow();
+        List<Series> read = service.queries().fetch(metric, t0, t0 + 1, f);
+        int expected =
+            switch (m) {
+              case "{host=b}" -> 2;
+              case "{host=b|c,dc=y}" -> 2;
+              default -> 1;
+            };
+        assertThat(read).as(m).hasSize(expected);
+      }
+      assertThat(TagRowFilter.of(SubQuery.parseM("sum:" + metric + "{host=*}"), uids, 7)).isEmpty();
+    }
+  }
+
+  @Test
+  void withATokenTelnetPutsNeedAuthFirst() throws Exception {
+    String metric = TestIds.unique("guarded");
+    List<String> replies = new ArrayList<>();
+    org.casebook.core.net.LineProtocol.Session session =
+        service
+            .telnetProtocol(org.casebook.core.AccessRule.token("s3cret"))
+            .open(new java.net.InetSocketAddress("127.0.0.1", 1));
+    String put = "put " + metric + " " + t0 / 1000 + " 1 host=a";
+    session.line(put, replies::add);
+    session.line("auth wrong", replies::add);
+    session.line(put, replies::add);
+    session.line("auth s3cret", replies::add);
+    session.line(put, replies::add);
+    session.drained(replies::add);
+    session.close();
+    assertThat(replies)
+        .containsExactly(
+            "put: writes need the token here: send `auth <token>` first",
+            "auth: refused",
+            "put: writes need the token here: send `auth <token>` first",
+            "auth: ok");
+    service.write(List.of(), true);
+    assertThat(service.queries().fetch(metric, t0, t0 + 1)).hasSize(1);
+  }
+
+  @Test
+  void aRenamedMetricKeepsItsData() {
+    String metric = TestIds.unique("old.name");
+    String renamed = TestIds.unique("new.name");
+    service.write(List.of(point(metric, t0, 1, Map.of("host", "a"))), true);
+    service.rename("metrics", metric, renamed);
+    assertThat(service.queries().fetch(renamed, t0, t0 + 1)).hasSize(1);
+    assertThatThrownBy(() -> service.queries().fetch(metric, t0, t0 + 1))
+        .hasMessageContaining("No such name");
+    assertThat(service.grep("metrics", "^" + renamed.replace(".", "\\.") + "$", 10))
+        .containsOnlyKeys(renamed);
+    assertThat(Optional.ofNullable(service.suggest("metrics", renamed, 5)))
+        .get()
+        .asList()
+        .containsExactly(renamed);
+  }
+
+  private static IncomingPoint point(String metric, long ts, long value, Map<String, String> tags) {
+    return new IncomingPoint(metric, ts, false, DataPoint.ofLong(ts, value), false, tags);
+  }
+}

@@ -21,18 +21,20 @@ final class PointWriter {
 
   /** Queues the points (durable within the mutator's flush period, or after {@link #flush}). */
   void write(List<IncomingPoint> points) {
-    List<Put> puts = new ArrayList<>(points.size());
+    // Points of one series and hour in the same batch go into one Put: one mutation, one row
+    // key on the wire, one compaction notice.
+    Map<java.nio.ByteBuffer, Put> byRow = new java.util.LinkedHashMap<>();
     for (IncomingPoint p : points) {
-      puts.add(put(p));
+      addTo(byRow, p);
     }
-    store.write(puts);
+    store.write(new ArrayList<>(byRow.values()));
   }
 
   void flush() {
     store.flush();
   }
 
-  private Put put(IncomingPoint p) {
+  private void addTo(Map<java.nio.ByteBuffer, Put> byRow, IncomingPoint p) {
     byte[] metric = uids.getOrAssign(UidKind.METRIC, p.metric());
     byte[] tags = tagBytes(p.tags());
     int hour = PointCodec.hourOf(p.timestampMs());
@@ -41,8 +43,14 @@ final class PointWriter {
     byte[] qualifier =
         PointCodec.qualifier(
             p.timestampMs(), p.millis(), PointCodec.flags(p.value().integer(), value.length));
-    compactor.touched(row, hour);
-    return new Put(row).addColumn(TsdbSchema.T, qualifier, value);
+    Put put =
+        byRow.computeIfAbsent(
+            java.nio.ByteBuffer.wrap(row),
+            k -> {
+              compactor.touched(row, hour);
+              return new Put(row);
+            });
+    put.addColumn(TsdbSchema.T, qualifier, value);
   }
 
   /** The tag bytes from cached ids only (the common case), or null if a name is not cached. */

@@ -33,6 +33,8 @@ import org.casebook.core.schema.TableSpec;
 public final class TsdbService implements AutoCloseable {
   static final String VERSION = "2.4.1";
   private static final int IMPORT_BATCH = 5_000;
+  private static final java.util.Set<String> POINT_FIELDS =
+      java.util.Set.of("metric", "timestamp", "value", "tags");
 
   private final TsdbConfig config;
   private final Clock clock;
@@ -165,7 +167,7 @@ public final class TsdbService implements AutoCloseable {
     }
     for (Iterator<String> it = item.fieldNames(); it.hasNext(); ) {
       String f = it.next();
-      if (!List.of("metric", "timestamp", "value", "tags").contains(f)) {
+      if (!POINT_FIELDS.contains(f)) {
         throw new InvalidInputException(f, "Unrecognized field \"" + f + "\"");
       }
     }

@@ -161,6 +161,26 @@ class TsdbRoutesIT {
     assertThat(lookup.get("results")).hasSize(2);
     assertThat(lookup.get("totalResults").asInt()).isEqualTo(2);
 
+    JsonNode lastPost =
+        json(
+            send(
+                "POST",
+                "/api/query/last",
+                "{\"queries\":[{\"metric\":\""
+                    + m
+                    + "\",\"tags\":{\"host\":\"web01\"}}],"
+                    + "\"backScan\":6}"));
+    assertThat(lastPost.get(0).get("value").asText()).isEqualTo("20");
+    JsonNode lookupPost =
+        json(
+            send(
+                "POST",
+                "/api/search/lookup",
+                "{\"metric\":\"" + m + "\",\"tags\":[{\"key\":\"host\",\"value\":\"web02\"}]}"));
+    assertThat(lookupPost.get("results")).hasSize(1);
+    assertThat(json(send("POST", "/api/suggest", "{\"type\":\"tagv\",\"q\":\"web0\",\"max\":5}")))
+        .extracting(JsonNode::asText)
+        .contains("web01", "web02");
     JsonNode suggest =
         json(send("GET", "/api/suggest?type=metrics&q=" + enc(m.substring(0, 12)), null));
     assertThat(suggest).extracting(JsonNode::asText).contains(m);
@@ -205,6 +225,22 @@ class TsdbRoutesIT {
     assertError(send("POST", "/api/put", "{not json"), "body");
     assertError(send("GET", "/api/suggest?type=colour", null), "type");
     assertError(send("GET", "/api/query?start=2h-ago&end=3h-ago&m=sum:x", null), "end");
+  }
+
+  @Test
+  void anOverLongTelnetLineIsRefusedAndTheConnectionStaysOpen() throws Exception {
+    try (Socket s = new Socket()) {
+      s.connect(telnet);
+      OutputStream out = s.getOutputStream();
+      BufferedReader in =
+          new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
+      out.write(("put " + "m".repeat(70_000) + " 1 1 host=a\n").getBytes(StandardCharsets.UTF_8));
+      out.write("put m 1700000000 1\nversion\n".getBytes(StandardCharsets.UTF_8));
+      out.flush();
+      assertThat(in.readLine()).isEqualTo("error: line longer than 65536 bytes");
+      assertThat(in.readLine()).startsWith("put: illegal argument: not enough arguments");
+      assertThat(in.readLine()).contains("2.4.1");
+    }
   }
 
   @Test

@@ -1,0 +1,91 @@
+package org.casebook.docs;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.casebook.core.schema.FamilySpec;
+import org.casebook.core.schema.SplitPoints;
+import org.casebook.core.schema.TableSpec;
+
+/**
+ * The store's tables in one namespace ({@code docs} unless a benchmark or test picks its own): one
+ * table per document type with families BI and DI (seed 002), the type registry and the source-day
+ * index.
+ */
+record DocsSchema(String namespace, TableName registry, TableName bySource) {
+  static final String DEFAULT_NAMESPACE = "docs";
+
+  /** registry family and its one column: the type definition as JSON. */
+  static final byte[] T = Bytes.toBytes("t");
+
+  static final byte[] DEFINITION = DocsKeys.FIELD.encode("def");
+
+  /** by_source family; entries are empty cells whose timestamp is the document version. */
+  static final byte[] I = Bytes.toBytes("i");
+
+  static final byte[] ENTRY = DocsKeys.FIELD.encode("e");
+
+  /**
+   * DI column of every document row, one cell of 17 bytes: the version (8-byte long, checked by
+   * every write), the state (1 live, 0 deleted; a deleted row keeps its version, so a later one
+   * follows it) and the base (8-byte long: the version of the last whole-document write — bulk
+   * index, create, a PUT of a new document, a delete; cells older than it are not part of the
+   * document). One cell instead of three: the region server's work grows with cells, not bytes.
+   */
+  static final byte[] VERSION = DocsKeys.FIELD.encode("_v");
+
+  /** Offset of the state byte in the version cell (the base follows it). */
+  static final int STATE_OFFSET = 8;
+
+  /**
+   * BI and DI column holding all of the family's fields but the counters (DI longs), as one binary
+   * map ({@link DocCodec#encodeFamily}): a document row is 3 cells plus its counters.
+   */
+  static final byte[] FIELDS = DocsKeys.FIELD.encode("_d");
+
+  /** Document tables are pre-split on the first byte of the id hash. */
+  static final int DOC_REGIONS = 4;
+
+  static DocsSchema in(String namespace) {
+    return new DocsSchema(
+        namespace,
+        TableName.valueOf(namespace, "registry"),
+        TableName.valueOf(namespace, "by_source"));
+  }
+
+  TableName table(String type) {
+    return TableName.valueOf(namespace, type);
+  }
+
+  TableSpec typeTable(DocType type) {
+    String keyDoc = type.isChild() ? DocsKeys.COMMENT.shape() : DocsKeys.DOC.shape();
+    return new TableSpec(
+        table(type.name()),
+        List.of(FamilySpec.of("BI"), FamilySpec.of("DI").withInMemory(true)),
+        SplitPoints.uniform(DOC_REGIONS),
+        keyDoc + "; BI, DI: " + DocsKeys.FIELD.shape());
+  }
+
+  List<TableSpec> tables(List<DocType> types) {
+    List<TableSpec> out = new ArrayList<>();
+    out.add(
+        new TableSpec(
+            registry,
+            List.of(FamilySpec.of("t")),
+            SplitPoints.none(),
+            DocsKeys.TYPE.shape() + "; t: " + DocsKeys.FIELD.shape()));
+    out.add(
+        new TableSpec(
+            bySource,
+            List.of(FamilySpec.of("i")),
+            SplitPoints.of(
+                List.of(new byte[] {4}, new byte[] {8}, new byte[] {12}),
+                "4 regions of 4 salt buckets"),
+            DocsKeys.SOURCE_DAY.shape()));
+    for (DocType t : types) {
+      out.add(typeTable(t));
+    }
+    return out;
+  }
+}

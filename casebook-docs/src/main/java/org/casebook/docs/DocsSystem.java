@@ -1,0 +1,49 @@
+package org.casebook.docs;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.casebook.core.CasebookSystem;
+import org.casebook.core.RunningSystem;
+import org.casebook.core.SystemContext;
+import org.casebook.core.SystemDescriptor;
+import org.casebook.core.SystemHealth;
+import org.casebook.core.http.Route;
+import org.casebook.docs.cli.DocsCommand;
+import org.casebook.docs.http.DocsRoutes;
+
+/** The document store, plugged into the platform. */
+public final class DocsSystem implements CasebookSystem {
+  @Override
+  public SystemDescriptor descriptor() {
+    return new SystemDescriptor(
+        "docs",
+        "Document store (seed 002): typed documents in BI/DI families, optimistic edits, comments",
+        DocsService.schemas(DocsSchema.DEFAULT_NAMESPACE),
+        DocsKeys.ALL,
+        DocsRoutes.ROUTES.specs(),
+        List.of());
+  }
+
+  @Override
+  public RunningSystem start(SystemContext context) {
+    DocsService service = new DocsService(context);
+    List<Route> routes = DocsRoutes.ROUTES.bind(service);
+    return new RunningSystem() {
+      @Override
+      public List<Route> routes() {
+        return routes;
+      }
+
+      @Override
+      public SystemHealth health() {
+        return SystemHealth.up(Map.of("types", service.types().size()));
+      }
+    };
+  }
+
+  @Override
+  public Object command(Supplier<SystemContext> context) {
+    return new DocsCommand(context);
+  }
+}

@@ -79,10 +79,7 @@ final class Compactor {
 
   /** Whether a row read by a query should be compacted: finished and not yet one cell. */
   void noticeRead(Result row, int hour) {
-    org.apache.hadoop.hbase.Cell[] cells = row.rawCells();
-    boolean oneCompactedCell = cells.length == 1 && PointCodec.isCompacted(cells[0]);
-    if (!oneCompactedCell
-        && cells.length > 0
+    if (TsdbStore.needsCompaction(row.rawCells())
         && PointCodec.hourStartMs(hour + 1) + delayMs <= clock.millis()) {
       touched(row.getRow(), hour);
     }
@@ -92,13 +89,13 @@ final class Compactor {
   boolean compact(byte[] row) {
     for (int attempt = 0; attempt < 2; attempt++) {
       Result read = store.readRow(row);
-      if (read.isEmpty() || !TsdbStore.needsCompaction(read.getFamilyMap(TsdbSchema.T))) {
+      if (read.isEmpty() || !TsdbStore.needsCompaction(read.rawCells())) {
         return false;
       }
       int hour = store.decodeRow(row).hour();
       List<DataPoint> points;
       try {
-        points = PointCodec.rowPoints(hour, read.getFamilyMap(TsdbSchema.T));
+        points = PointCodec.rowPoints(hour, read.rawCells());
       } catch (IllegalArgumentException e) {
         LOG.warn("row {} has a cell that is not a point; left as it is", store.describe(row), e);
         return false;

@@ -187,7 +187,7 @@ final class QueryRunner {
               return true;
             }
           }
-          List<DataPoint> points = PointCodec.rowPoints(row.hour(), r.getFamilyMap(TsdbSchema.T));
+          List<DataPoint> points = PointCodec.rowPoints(row.hour(), r.rawCells());
           if (!points.isEmpty()) {
             latest.put(
                 key,

@@ -58,11 +58,10 @@ public final class TsdbService implements AutoCloseable {
     this.json = context.json();
     TsdbSchema schema = TsdbSchema.in(namespace);
     // The salt is a property of the stored rows: the first run records it, later runs must agree.
-    int recorded;
-    try (TsdbStore probe = new TsdbStore(context.connection(), schema, config.saltBuckets())) {
-      recorded = probe.recordedSaltBuckets(config.saltBuckets());
-    }
+    this.store = new TsdbStore(context.connection(), schema, config.saltBuckets());
+    int recorded = store.recordedSaltBuckets(config.saltBuckets());
     if (recorded != config.saltBuckets()) {
+      store.close();
       throw new InvalidInputException(
           "saltBuckets",
           "the tables in namespace "
@@ -73,7 +72,6 @@ public final class TsdbService implements AutoCloseable {
               + config.saltBuckets()
               + " (CASEBOOK_TSDB_SALT_BUCKETS)");
     }
-    this.store = new TsdbStore(context.connection(), schema, recorded);
     this.uids = new Uids(store);
     this.compactor =
         new Compactor(store, clock, config.compactionDelaySeconds(), context.metrics());

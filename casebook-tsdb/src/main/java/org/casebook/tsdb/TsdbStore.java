@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -400,7 +399,7 @@ final class TsdbStore implements AutoCloseable {
                     .setCaching(512))) {
       for (Result r : s) {
         DataRow d = decodeRow(r.getRow());
-        if (d.hour() < beforeHour && needsCompaction(r.getFamilyMap(TsdbSchema.T))) {
+        if (d.hour() < beforeHour && needsCompaction(r.rawCells())) {
           rows.accept(r.getRow());
         }
       }
@@ -409,11 +408,9 @@ final class TsdbStore implements AutoCloseable {
     }
   }
 
-  static boolean needsCompaction(NavigableMap<byte[], byte[]> cells) {
-    if (cells == null || cells.isEmpty()) {
-      return false;
-    }
-    return !(cells.size() == 1 && Arrays.equals(cells.firstKey(), PointCodec.COMPACTED));
+  /** Whether a row's cells are more than its one compacted cell (raw points to merge). */
+  static boolean needsCompaction(Cell[] cells) {
+    return cells.length > 0 && !(cells.length == 1 && PointCodec.isCompacted(cells[0]));
   }
 
   @Override

@@ -1,28 +1,16 @@
 package org.casebook.tsdb.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.casebook.tsdb.http.TsdbHttpFixture.enc;
+import static org.casebook.tsdb.http.TsdbHttpFixture.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import org.casebook.core.AccessRule;
 import org.casebook.core.HBaseRuntime;
-import org.casebook.core.Json;
-import org.casebook.core.Platform;
-import org.casebook.core.RunningSystem;
-import org.casebook.core.SystemContext;
-import org.casebook.core.SystemDescriptor;
-import org.casebook.core.http.HttpApiServer;
-import org.casebook.core.schema.SchemaManager;
 import org.casebook.core.testing.EmbeddedHBase;
 import org.casebook.core.testing.TestIds;
-import org.casebook.tsdb.TsdbSystem;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -38,25 +26,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(EmbeddedHBase.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class GrafanaRequestsIT {
-  private final HttpClient client = HttpClient.newHttpClient();
-  private Platform platform;
-  private HttpApiServer server;
-  private String base;
+  private TsdbHttpFixture tsdb;
   private String metric;
   private final long t0 = (System.currentTimeMillis() / 3_600_000L - 2) * 3600L;
 
   @BeforeAll
   void start(HBaseRuntime runtime) throws Exception {
-    TsdbSystem system = new TsdbSystem();
-    SystemDescriptor descriptor = system.descriptor();
-    new SchemaManager(runtime.connection()).ensureAll(descriptor.tables());
-    platform = Platform.builder(runtime, EmbeddedHBase.dataDir()).port("--tsdb-port", 0).build();
-    SystemContext context = platform.contextFor(descriptor);
-    RunningSystem running = context.own(system.start(context));
-    server = new HttpApiServer("127.0.0.1", 0, AccessRule.open(), 4, platform.metrics());
-    running.routes().forEach(server::add);
-    server.start();
-    base = "http://127.0.0.1:" + server.port();
+    tsdb = new TsdbHttpFixture(runtime);
     metric = TestIds.unique("cpu.grafana");
     List<String> points = new ArrayList<>();
     for (int i = 0; i < 120; i++) {
@@ -67,37 +43,39 @@ class GrafanaRequestsIT {
                     metric, t0 + i * 30L, 1000 + i * (host.equals("web01") ? 10 : 20), host));
       }
     }
-    HttpResponse<String> put = send("POST", "/api/put?sync", "[" + String.join(",", points) + "]");
+    HttpResponse<String> put =
+        tsdb.send("POST", "/api/put?sync", "[" + String.join(",", points) + "]");
     assertThat(put.statusCode()).as(put.body()).isEqualTo(204);
   }
 
   @AfterAll
   void stop() {
-    server.close();
-    platform.close();
+    tsdb.close();
   }
 
   @Test
   void theDataSourceTestAndSuggestions() throws Exception {
     // testDatasource(): _performSuggestQuery('cpu', 'metrics').
-    assertThat(json(send("GET", "/api/suggest?type=metrics&q=cpu&max=1000", null)).isArray())
+    assertThat(json(tsdb.send("GET", "/api/suggest?type=metrics&q=cpu&max=1000", null)).isArray())
         .isTrue();
     // metric field autocomplete and metrics(prefix).
-    assertThat(json(send("GET", "/api/suggest?type=metrics&q=" + enc(metric) + "&max=1000", null)))
+    assertThat(
+            json(
+                tsdb.send("GET", "/api/suggest?type=metrics&q=" + enc(metric) + "&max=1000", null)))
         .extracting(JsonNode::asText)
         .containsExactly(metric);
     // suggest_tagk() / suggest_tagv().
-    assertThat(json(send("GET", "/api/suggest?type=tagk&q=ho&max=1000", null)))
+    assertThat(json(tsdb.send("GET", "/api/suggest?type=tagk&q=ho&max=1000", null)))
         .extracting(JsonNode::asText)
         .contains("host");
-    assertThat(json(send("GET", "/api/suggest?type=tagv&q=web0&max=1000", null)))
+    assertThat(json(tsdb.send("GET", "/api/suggest?type=tagv&q=web0&max=1000", null)))
         .extracting(JsonNode::asText)
         .contains("web01", "web02");
     // The query editor's lists.
-    assertThat(json(send("GET", "/api/aggregators", null)))
+    assertThat(json(tsdb.send("GET", "/api/aggregators", null)))
         .extracting(JsonNode::asText)
         .contains("avg", "sum", "zimsum");
-    assertThat(json(send("GET", "/api/config/filters", null)).fieldNames())
+    assertThat(json(tsdb.send("GET", "/api/config/filters", null)).fieldNames())
         .toIterable()
         .contains("literal_or", "iliteral_or", "not_literal_or", "wildcard", "regexp");
   }
@@ -105,13 +83,14 @@ class GrafanaRequestsIT {
   @Test
   void theTemplateVariableQueries() throws Exception {
     // tag_names(metric): /api/search/lookup?m=metric&limit=1000, keys of results[].tags.
-    JsonNode names = json(send("GET", "/api/search/lookup?m=" + enc(metric) + "&limit=1000", null));
+    JsonNode names =
+        json(tsdb.send("GET", "/api/search/lookup?m=" + enc(metric) + "&limit=1000", null));
     assertThat(names.get("results").get(0).get("tags").has("host")).isTrue();
     assertThat(names.get("results").get(0).get("tags").has("dc")).isTrue();
     // tag_values(metric, host, dc=lga): m=metric{host=*,dc=lga}.
     JsonNode values =
         json(
-            send(
+            tsdb.send(
                 "GET",
                 "/api/search/lookup?m=" + enc(metric + "{host=*,dc=lga}") + "&limit=1000",
                 null));
@@ -135,7 +114,7 @@ class GrafanaRequestsIT {
          "msResolution":false,"globalAnnotations":true,"showQuery":true}
         """
             .formatted(t0 * 1000, (t0 + 3599) * 1000, metric, metric);
-    JsonNode answer = json(send("POST", "/api/query", body));
+    JsonNode answer = json(tsdb.send("POST", "/api/query", body));
     assertThat(answer).hasSize(3);
     for (JsonNode series : answer) {
       assertThat(series.get("metric").asText()).isEqualTo(metric);
@@ -156,28 +135,6 @@ class GrafanaRequestsIT {
          "tags":{"host":"*"}}],"msResolution":false,"globalAnnotations":true}
         """
             .formatted(metric);
-    assertThat(json(send("POST", "/api/query", relative))).hasSize(2);
-  }
-
-  private JsonNode json(HttpResponse<String> r) throws Exception {
-    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-    return Json.mapper().readTree(r.body());
-  }
-
-  private static String enc(String s) {
-    return URLEncoder.encode(s, StandardCharsets.UTF_8);
-  }
-
-  private HttpResponse<String> send(String method, String path, String body) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path));
-    b.method(
-        method,
-        body == null
-            ? HttpRequest.BodyPublishers.noBody()
-            : HttpRequest.BodyPublishers.ofString(body));
-    if (body != null) {
-      b.header("Content-Type", "application/json");
-    }
-    return client.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    assertThat(json(tsdb.send("POST", "/api/query", relative))).hasSize(2);
   }
 }

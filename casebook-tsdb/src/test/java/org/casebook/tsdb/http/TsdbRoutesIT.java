@@ -1,32 +1,20 @@
 package org.casebook.tsdb.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.casebook.tsdb.http.TsdbHttpFixture.enc;
+import static org.casebook.tsdb.http.TsdbHttpFixture.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import org.casebook.core.AccessRule;
 import org.casebook.core.HBaseRuntime;
 import org.casebook.core.Json;
-import org.casebook.core.Platform;
-import org.casebook.core.RunningSystem;
-import org.casebook.core.SystemContext;
-import org.casebook.core.SystemDescriptor;
-import org.casebook.core.http.HttpApiServer;
-import org.casebook.core.http.Route;
-import org.casebook.core.schema.SchemaManager;
 import org.casebook.core.testing.EmbeddedHBase;
 import org.casebook.core.testing.TestIds;
-import org.casebook.tsdb.TsdbSystem;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,37 +24,19 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(EmbeddedHBase.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TsdbRoutesIT {
-  private final HttpClient client = HttpClient.newHttpClient();
-  private Platform platform;
-  private HttpApiServer server;
-  private String base;
-  private InetSocketAddress telnet;
+  private TsdbHttpFixture tsdb;
 
   /** Two hours ago, on the hour: finished hours, so compaction may run. */
   private final long t0 = (System.currentTimeMillis() / 3_600_000L - 2) * 3600L;
 
   @BeforeAll
   void start(HBaseRuntime runtime) {
-    TsdbSystem system = new TsdbSystem();
-    SystemDescriptor descriptor = system.descriptor();
-    new SchemaManager(runtime.connection()).ensureAll(descriptor.tables());
-    platform = Platform.builder(runtime, EmbeddedHBase.dataDir()).port("--tsdb-port", 0).build();
-    SystemContext context = platform.contextFor(descriptor);
-    RunningSystem running = context.own(system.start(context));
-    assertThat(running.routes())
-        .extracting(Route::spec)
-        .containsExactlyInAnyOrderElementsOf(descriptor.routes());
-    telnet = context.listeners().get(0).address();
-    server = new HttpApiServer("127.0.0.1", 0, AccessRule.open(), 4, platform.metrics());
-    running.routes().forEach(server::add);
-    server.start();
-    base = "http://127.0.0.1:" + server.port();
+    tsdb = new TsdbHttpFixture(runtime);
   }
 
   @AfterAll
   void stop() {
-    server.close();
-    platform.close();
+    tsdb.close();
   }
 
   @Test
@@ -79,11 +49,11 @@ class TsdbRoutesIT {
                 .formatted(m, t0 + 60)
             + "{\"metric\":\"%s\",\"timestamp\":%d,\"value\":\"5\",\"tags\":{\"host\":\"web02\",\"dc\":\"lga\"}}]"
                 .formatted(m, t0);
-    HttpResponse<String> put = send("POST", "/api/put?sync", body);
+    HttpResponse<String> put = tsdb.send("POST", "/api/put?sync", body);
     assertThat(put.statusCode()).as(put.body()).isEqualTo(204);
 
     try (Socket s = new Socket()) {
-      s.connect(telnet);
+      s.connect(tsdb.telnet());
       OutputStream out = s.getOutputStream();
       BufferedReader in =
           new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
@@ -119,7 +89,7 @@ class TsdbRoutesIT {
     assertThat(groups.get(1).get("dps").get(Long.toString(t0 + 60)).asLong()).isEqualTo(7);
     assertThat(groups.get(0).get("aggregateTags")).isEmpty();
 
-    JsonNode all = json(send("GET", "/api/query?start=" + t0 + "&m=" + enc("sum:" + m), null));
+    JsonNode all = json(tsdb.send("GET", "/api/query?start=" + t0 + "&m=" + enc("sum:" + m), null));
     assertThat(all).hasSize(1);
     assertThat(all.get(0).get("aggregateTags").get(0).asText()).isEqualTo("host");
     assertThat(all.get(0).get("dps").get(Long.toString(t0)).asLong()).isEqualTo(15);
@@ -133,7 +103,7 @@ class TsdbRoutesIT {
                         "groupBy": false}]}]}
         """
             .formatted(t0 * 1000, (t0 + 179) * 1000, m);
-    JsonNode max = json(send("POST", "/api/query", json));
+    JsonNode max = json(tsdb.send("POST", "/api/query", json));
     assertThat(max.get(0).get("dps").get(Long.toString(t0 * 1000)).asDouble()).isEqualTo(10.0);
     assertThat(max.get(0).get("dps").get(Long.toString((t0 + 120) * 1000)).asDouble())
         .isEqualTo(0.0);
@@ -141,7 +111,7 @@ class TsdbRoutesIT {
 
     JsonNode rate =
         json(
-            send(
+            tsdb.send(
                 "GET",
                 "/api/query?start=" + t0 + "&m=" + enc("sum:rate:" + m + "{host=web01}"),
                 null));
@@ -149,7 +119,7 @@ class TsdbRoutesIT {
 
     JsonNode last =
         json(
-            send(
+            tsdb.send(
                 "GET",
                 "/api/query/last?timeseries=" + enc(m + "{host=web02}") + "&back_scan=6",
                 null));
@@ -157,13 +127,13 @@ class TsdbRoutesIT {
     assertThat(last.get(0).get("value").asText()).isEqualTo("7");
     assertThat(last.get(0).get("timestamp").asLong()).isEqualTo((t0 + 60) * 1000);
 
-    JsonNode lookup = json(send("GET", "/api/search/lookup?m=" + enc(m + "{host=*}"), null));
+    JsonNode lookup = json(tsdb.send("GET", "/api/search/lookup?m=" + enc(m + "{host=*}"), null));
     assertThat(lookup.get("results")).hasSize(2);
     assertThat(lookup.get("totalResults").asInt()).isEqualTo(2);
 
     JsonNode lastPost =
         json(
-            send(
+            tsdb.send(
                 "POST",
                 "/api/query/last",
                 "{\"queries\":[{\"metric\":\""
@@ -173,18 +143,19 @@ class TsdbRoutesIT {
     assertThat(lastPost.get(0).get("value").asText()).isEqualTo("20");
     JsonNode lookupPost =
         json(
-            send(
+            tsdb.send(
                 "POST",
                 "/api/search/lookup",
                 "{\"metric\":\"" + m + "\",\"tags\":[{\"key\":\"host\",\"value\":\"web02\"}]}"));
     assertThat(lookupPost.get("results")).hasSize(1);
-    assertThat(json(send("POST", "/api/suggest", "{\"type\":\"tagv\",\"q\":\"web0\",\"max\":5}")))
+    assertThat(
+            json(tsdb.send("POST", "/api/suggest", "{\"type\":\"tagv\",\"q\":\"web0\",\"max\":5}")))
         .extracting(JsonNode::asText)
         .contains("web01", "web02");
     JsonNode suggest =
-        json(send("GET", "/api/suggest?type=metrics&q=" + enc(m.substring(0, 12)), null));
+        json(tsdb.send("GET", "/api/suggest?type=metrics&q=" + enc(m.substring(0, 12)), null));
     assertThat(suggest).extracting(JsonNode::asText).contains(m);
-    assertThat(json(send("GET", "/api/suggest?type=tagk&q=ho", null)))
+    assertThat(json(tsdb.send("GET", "/api/suggest?type=tagk&q=ho", null)))
         .extracting(JsonNode::asText)
         .contains("host");
   }
@@ -198,39 +169,42 @@ class TsdbRoutesIT {
             + "{\"metric\":\"%s\",\"timestamp\":%d,\"value\":\"NaN\",\"tags\":{\"host\":\"a\"}},"
                 .formatted(m, t0 + 1)
             + "{\"metric\":\"%s\",\"timestamp\":%d,\"value\":1,\"tags\":{}}]".formatted(m, t0 + 2);
-    HttpResponse<String> details = send("POST", "/api/put?details&sync", body);
+    HttpResponse<String> details = tsdb.send("POST", "/api/put?details&sync", body);
     assertThat(details.statusCode()).isEqualTo(400);
     JsonNode d = Json.mapper().readTree(details.body());
     assertThat(d.get("success").asInt()).isEqualTo(1);
     assertThat(d.get("failed").asInt()).isEqualTo(2);
     assertThat(d.get("errors").get(0).get("error").asText()).contains("NaN");
     assertThat(d.get("errors").get(1).get("datapoint").get("timestamp").asLong()).isEqualTo(t0 + 2);
-    HttpResponse<String> plain = send("POST", "/api/put", body);
+    HttpResponse<String> plain = tsdb.send("POST", "/api/put", body);
     assertThat(plain.statusCode()).isEqualTo(400);
     assertThat(Json.mapper().readTree(plain.body()).get("error").get("message").asText())
         .isEqualTo("One or more data points had errors");
-    JsonNode answer = json(send("GET", "/api/query?start=" + t0 + "&m=" + enc("sum:" + m), null));
+    JsonNode answer =
+        json(tsdb.send("GET", "/api/query?start=" + t0 + "&m=" + enc("sum:" + m), null));
     assertThat(answer.get(0).get("dps")).hasSize(1);
   }
 
   @Test
   void badQueriesAre400sNamingTheField() throws Exception {
-    assertError(send("GET", "/api/query?start=1h-ago&m=" + enc("nope:sys.cpu"), null), "m");
-    assertError(send("GET", "/api/query?m=" + enc("sum:sys.cpu"), null), "start");
+    assertError(tsdb.send("GET", "/api/query?start=1h-ago&m=" + enc("nope:sys.cpu"), null), "m");
+    assertError(tsdb.send("GET", "/api/query?m=" + enc("sum:sys.cpu"), null), "start");
     assertError(
-        send("GET", "/api/query?start=1h-ago&m=" + enc("sum:" + TestIds.unique("absent")), null),
+        tsdb.send(
+            "GET", "/api/query?start=1h-ago&m=" + enc("sum:" + TestIds.unique("absent")), null),
         "metric");
-    assertError(send("POST", "/api/query", "{\"start\":\"1h-ago\",\"queries\":[],\"x\":1}"), "x");
-    assertError(send("POST", "/api/query", "{\"start\":\"1h-ago\"}"), "queries");
-    assertError(send("POST", "/api/put", "{not json"), "body");
-    assertError(send("GET", "/api/suggest?type=colour", null), "type");
-    assertError(send("GET", "/api/query?start=2h-ago&end=3h-ago&m=sum:x", null), "end");
+    assertError(
+        tsdb.send("POST", "/api/query", "{\"start\":\"1h-ago\",\"queries\":[],\"x\":1}"), "x");
+    assertError(tsdb.send("POST", "/api/query", "{\"start\":\"1h-ago\"}"), "queries");
+    assertError(tsdb.send("POST", "/api/put", "{not json"), "body");
+    assertError(tsdb.send("GET", "/api/suggest?type=colour", null), "type");
+    assertError(tsdb.send("GET", "/api/query?start=2h-ago&end=3h-ago&m=sum:x", null), "end");
   }
 
   @Test
   void anOverLongTelnetLineIsRefusedAndTheConnectionStaysOpen() throws Exception {
     try (Socket s = new Socket()) {
-      s.connect(telnet);
+      s.connect(tsdb.telnet());
       OutputStream out = s.getOutputStream();
       BufferedReader in =
           new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
@@ -245,25 +219,27 @@ class TsdbRoutesIT {
 
   @Test
   void metadataEndpointsAnswerAsOpenTsdb() throws Exception {
-    JsonNode aggs = json(send("GET", "/api/aggregators", null));
+    JsonNode aggs = json(tsdb.send("GET", "/api/aggregators", null));
     assertThat(aggs).extracting(JsonNode::asText).contains("sum", "zimsum", "p99", "mimmax");
-    JsonNode filters = json(send("GET", "/api/config/filters", null));
+    JsonNode filters = json(tsdb.send("GET", "/api/config/filters", null));
     assertThat(filters.has("literal_or")).isTrue();
     assertThat(filters.get("regexp").has("description")).isTrue();
-    assertThat(json(send("GET", "/api/version", null)).get("version").asText()).isEqualTo("2.4.1");
+    assertThat(json(tsdb.send("GET", "/api/version", null)).get("version").asText())
+        .isEqualTo("2.4.1");
     String name = TestIds.unique("assigned");
     HttpResponse<String> assign =
-        send("POST", "/api/uid/assign", "{\"metric\":[\"" + name + "\"]}");
+        tsdb.send("POST", "/api/uid/assign", "{\"metric\":[\"" + name + "\"]}");
     assertThat(assign.statusCode()).isEqualTo(200);
     assertThat(Json.mapper().readTree(assign.body()).get("metric").get(name).asText()).hasSize(6);
-    HttpResponse<String> again = send("POST", "/api/uid/assign", "{\"metric\":[\"" + name + "\"]}");
+    HttpResponse<String> again =
+        tsdb.send("POST", "/api/uid/assign", "{\"metric\":[\"" + name + "\"]}");
     assertThat(again.statusCode()).isEqualTo(400);
   }
 
   private JsonNode awaitPoints(String path, int points) throws Exception {
     long deadline = System.nanoTime() + 10_000_000_000L;
     while (true) {
-      JsonNode groups = json(send("GET", path, null));
+      JsonNode groups = json(tsdb.send("GET", path, null));
       int n = 0;
       for (JsonNode g : groups) {
         n += g.get("dps").size();
@@ -280,27 +256,5 @@ class TsdbRoutesIT {
     JsonNode e = Json.mapper().readTree(r.body()).get("error");
     assertThat(e.get("code").asInt()).isEqualTo(400);
     assertThat(e.get("field").asText()).as(r.body()).isEqualTo(field);
-  }
-
-  private JsonNode json(HttpResponse<String> r) throws Exception {
-    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-    return Json.mapper().readTree(r.body());
-  }
-
-  private static String enc(String s) {
-    return URLEncoder.encode(s, StandardCharsets.UTF_8);
-  }
-
-  private HttpResponse<String> send(String method, String path, String body) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path));
-    b.method(
-        method,
-        body == null
-            ? HttpRequest.BodyPublishers.noBody()
-            : HttpRequest.BodyPublishers.ofString(body));
-    if (body != null) {
-      b.header("Content-Type", "application/json");
-    }
-    return client.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
   }
 }

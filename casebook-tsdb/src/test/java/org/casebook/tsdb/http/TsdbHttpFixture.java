@@ -1,0 +1,86 @@
+package org.casebook.tsdb.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import org.casebook.core.AccessRule;
+import org.casebook.core.HBaseRuntime;
+import org.casebook.core.Json;
+import org.casebook.core.Platform;
+import org.casebook.core.RunningSystem;
+import org.casebook.core.SystemContext;
+import org.casebook.core.SystemDescriptor;
+import org.casebook.core.http.HttpApiServer;
+import org.casebook.core.http.Route;
+import org.casebook.core.schema.SchemaManager;
+import org.casebook.core.testing.EmbeddedHBase;
+import org.casebook.tsdb.TsdbSystem;
+
+/**
+ * The time-series system started as the server starts it (its tables, its telnet listener on a free
+ * port, its routes on an HTTP server), and a client for the HTTP tests.
+ */
+final class TsdbHttpFixture implements AutoCloseable {
+  private final HttpClient client = HttpClient.newHttpClient();
+  private final Platform platform;
+  private final HttpApiServer server;
+  private final String base;
+  private final InetSocketAddress telnet;
+
+  TsdbHttpFixture(HBaseRuntime runtime) {
+    TsdbSystem system = new TsdbSystem();
+    SystemDescriptor descriptor = system.descriptor();
+    new SchemaManager(runtime.connection()).ensureAll(descriptor.tables());
+    platform = Platform.builder(runtime, EmbeddedHBase.dataDir()).port("--tsdb-port", 0).build();
+    SystemContext context = platform.contextFor(descriptor);
+    RunningSystem running = context.own(system.start(context));
+    assertThat(running.routes())
+        .extracting(Route::spec)
+        .containsExactlyInAnyOrderElementsOf(descriptor.routes());
+    telnet = context.listeners().get(0).address();
+    server = new HttpApiServer("127.0.0.1", 0, AccessRule.open(), 4, platform.metrics());
+    running.routes().forEach(server::add);
+    server.start();
+    base = "http://127.0.0.1:" + server.port();
+  }
+
+  InetSocketAddress telnet() {
+    return telnet;
+  }
+
+  HttpResponse<String> send(String method, String path, String body) throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path));
+    b.method(
+        method,
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body));
+    if (body != null) {
+      b.header("Content-Type", "application/json");
+    }
+    return client.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+  }
+
+  /** The body of a 200 answer as JSON. */
+  static JsonNode json(HttpResponse<String> r) throws Exception {
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    return Json.mapper().readTree(r.body());
+  }
+
+  static String enc(String s) {
+    return URLEncoder.encode(s, StandardCharsets.UTF_8);
+  }
+
+  @Override
+  public void close() {
+    server.close();
+    platform.close();
+  }
+}

@@ -97,6 +97,19 @@ public final class BenchCommand {
   }
 
   @Command(
+      name = "frontier",
+      mixinStandardHelpOptions = true,
+      description =
+          "Crawl frontier over URLFrontier gRPC: PutURLs, crawl loops, politeness, GetURLs on an"
+              + " emptied frontier; the reference service side by side with --reference-jar.")
+  int frontier(@picocli.CommandLine.Mixin FrontierBenchmark.Options options) throws Exception {
+    java.util.Map<String, Object> json = new FrontierBenchmark(context.get(), options).run();
+    System.out.println();
+    System.out.println("JSON: " + BenchResults.write("frontier", json));
+    return 0;
+  }
+
+  @Command(
       name = "tsdb",
       mixinStandardHelpOptions = true,
       description =
@@ -106,6 +119,19 @@ public final class BenchCommand {
     java.util.Map<String, Object> json = new TsdbBenchmark(context.get(), options).run();
     System.out.println();
     System.out.println("JSON: " + BenchResults.write("tsdb", json));
+    return 0;
+  }
+
+  @Command(
+      name = "banknote",
+      mixinStandardHelpOptions = true,
+      description =
+          "Banknote serials: 1,000 devices' files through agents into the collector next to the raw"
+              + " ceiling, file-to-lookup delay, serial lookups and device windows at 10M rows.")
+  int banknote(@picocli.CommandLine.Mixin BanknoteBenchmark.Options options) throws Exception {
+    java.util.Map<String, Object> json = new BanknoteBenchmark(context.get(), options).run();
+    System.out.println();
+    System.out.println("JSON: " + BenchResults.write("banknote", json));
     return 0;
   }
 

@@ -151,13 +151,7 @@ public final class RawBenchmark {
 
   public Figures run() {
     SchemaManager schemas = new SchemaManager(connection);
-    schemas.drop(TABLE);
-    schemas.ensure(
-        new TableSpec(
-            TABLE,
-            List.of(FamilySpec.of("f")),
-            SplitPoints.uniform(options.regions),
-            "md5(row)[0..4] | row:long"));
+    createTable(schemas);
     BenchTable table =
         new BenchTable(
             "bench raw: "
@@ -196,6 +190,16 @@ public final class RawBenchmark {
     }
   }
 
+  private void createTable(SchemaManager schemas) {
+    schemas.drop(TABLE);
+    schemas.ensure(
+        new TableSpec(
+            TABLE,
+            List.of(FamilySpec.of("f")),
+            SplitPoints.uniform(options.regions),
+            "md5(row)[0..4] | row:long"));
+  }
+
   /** The raw ceiling that system benchmarks measure in the same run, at a smaller size. */
   static Figures ceiling(Connection connection, int rows) {
     Options o = Options.defaults();
@@ -203,6 +207,28 @@ public final class RawBenchmark {
     o.gets = 5000;
     o.batches = 100;
     return new RawBenchmark(connection, o).run();
+  }
+
+  /**
+   * The write ceiling alone, for benchmarks that alternate it with their own loads: cells per
+   * second of {@code rows} rows of {@code valueBytes} through one BufferedMutator, into a fresh
+   * table of the default regions, after a warm-up; the table is dropped afterwards.
+   */
+  static double writeRate(Connection connection, int rows, int valueBytes) {
+    Options o = Options.defaults();
+    o.rows = rows;
+    o.valueBytes = valueBytes;
+    RawBenchmark raw = new RawBenchmark(connection, o);
+    SchemaManager schemas = new SchemaManager(connection);
+    raw.createTable(schemas);
+    try {
+      raw.write(0, Math.max(1000, rows / 10), null);
+      return rows / raw.write(rows, rows, "write");
+    } catch (IOException e) {
+      throw new UncheckedIOException("raw write failed: " + e.getMessage(), e);
+    } finally {
+      schemas.drop(TABLE);
+    }
   }
 
   static byte[] row(long i) {

@@ -1,6 +1,8 @@
 package org.casebook.core;
 
 import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
 import org.casebook.core.http.Route;
 
 /**
@@ -18,4 +20,21 @@ public interface RunningSystem extends AutoCloseable {
 
   @Override
   default void close() {}
+
+  /** A running system that serves {@code routes} and answers {@code health} when asked. */
+  static RunningSystem of(List<Route> routes, Supplier<SystemHealth> health) {
+    List<Route> bound = List.copyOf(routes);
+    Objects.requireNonNull(health, "health is null");
+    return new RunningSystem() {
+      @Override
+      public List<Route> routes() {
+        return bound;
+      }
+
+      @Override
+      public SystemHealth health() {
+        return health.get();
+      }
+    };
+  }
 }

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -24,7 +26,6 @@ import java.util.function.Consumer;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
-import org.apache.hadoop.hbase.client.Put;
 import org.casebook.core.CasebookException;
 import org.casebook.core.Futures;
 import org.casebook.core.InvalidInputException;
@@ -55,6 +56,11 @@ final class BulkLoader {
   private static final int CHUNK_ACTIONS = 1000;
   private static final long CHUNK_BYTES = 4L << 20;
 
+  /** Actions a parser thread checks at a time. */
+  private static final int PARSE_CHUNK = 250;
+
+  private static final int PARSE_THREADS = Math.max(1, Runtime.getRuntime().availableProcessors());
+
   /** An action line: exactly one of the three. */
   record BulkAction(BulkTarget index, BulkTarget create, BulkTarget delete) {}
 
@@ -77,8 +83,20 @@ final class BulkLoader {
     /** The source-day index entry written for this document, or null. */
     byte[] entry;
 
+    /** The document's field cells, encoded by the parser. */
+    Documents.DocumentCells cells;
+
     /** A comment's parent, resolved once. */
     Target parent;
+
+    /** The document line until a parser checked it (null: missing). */
+    String document;
+
+    /** Whether the action takes a document line (all but delete). */
+    boolean hasDocumentLine;
+
+    /** Characters of the document line, for the batch's size. */
+    long documentBytes;
 
     Op(int line, String action) {
       this.line = line;
@@ -201,76 +219,49 @@ final class BulkLoader {
           }
           sink.accept(item);
         };
-    List<Op> batch = new ArrayList<>();
-    Set<ByteBuffer> rowsInBatch = new HashSet<>();
-    // Comments come in runs under one parent: its target (canonical id, row key) is worked out
-    // once.
-    Map<DocRef, Target> parents = new HashMap<>();
-    long batchBytes = 0;
     int lineNo = 0;
-    // Two stages: this thread parses and checks the next batch while one writer thread stores the
-    // previous one, in order (parsing is most of the client's CPU; the wait for a flush is idle).
+    // Three stages: this thread splits the lines into actions (an action line says whether a
+    // document line follows) and hands chunks of them to the parsers, which check the documents
+    // side by side (most of the client's CPU); the chunks come back in order and are batched here;
+    // one writer thread stores the previous batch meanwhile (the wait for a flush is idle).
+    ExecutorService parsers =
+        Executors.newFixedThreadPool(PARSE_THREADS, Threads.daemon("docs-bulk-parse"));
     ExecutorService writer = Executors.newSingleThreadExecutor(Threads.daemon("docs-bulk-writer"));
     Writers writers = new Writers();
-    Future<?> inFlight = null;
+    Batcher batcher = new Batcher(writer, writers, counting);
+    ArrayDeque<Future<List<Op>>> parsing = new ArrayDeque<>();
     try {
+      List<Op> chunk = new ArrayList<>(PARSE_CHUNK);
       while (lines.hasNext()) {
         String line = lines.next();
         lineNo++;
         if (line.isBlank()) {
           continue;
         }
-        int actionLine = lineNo;
-        Op op = parseAction(actionLine, line);
-        boolean needsDocument = !op.action.equals("delete");
-        if (needsDocument) {
-          String doc = lines.hasNext() ? lines.next() : null;
+        Op op = parseAction(lineNo, line);
+        if (!op.action.equals("delete")) {
+          op.document = lines.hasNext() ? lines.next() : null;
+          op.hasDocumentLine = true;
           lineNo++;
-          batchBytes += doc == null ? 0 : doc.length();
-          if (op.result == null) {
-            document(op, doc, parents);
+        }
+        chunk.add(op);
+        if (chunk.size() >= PARSE_CHUNK) {
+          parsing.add(parsers.submit(parseDocuments(chunk)));
+          chunk = new ArrayList<>(PARSE_CHUNK);
+          while (parsing.size() > 2 * PARSE_THREADS) {
+            batcher.add(Futures.await(parsing.poll()));
           }
         }
-        ByteBuffer row = op.target == null ? null : ByteBuffer.wrap(op.target.row());
-        boolean isDelete = op.result == null && op.mode == null;
-        if (isDelete || (row != null && rowsInBatch.contains(row))) {
-          // Deletes and repeated rows keep the file's order: the batch before them goes first,
-          // acknowledged (and a batch's rows share one version, so each must be distinct).
-          inFlight = handOver(writer, inFlight, batch, writers, counting);
-          inFlight = handOver(writer, inFlight, writers::awaitAcks);
-          batch = new ArrayList<>();
-          rowsInBatch.clear();
-          batchBytes = 0;
-        }
-        if (isDelete) {
-          inFlight =
-              handOver(
-                  writer,
-                  inFlight,
-                  () -> {
-                    delete(op);
-                    counting.accept(op.result);
-                  });
-          continue;
-        }
-        batch.add(op);
-        if (row != null) {
-          rowsInBatch.add(row);
-        }
-        if (batch.size() >= CHUNK_ACTIONS || batchBytes >= CHUNK_BYTES) {
-          inFlight = handOver(writer, inFlight, batch, writers, counting);
-          batch = new ArrayList<>();
-          rowsInBatch.clear();
-          batchBytes = 0;
-        }
       }
-      inFlight = handOver(writer, inFlight, batch, writers, counting);
-      if (inFlight != null) {
-        Futures.await(inFlight);
+      parsing.add(parsers.submit(parseDocuments(chunk)));
+      while (!parsing.isEmpty()) {
+        batcher.add(Futures.await(parsing.poll()));
       }
-      writers.awaitAcks();
+      batcher.finish();
     } finally {
       // A failed read of the lines leaves the batch in flight to finish before the writers close.
+      parsing.forEach(f -> f.cancel(true));
+      Threads.shutdown(parsers, Duration.ofMinutes(1));
       Threads.shutdown(writer, Duration.ofMinutes(10));
       try {
         writers.close();
@@ -280,6 +271,93 @@ final class BulkLoader {
     }
     return new BulkSummary(
         counts[0], counts[1], counts[2], counts[3], (System.nanoTime() - start) / 1_000_000);
+  }
+
+  /** Checks the documents of a chunk of actions, on a parser thread. */
+  private Callable<List<Op>> parseDocuments(List<Op> chunk) {
+    return () -> {
+      // Comments come in runs under one parent: its target (canonical id, row key) is worked
+      // out once per chunk.
+      Map<DocRef, Target> parents = new HashMap<>();
+      for (Op op : chunk) {
+        if (op.hasDocumentLine) {
+          op.documentBytes = op.document == null ? 0 : op.document.length();
+          if (op.result == null) {
+            document(op, op.document, parents);
+          }
+          op.document = null;
+        }
+      }
+      return chunk;
+    };
+  }
+
+  /** Cuts the checked actions, in order, into batches and hands them to the writer thread. */
+  private final class Batcher {
+    private final ExecutorService writer;
+    private final Writers writers;
+    private final Consumer<BulkItem> sink;
+    private List<Op> batch = new ArrayList<>();
+    private final Set<ByteBuffer> rowsInBatch = new HashSet<>();
+    private long batchBytes;
+    private Future<?> inFlight;
+
+    Batcher(ExecutorService writer, Writers writers, Consumer<BulkItem> sink) {
+      this.writer = writer;
+      this.writers = writers;
+      this.sink = sink;
+    }
+
+    void add(List<Op> ops) {
+      for (Op op : ops) {
+        add(op);
+      }
+    }
+
+    private void add(Op op) {
+      batchBytes += op.documentBytes;
+      ByteBuffer row = op.target == null ? null : ByteBuffer.wrap(op.target.row());
+      boolean isDelete = op.result == null && op.mode == null;
+      if (isDelete || (row != null && rowsInBatch.contains(row))) {
+        // Deletes and repeated rows keep the file's order: the batch before them goes first,
+        // acknowledged (and a batch's rows share one version, so each must be distinct).
+        inFlight = handOver(writer, inFlight, batch, writers, sink);
+        inFlight = handOver(writer, inFlight, writers::awaitAcks);
+        batch = new ArrayList<>();
+        rowsInBatch.clear();
+        batchBytes = 0;
+      }
+      if (isDelete) {
+        inFlight =
+            handOver(
+                writer,
+                inFlight,
+                () -> {
+                  delete(op);
+                  sink.accept(op.result);
+                });
+        return;
+      }
+      batch.add(op);
+      if (row != null) {
+        rowsInBatch.add(row);
+      }
+      if (batch.size() >= CHUNK_ACTIONS || batchBytes >= CHUNK_BYTES) {
+        inFlight = handOver(writer, inFlight, batch, writers, sink);
+        batch = new ArrayList<>();
+        rowsInBatch.clear();
+        batchBytes = 0;
+      }
+    }
+
+    /** Hands over the last batch and waits until every action is acknowledged. */
+    void finish() {
+      inFlight = handOver(writer, inFlight, batch, writers, sink);
+      if (inFlight != null) {
+        Futures.await(inFlight);
+      }
+      writers.awaitAcks();
+    }
   }
 
   /** Waits for the write in flight, then starts {@code task} on the writer thread. */
@@ -431,6 +509,9 @@ final class BulkLoader {
         op.target = documents.target(type, id);
       }
       op.values = values;
+      // Encoded here, on a parser thread: the writer thread only assembles the Puts.
+      op.cells = Documents.cells(op.target, values);
+      op.entry = Documents.indexKey(op.target, values);
     } catch (CasebookException e) {
       op.target = null;
       op.fail(e, pending.type().name(), pending.id());
@@ -464,7 +545,6 @@ final class BulkLoader {
         op.fail(parentMissing(op), op.target.type().name(), op.target.id());
         continue;
       }
-      op.entry = Documents.indexKey(op.target, op.values);
       if (op.entry != null) {
         writers.index.mutate(DocsStore.indexPut(op.entry, version));
       }
@@ -476,11 +556,12 @@ final class BulkLoader {
       if (op.result != null) {
         continue;
       }
-      Put put = Documents.wholeDocument(op.target, op.values, version);
       if (op.mode == Mode.CREATE) {
         creates.computeIfAbsent(op.target.table(), k -> new ArrayList<>()).add(op);
       } else {
-        writers.documents(op.target.table()).mutate(put);
+        writers
+            .documents(op.target.table())
+            .mutate(Documents.wholeDocument(op.target, op.cells, version));
         op.result = ok(op, op.generatedId ? 201 : 200, version);
       }
     }
@@ -490,7 +571,7 @@ final class BulkLoader {
         writes.add(
             CheckAndMutate.newBuilder(op.target.row())
                 .ifNotExists(DocsStore.DI, DocsSchema.VERSION)
-                .build(Documents.wholeDocument(op.target, op.values, version)));
+                .build(Documents.wholeDocument(op.target, op.cells, version)));
       }
       List<Boolean> created = store.commitAll(e.getKey(), writes);
       for (int i = 0; i < created.size(); i++) {

@@ -29,17 +29,11 @@ public final class DocsSystem implements CasebookSystem {
   public RunningSystem start(SystemContext context) {
     DocsService service = new DocsService(context);
     List<Route> routes = DocsRoutes.ROUTES.bind(service);
-    return new RunningSystem() {
-      @Override
-      public List<Route> routes() {
-        return routes;
-      }
-
-      @Override
-      public SystemHealth health() {
-        return SystemHealth.up(Map.of("types", service.types().size()));
-      }
-    };
+    return RunningSystem.of(
+        routes,
+        () -> {
+          return SystemHealth.up(Map.of("types", service.types().size()));
+        });
   }
 
   @Override

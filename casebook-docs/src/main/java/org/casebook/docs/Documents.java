@@ -8,6 +8,7 @@ import static org.casebook.docs.DocsStore.LIVE;
 
 import java.io.IOException;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -383,30 +384,54 @@ final class Documents {
    * whatever order they arrive.
    */
   static Put wholeDocument(Target t, Map<String, Object> values, long version) {
+    return wholeDocument(t, cells(t, values), version);
+  }
+
+  /** As {@link #wholeDocument(Target, Map, long)}, from cells encoded beforehand. */
+  static Put wholeDocument(Target t, DocumentCells cells, long version) {
     Put put = new Put(t.row(), version);
-    boolean[] families = new boolean[Family.values().length];
+    for (int i = 0; i < cells.values().length; i++) {
+      put.addColumn(cells.families()[i], cells.qualifiers()[i], version, cells.values()[i]);
+    }
+    return put.addColumn(DI, VERSION, version, Meta.cell(version, LIVE, version));
+  }
+
+  /**
+   * A document's field cells, which do not depend on the version: encoded where the document is
+   * checked (bulk loads encode on several threads and write on one).
+   */
+  record DocumentCells(byte[][] families, byte[][] qualifiers, byte[][] values) {}
+
+  /** The field cells of a whole-document write: a cell per family, a cell per counter given. */
+  static DocumentCells cells(Target t, Map<String, Object> values) {
+    List<byte[]> families = new ArrayList<>();
+    List<byte[]> qualifiers = new ArrayList<>();
+    List<byte[]> cells = new ArrayList<>();
+    boolean[] withFields = new boolean[Family.values().length];
     for (FieldDef f : t.type().fields()) {
       Object v = values.get(f.name());
       if (v == null) {
         continue;
       }
       if (isCounter(f)) {
-        put.addColumn(
-            f.family().bytes(),
-            DocsKeys.FIELD.encode(f.name()),
-            version,
-            DocCodec.encode(f.kind(), v));
+        families.add(f.family().bytes());
+        qualifiers.add(DocsKeys.FIELD.encode(f.name()));
+        cells.add(DocCodec.encode(f.kind(), v));
       } else {
-        families[f.family().ordinal()] = true;
+        withFields[f.family().ordinal()] = true;
       }
     }
     for (Family family : Family.values()) {
-      if (families[family.ordinal()]) {
-        put.addColumn(
-            family.bytes(), FIELDS, version, DocCodec.encodeFamily(t.type(), family, values));
+      if (withFields[family.ordinal()]) {
+        families.add(family.bytes());
+        qualifiers.add(FIELDS);
+        cells.add(DocCodec.encodeFamily(t.type(), family, values));
       }
     }
-    return put.addColumn(DI, VERSION, version, Meta.cell(version, LIVE, version));
+    return new DocumentCells(
+        families.toArray(byte[][]::new),
+        qualifiers.toArray(byte[][]::new),
+        cells.toArray(byte[][]::new));
   }
 
   private static RowMutations mutations(Put put, Delete delete) {

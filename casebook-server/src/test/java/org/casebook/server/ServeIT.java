@@ -11,7 +11,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.casebook.core.Json;
 import org.casebook.core.testing.EmbeddedHBase;
@@ -32,9 +31,9 @@ class ServeIT {
     Path data = EmbeddedHBase.scratchDir("serve");
     int port = freePort();
 
-    Process first = start(jar, data, port);
+    Process first = PackagedServer.start(jar, data, port, "serve.log");
     try {
-      JsonNode health = awaitHealth(first, port);
+      JsonNode health = PackagedServer.awaitHealth(first, port, "serve.log");
       assertThat(health.get("status").asText()).isEqualTo("up");
       assertThat(health.get("hbase").get("mode").asText()).isEqualTo("embedded");
       assertThat(health.get("hbase").get("regionServers").asInt()).isEqualTo(1);
@@ -57,22 +56,22 @@ class ServeIT {
           .contains("casebook_hbase_client_rpc_seconds_count{method=\"MasterService_")
           .contains("casebook_hbase_client_meta_cache_misses_total");
     } finally {
-      stop(first);
+      PackagedServer.stop(first);
     }
     assertThat(data.resolve("casebook-runtime.properties"))
         .as("removed on clean shutdown")
         .doesNotExist();
 
-    Process second = start(jar, data, port);
+    Process second = PackagedServer.start(jar, data, port, "serve.log");
     try {
-      awaitHealth(second, port);
+      PackagedServer.awaitHealth(second, port, "serve.log");
       JsonNode timeline =
           Json.mapper()
               .readTree(send("GET", port, "/api/weibo/users/reader/timeline", null).body());
       assertThat(timeline.get("posts").findValuesAsText("content"))
           .containsExactly("survives restarts");
     } finally {
-      stop(second);
+      PackagedServer.stop(second);
     }
   }
 
@@ -85,10 +84,10 @@ class ServeIT {
     Path jar = Path.of("target", "casebook", "casebook.jar");
     Path data = EmbeddedHBase.scratchDir("serve-kill");
     int port = freePort();
-    Process first = start(jar, data, port);
+    Process first = PackagedServer.start(jar, data, port, "serve.log");
     java.util.Set<String> acknowledged = new java.util.HashSet<>();
     try {
-      awaitHealth(first, port);
+      PackagedServer.awaitHealth(first, port, "serve.log");
       for (int i = 0; i < 200; i++) {
         HttpResponse<String> r =
             send("POST", port, "/api/weibo/users/killed/posts", "{\"content\":\"post " + i + "\"}");
@@ -115,9 +114,9 @@ class ServeIT {
       first.waitFor(60, TimeUnit.SECONDS);
     }
     long t0 = System.nanoTime();
-    Process second = start(jar, data, port);
+    Process second = PackagedServer.start(jar, data, port, "serve.log");
     try {
-      awaitHealth(second, port);
+      PackagedServer.awaitHealth(second, port, "serve.log");
       long millis = (System.nanoTime() - t0) / 1_000_000;
       System.out.println("restart after SIGKILL: healthy in " + millis + " ms");
       java.util.Set<String> found = new java.util.HashSet<>();
@@ -148,56 +147,12 @@ class ServeIT {
       assertThat(series.get(0).get("dps").get(Long.toString(POINTS_START + 499)).asLong())
           .isEqualTo(499);
     } finally {
-      stop(second);
+      PackagedServer.stop(second);
     }
   }
 
   /** Two hours ago, on the hour. */
   private static final long POINTS_START = (System.currentTimeMillis() / 3_600_000L - 2) * 3600L;
-
-  private static Process start(Path jar, Path data, int port) throws IOException {
-    List<String> cmd =
-        List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Xmx1g",
-            "-jar",
-            jar.toString(),
-            "serve",
-            "--data",
-            data.toString(),
-            "--port",
-            Integer.toString(port),
-            "--tsdb-port",
-            "0");
-    return new ProcessBuilder(cmd)
-        .redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(data.resolveSibling("serve.log").toFile()))
-        .start();
-  }
-
-  private JsonNode awaitHealth(Process p, int port) throws Exception {
-    long deadline = System.currentTimeMillis() + 120_000;
-    while (System.currentTimeMillis() < deadline) {
-      assertThat(p.isAlive()).as("server exited early; see target/scratch/serve.log").isTrue();
-      try {
-        HttpResponse<String> r = send("GET", port, "/api/health", null);
-        if (r.statusCode() == 200) {
-          return Json.mapper().readTree(r.body());
-        }
-      } catch (IOException notYet) {
-        Thread.sleep(250);
-      }
-    }
-    throw new AssertionError("server not healthy within 120 s");
-  }
-
-  private static void stop(Process p) throws InterruptedException {
-    p.destroy(); // SIGTERM: the shutdown hook stops HTTP, the systems and HBase
-    if (!p.waitFor(60, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new AssertionError("server did not stop within 60 s of SIGTERM");
-    }
-  }
 
   private HttpResponse<String> send(String method, int port, String path, String body)
       throws Exception {

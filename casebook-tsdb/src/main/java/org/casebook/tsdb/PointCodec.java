@@ -170,7 +170,27 @@ final class PointCodec {
 
   /** The points of a compacted cell of hour {@code hour}. */
   static List<DataPoint> expand(int hour, byte[] cell) {
-    ByteBuffer in = ByteBuffer.wrap(cell);
+    List<DataPoint> points = new ArrayList<>();
+    expandInto(hour, ByteBuffer.wrap(cell), Long.MIN_VALUE, Long.MAX_VALUE, points);
+    return points;
+  }
+
+  /**
+   * Appends the points of a compacted cell whose time is in {@code [fromMs, toMs]} to {@code out},
+   * read in place from the cell (a query reads millions of points; no copy of the cell).
+   */
+  static void expandInto(
+      int hour, org.apache.hadoop.hbase.Cell cell, long fromMs, long toMs, List<DataPoint> out) {
+    expandInto(
+        hour,
+        ByteBuffer.wrap(cell.getValueArray(), cell.getValueOffset(), cell.getValueLength()),
+        fromMs,
+        toMs,
+        out);
+  }
+
+  private static void expandInto(
+      int hour, ByteBuffer in, long fromMs, long toMs, List<DataPoint> out) {
     int format = in.get();
     if (format != FORMAT) {
       throw new IllegalArgumentException("unknown compacted cell format " + format);
@@ -178,25 +198,36 @@ final class PointCodec {
     boolean seconds = in.get() == 1;
     long base = hourStartMs(hour);
     int count = (int) readVarint(in);
-    List<DataPoint> points = new ArrayList<>(count);
     long time = 0;
     long integer = 0;
     for (int i = 0; i < count; i++) {
       long head = readVarint(in);
       time += head >>> 2;
       long ts = base + (seconds ? time * 1000 : time);
+      boolean keep = ts >= fromMs && ts <= toMs;
       switch ((int) (head & 3)) {
         case 0 -> {
           long z = readVarint(in);
           integer += (z >>> 1) ^ -(z & 1);
-          points.add(DataPoint.ofLong(ts, integer));
+          if (keep) {
+            out.add(DataPoint.ofLong(ts, integer));
+          }
         }
-        case 1 -> points.add(DataPoint.ofDouble(ts, in.getFloat()));
-        case 2 -> points.add(DataPoint.ofDouble(ts, in.getDouble()));
+        case 1 -> {
+          float f = in.getFloat();
+          if (keep) {
+            out.add(DataPoint.ofDouble(ts, f));
+          }
+        }
+        case 2 -> {
+          double d = in.getDouble();
+          if (keep) {
+            out.add(DataPoint.ofDouble(ts, d));
+          }
+        }
         default -> throw new IllegalArgumentException("bad point kind in compacted cell");
       }
     }
-    return points;
   }
 
   /**

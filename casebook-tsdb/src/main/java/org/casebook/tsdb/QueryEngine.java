@@ -44,9 +44,10 @@ final class QueryEngine {
       if (!s.metric().equals(query.metric()) || !selector.matches(s.tags())) {
         continue;
       }
-      List<DataPoint> inWindow =
-          s.points().stream().filter(p -> window.contains(p.timestampMs())).toList();
-      if (!inWindow.isEmpty()) {
+      List<DataPoint> inWindow = window.cut(s.points());
+      if (inWindow.size() == s.points().size()) {
+        selected.add(s);
+      } else if (!inWindow.isEmpty()) {
         selected.add(new Series(s.metric(), s.tags(), inWindow));
       }
     }

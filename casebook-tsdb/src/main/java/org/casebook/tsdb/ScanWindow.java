@@ -1,5 +1,6 @@
 package org.casebook.tsdb;
 
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -41,6 +42,30 @@ record ScanWindow(long startMs, long endMs) {
       scanEnd = end + (HOUR_SECONDS - end % HOUR_SECONDS);
     }
     return new ScanWindow(start * 1000, scanEnd * 1000);
+  }
+
+  /**
+   * The points of {@code sorted} (ascending time) inside the window: a view, found by binary
+   * search, so a series wholly inside costs nothing.
+   */
+  List<DataPoint> cut(List<DataPoint> sorted) {
+    int from = firstAtOrAfter(sorted, startMs);
+    int to = firstAtOrAfter(sorted, endMs);
+    return from == 0 && to == sorted.size() ? sorted : sorted.subList(from, to);
+  }
+
+  private static int firstAtOrAfter(List<DataPoint> sorted, long timestampMs) {
+    int lo = 0;
+    int hi = sorted.size();
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (sorted.get(mid).timestampMs() < timestampMs) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
   }
 
   /** Whether a stored point at {@code timestampMs} is read. */

@@ -1,5 +1,6 @@
 package org.casebook.tsdb;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -9,9 +10,13 @@ import java.util.Objects;
  * ascending time order, one point per timestamp (the store keeps the last written of duplicates).
  */
 record Series(String metric, Map<String, String> tags, List<DataPoint> points) {
+  /**
+   * The series takes over {@code points}: they are wrapped, not copied (a query's series hold
+   * hundreds of thousands of points), so the caller must not change the list afterwards.
+   */
   Series {
     Objects.requireNonNull(metric, "metric is null");
     tags = Map.copyOf(tags);
-    points = List.copyOf(points);
+    points = Collections.unmodifiableList(Objects.requireNonNull(points, "points is null"));
   }
 }

@@ -49,16 +49,20 @@ final class SeriesTransforms {
     double[] values = new double[points.size()];
     int n = 0;
     long intervalStart = Long.MIN_VALUE;
+    long intervalEnd = Long.MIN_VALUE; // points are ascending: align only on entering an interval
     for (DataPoint p : points) {
-      if (p.timestampMs() < firstRead) {
+      long ts = p.timestampMs();
+      if (ts < firstRead) {
         continue;
       }
-      long t = spec.align(p.timestampMs());
-      if (t != intervalStart && n > 0) {
-        byInterval.add(DataPoint.ofDouble(intervalStart, function.runDouble(values, n)));
-        n = 0;
+      if (ts >= intervalEnd || ts < intervalStart) {
+        if (n > 0) {
+          byInterval.add(DataPoint.ofDouble(intervalStart, function.runDouble(values, n)));
+          n = 0;
+        }
+        intervalStart = spec.align(ts);
+        intervalEnd = intervalStart + spec.intervalMs();
       }
-      intervalStart = t;
       values[n++] = toDouble(p);
     }
     if (n > 0) {

@@ -1,5 +1,7 @@
 package org.casebook.tsdb;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
@@ -75,8 +77,10 @@ public final class TsdbService implements AutoCloseable {
     this.uids = new Uids(store);
     this.compactor =
         new Compactor(store, clock, config.compactionDelaySeconds(), context.metrics());
-    this.writer = new PointWriter(store, uids, compactor);
-    this.queries = new QueryRunner(store, uids, compactor, clock);
+    this.writer =
+        new PointWriter(store, uids, compactor, context.background("tsdb-gather-" + namespace));
+    this.queries =
+        new QueryRunner(store, uids, compactor, clock, context.sideWork(), config.maxTags());
   }
 
   /** The tables of the store in {@code namespace}. */
@@ -150,6 +154,100 @@ public final class TsdbService implements AutoCloseable {
     return new PutResult(good.size(), errors.size(), errors);
   }
 
+  /**
+   * {@link #put(JsonNode, boolean)} for the common body — every point an object of string or number
+   * {@code metric}, {@code timestamp}, {@code value} and string {@code tags}, all good — read in
+   * one streaming pass without building a JSON tree; null for anything else, which {@link
+   * #put(JsonNode, boolean)} then reads and reports point by point.
+   */
+  public PutResult putIfPlain(byte[] body, boolean sync) {
+    List<IncomingPoint> points = plainPoints(body, limits());
+    if (points == null) {
+      return null;
+    }
+    write(points, sync);
+    return new PutResult(points.size(), 0, List.of());
+  }
+
+  static List<IncomingPoint> plainPoints(byte[] body, IncomingPoint.Limits limits) {
+    try (JsonParser p = org.casebook.core.Json.mapper().createParser(body)) {
+      JsonToken root = p.nextToken();
+      List<IncomingPoint> points = new ArrayList<>();
+      if (root == JsonToken.START_OBJECT) {
+        IncomingPoint one = plainPoint(p, limits);
+        if (one == null) {
+          return null;
+        }
+        points.add(one);
+      } else if (root == JsonToken.START_ARRAY) {
+        for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+          IncomingPoint next = t == JsonToken.START_OBJECT ? plainPoint(p, limits) : null;
+          if (next == null) {
+            return null;
+          }
+          points.add(next);
+        }
+      } else {
+        return null;
+      }
+      return points.isEmpty() || p.nextToken() != null ? null : points;
+    } catch (IOException | InvalidInputException e) {
+      return null; // the tree reading words the error exactly
+    }
+  }
+
+  /** One point object, the parser on its START_OBJECT; null if it is not plain. */
+  private static IncomingPoint plainPoint(JsonParser p, IncomingPoint.Limits limits)
+      throws IOException {
+    String metric = null;
+    String timestamp = null;
+    String value = null;
+    Map<String, String> tags = new LinkedHashMap<>();
+    for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+      String field = p.currentName();
+      JsonToken v = p.nextToken();
+      switch (field) {
+        case "metric" -> metric = plainScalar(p, v, false);
+        case "timestamp" -> timestamp = plainScalar(p, v, true);
+        case "value" -> value = plainScalar(p, v, false);
+        case "tags" -> {
+          if (v != JsonToken.START_OBJECT) {
+            return null;
+          }
+          for (JsonToken k = p.nextToken(); k == JsonToken.FIELD_NAME; k = p.nextToken()) {
+            String key = p.currentName();
+            if (p.nextToken() != JsonToken.VALUE_STRING) {
+              return null;
+            }
+            tags.put(key, p.getText());
+          }
+        }
+        default -> {
+          return null;
+        }
+      }
+    }
+    if (metric == null || timestamp == null || value == null) {
+      return null;
+    }
+    return IncomingPoint.parse(metric, timestamp, value, tags, limits);
+  }
+
+  /** A scalar as the tree reading turns it into text ({@link #scalar}); null if not plain. */
+  private static String plainScalar(JsonParser p, JsonToken v, boolean integerOnly)
+      throws IOException {
+    if (v == JsonToken.VALUE_STRING) {
+      return p.getText();
+    }
+    if (v == JsonToken.VALUE_NUMBER_INT) {
+      return p.getNumberValue().toString();
+    }
+    if (v == JsonToken.VALUE_NUMBER_FLOAT && !integerOnly) {
+      return Double.toString(p.getDoubleValue());
+    }
+    return null;
+  }
+
   private Map<String, Object> asMap(JsonNode item) {
     if (!item.isObject()) {
       return Map.of("value", item.toString());
@@ -159,7 +257,7 @@ public final class TsdbService implements AutoCloseable {
     return m;
   }
 
-  private static IncomingPoint parseJsonPoint(JsonNode item, IncomingPoint.Limits limits) {
+  static IncomingPoint parseJsonPoint(JsonNode item, IncomingPoint.Limits limits) {
     if (!item.isObject()) {
       throw new InvalidInputException("body", "a data point must be a JSON object");
     }
@@ -508,6 +606,10 @@ public final class TsdbService implements AutoCloseable {
 
   @Override
   public void close() {
-    store.close();
+    try {
+      writer.close();
+    } finally {
+      store.close();
+    }
   }
 }

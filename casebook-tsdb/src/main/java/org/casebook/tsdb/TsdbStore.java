@@ -50,8 +50,12 @@ final class TsdbStore implements AutoCloseable {
           connection.getBufferedMutator(
               new BufferedMutatorParams(schema.data())
                   // Telnet points are acknowledged when queued, as OpenTSDB's are: a short
-                  // periodic flush bounds what a crash can lose; HTTP puts flush before answering.
-                  .setWriteBufferPeriodicFlushTimeoutMs(200)
+                  // periodic flush bounds what a crash can lose (with the point writer's
+                  // gathering period, 200 ms); HTTP puts with ?sync flush before answering.
+                  .setWriteBufferPeriodicFlushTimeoutMs(200 - PointWriter.GATHER_PERIOD_MS)
+                  // The timer looks once a second by default, which would stretch the bound
+                  // to over a second.
+                  .setWriteBufferPeriodicFlushTimerTickMs(25)
                   .writeBufferSize(4L << 20)
                   .listener(
                       (e, mutator) -> {
@@ -226,7 +230,7 @@ final class TsdbStore implements AutoCloseable {
     return (saltBuckets > 1 ? TsdbKeys.SALTED_DATA : TsdbKeys.DATA).describe(row);
   }
 
-  /** Queues puts of points (flushed within 200 ms, or by {@link #flush}). */
+  /** Queues puts of points (flushed within 150 ms, or by {@link #flush}). */
   void write(List<Put> puts) {
     try {
       data.mutate(puts);
@@ -284,7 +288,11 @@ final class TsdbStore implements AutoCloseable {
                 .toScan()
                 .addFamily(TsdbSchema.T)
                 .setCaching(keysOnly ? 4096 : 256)
-                .setCacheBlocks(!keysOnly);
+                .setCacheBlocks(!keysOnly)
+                // A query reads a few MB at most: positional reads throughout. By default the
+                // region server switches a scan past 4 blocks to stream reads, opening a new
+                // reader on every store file for each query (seen in a profile as file opens).
+                .setReadType(keysOnly ? Scan.ReadType.DEFAULT : Scan.ReadType.PREAD);
         if (keysOnly) {
           scan.setFilter(
               new org.apache.hadoop.hbase.filter.FilterList(

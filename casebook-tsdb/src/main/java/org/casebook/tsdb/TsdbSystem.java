@@ -60,22 +60,16 @@ public final class TsdbSystem implements CasebookSystem {
                 COMPACTION_PERIOD_SECONDS,
                 TimeUnit.SECONDS);
     List<Route> routes = TsdbRoutes.ROUTES.bind(service);
-    return new RunningSystem() {
-      @Override
-      public List<Route> routes() {
-        return routes;
-      }
-
-      @Override
-      public SystemHealth health() {
-        Map<String, Object> details =
-            Map.of(
-                "compactionBacklogRows", service.compactionBacklog(),
-                "compactionScheduled", !compaction.isDone(),
-                "bufferedWriteFailures", service.asyncWriteFailures());
-        return compaction.isDone() ? SystemHealth.degraded(details) : SystemHealth.up(details);
-      }
-    };
+    return RunningSystem.of(
+        routes,
+        () -> {
+          Map<String, Object> details =
+              Map.of(
+                  "compactionBacklogRows", service.compactionBacklog(),
+                  "compactionScheduled", !compaction.isDone(),
+                  "bufferedWriteFailures", service.asyncWriteFailures());
+          return compaction.isDone() ? SystemHealth.degraded(details) : SystemHealth.up(details);
+        });
   }
 
   private static void compact(TsdbService service) {

@@ -232,23 +232,27 @@ class TsdbServiceIT {
         points.add(point(metric, t0, 1, Map.of("host", host, "dc", dc, "rack", "r1")));
       }
     }
+    // Shorter rows: the wanted pair at another position, or a row too short for a pattern.
+    points.add(point(metric, t0, 1, Map.of("host", "b")));
+    points.add(point(metric, t0, 1, Map.of("rack", "r2")));
     service.write(points, true);
     try (TsdbStore store = store()) {
       Uids uids = new Uids(store);
       for (String m : List.of("{host=b}", "{host=b|c,dc=y}", "{dc=y}{host=a}")) {
         SubQuery q = SubQuery.parseM("sum:" + metric + m);
         org.apache.hadoop.hbase.filter.Filter f =
-            TagRowFilter.of(q, uids, store.keyPrefixBytes()).orElseThrow();
+            TagRowFilter.of(q, uids, store.keyPrefixBytes(), 8).orElseThrow();
         List<Series> read = service.queries().fetch(metric, t0, t0 + 1, f);
         int expected =
             switch (m) {
-              case "{host=b}" -> 2;
+              case "{host=b}" -> 3;
               case "{host=b|c,dc=y}" -> 2;
               default -> 1;
             };
         assertThat(read).as(m).hasSize(expected);
       }
-      assertThat(TagRowFilter.of(SubQuery.parseM("sum:" + metric + "{host=*}"), uids, 7)).isEmpty();
+      assertThat(TagRowFilter.of(SubQuery.parseM("sum:" + metric + "{host=*}"), uids, 7, 8))
+          .isEmpty();
     }
   }
 
@@ -293,6 +297,39 @@ class TsdbServiceIT {
         .get()
         .asList()
         .containsExactly(renamed);
+  }
+
+  @Test
+  void pointsWrittenWithoutSyncAreGatheredPerRowAndAllStoredByClose(HBaseRuntime runtime) {
+    String ns = "tsdbgather";
+    new SchemaManager(runtime.connection()).ensureAll(TsdbService.schemas(ns, 0));
+    String metric = TestIds.unique("gathered");
+    int batches = 40;
+    try (TsdbService writer = new TsdbService(context, TsdbConfig.defaults(), ns)) {
+      // Batches as a collector sends them: every series once per batch, a step later each time.
+      for (int b = 0; b < batches; b++) {
+        List<IncomingPoint> batch = new ArrayList<>();
+        for (int h = 0; h < 5; h++) {
+          batch.add(point(metric, t0 + b * 1000L, b, Map.of("host", "h" + h)));
+        }
+        // The same column again and again: the last write must win, as with separate puts.
+        batch.add(point(metric, t0, b, Map.of("host", "same")));
+        writer.write(batch, false);
+      }
+    } // close hands over what is gathered and flushes
+    try (TsdbService reader = new TsdbService(context, TsdbConfig.defaults(), ns)) {
+      List<Series> series = reader.queries().fetch(metric, t0, t0 + 3_600_000L - 1);
+      assertThat(series).hasSize(6);
+      for (Series s : series) {
+        if (s.tags().get("host").equals("same")) {
+          assertThat(s.points()).hasSize(1);
+          assertThat(s.points().get(0).longValue()).isEqualTo(batches - 1);
+        } else {
+          assertThat(s.points()).hasSize(batches);
+          assertThat(s.points().get(batches - 1).longValue()).isEqualTo(batches - 1);
+        }
+      }
+    }
   }
 
   private static IncomingPoint point(String metric, long ts, long value, Map<String, String> tags) {

@@ -45,23 +45,17 @@ public final class WeiboSystem implements CasebookSystem {
             .scheduleWithFixedDelay(
                 () -> repair(service), 0, REPAIR_PERIOD_MINUTES, TimeUnit.MINUTES);
     List<Route> routes = WeiboRoutes.ROUTES.bind(service);
-    return new RunningSystem() {
-      @Override
-      public List<Route> routes() {
-        return routes;
-      }
-
-      @Override
-      public SystemHealth health() {
-        Map<String, Object> details =
-            Map.of(
-                "promotionsInProgress",
-                service.promotionsInProgress(),
-                "relationRepairScheduled",
-                !repairs.isDone());
-        return repairs.isDone() ? SystemHealth.degraded(details) : SystemHealth.up(details);
-      }
-    };
+    return RunningSystem.of(
+        routes,
+        () -> {
+          Map<String, Object> details =
+              Map.of(
+                  "promotionsInProgress",
+                  service.promotionsInProgress(),
+                  "relationRepairScheduled",
+                  !repairs.isDone());
+          return repairs.isDone() ? SystemHealth.degraded(details) : SystemHealth.up(details);
+        });
   }
 
   private static void repair(WeiboService service) {

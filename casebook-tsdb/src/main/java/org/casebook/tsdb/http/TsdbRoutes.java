@@ -121,8 +121,11 @@ public final class TsdbRoutes {
   }
 
   private static HttpResponse put(TsdbService service, HttpRequest req) {
-    JsonNode body = readTree(req);
-    PutResult r = service.put(body, req.query("sync").isPresent());
+    boolean sync = req.query("sync").isPresent();
+    PutResult r = service.putIfPlain(req.body(), sync);
+    if (r == null) {
+      r = service.put(readTree(req), sync);
+    }
     boolean details = req.query("details").isPresent();
     boolean summary = req.query("summary").isPresent();
     if (details) {

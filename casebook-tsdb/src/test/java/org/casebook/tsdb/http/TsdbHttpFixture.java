@@ -13,14 +13,7 @@ import java.nio.charset.StandardCharsets;
 import org.casebook.core.AccessRule;
 import org.casebook.core.HBaseRuntime;
 import org.casebook.core.Json;
-import org.casebook.core.Platform;
-import org.casebook.core.RunningSystem;
-import org.casebook.core.SystemContext;
-import org.casebook.core.SystemDescriptor;
-import org.casebook.core.http.HttpApiServer;
-import org.casebook.core.http.Route;
-import org.casebook.core.schema.SchemaManager;
-import org.casebook.core.testing.EmbeddedHBase;
+import org.casebook.core.testing.ServedSystem;
 import org.casebook.tsdb.TsdbSystem;
 
 /**
@@ -29,26 +22,14 @@ import org.casebook.tsdb.TsdbSystem;
  */
 final class TsdbHttpFixture implements AutoCloseable {
   private final HttpClient client = HttpClient.newHttpClient();
-  private final Platform platform;
-  private final HttpApiServer server;
+  private final ServedSystem served;
   private final String base;
   private final InetSocketAddress telnet;
 
   TsdbHttpFixture(HBaseRuntime runtime) {
-    TsdbSystem system = new TsdbSystem();
-    SystemDescriptor descriptor = system.descriptor();
-    new SchemaManager(runtime.connection()).ensureAll(descriptor.tables());
-    platform = Platform.builder(runtime, EmbeddedHBase.dataDir()).port("--tsdb-port", 0).build();
-    SystemContext context = platform.contextFor(descriptor);
-    RunningSystem running = context.own(system.start(context));
-    assertThat(running.routes())
-        .extracting(Route::spec)
-        .containsExactlyInAnyOrderElementsOf(descriptor.routes());
-    telnet = context.listeners().get(0).address();
-    server = new HttpApiServer("127.0.0.1", 0, AccessRule.open(), 4, platform.metrics());
-    running.routes().forEach(server::add);
-    server.start();
-    base = "http://127.0.0.1:" + server.port();
+    served = ServedSystem.start(runtime, new TsdbSystem(), AccessRule.open());
+    telnet = served.context().listeners().get(0).address();
+    base = served.url("");
   }
 
   InetSocketAddress telnet() {
@@ -80,7 +61,6 @@ final class TsdbHttpFixture implements AutoCloseable {
 
   @Override
   public void close() {
-    server.close();
-    platform.close();
+    served.close();
   }
 }

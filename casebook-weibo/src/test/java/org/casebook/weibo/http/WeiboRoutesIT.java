@@ -13,14 +13,8 @@ import java.util.List;
 import org.casebook.core.AccessRule;
 import org.casebook.core.HBaseRuntime;
 import org.casebook.core.Json;
-import org.casebook.core.Platform;
-import org.casebook.core.RunningSystem;
-import org.casebook.core.SystemContext;
-import org.casebook.core.SystemDescriptor;
-import org.casebook.core.http.HttpApiServer;
-import org.casebook.core.http.Route;
-import org.casebook.core.schema.SchemaManager;
 import org.casebook.core.testing.EmbeddedHBase;
+import org.casebook.core.testing.ServedSystem;
 import org.casebook.core.testing.TestIds;
 import org.casebook.weibo.WeiboSystem;
 import org.junit.jupiter.api.AfterEach;
@@ -32,33 +26,20 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class WeiboRoutesIT {
   private static final String TOKEN = "s3cret";
   private final HttpClient client = HttpClient.newHttpClient();
-  private Platform platform;
-  private HttpApiServer server;
+  private ServedSystem served;
   private String base;
   private String run;
 
   @BeforeEach
   void start(HBaseRuntime runtime) {
-    WeiboSystem system = new WeiboSystem();
-    SystemDescriptor descriptor = system.descriptor();
-    new SchemaManager(runtime.connection()).ensureAll(descriptor.tables());
-    platform = Platform.create(runtime, EmbeddedHBase.dataDir());
-    SystemContext context = platform.contextFor(descriptor);
-    RunningSystem running = context.own(system.start(context));
-    assertThat(running.routes())
-        .extracting(Route::spec)
-        .containsExactlyInAnyOrderElementsOf(descriptor.routes());
-    server = new HttpApiServer("127.0.0.1", 0, AccessRule.token(TOKEN), 4, platform.metrics());
-    running.routes().forEach(server::add);
-    server.start();
-    base = "http://127.0.0.1:" + server.port() + "/api/weibo/users/";
+    served = ServedSystem.start(runtime, new WeiboSystem(), AccessRule.token(TOKEN));
+    base = served.url("/api/weibo/users/");
     run = TestIds.unique("h");
   }
 
   @AfterEach
   void stop() {
-    server.close();
-    platform.close();
+    served.close();
   }
 
   @Test

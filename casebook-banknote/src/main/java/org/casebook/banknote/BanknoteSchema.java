@@ -1,0 +1,87 @@
+package org.casebook.banknote;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.casebook.core.schema.FamilySpec;
+import org.casebook.core.schema.SplitPoints;
+import org.casebook.core.schema.TableSpec;
+
+/**
+ * The tables, in namespace {@code banknote} unless a benchmark or test picks its own: notes (full
+ * records by reversed serial, images in their own family), devices (the same records by device and
+ * time, salted), suspects (by branch and day) and batches (each device batch's time windows).
+ */
+record BanknoteSchema(TableName notes, TableName devices, TableName suspects, TableName batches) {
+  static final String DEFAULT_NAMESPACE = "banknote";
+
+  /** notes family: the record; images family: the serial image, read only when asked for. */
+  static final byte[] N = Bytes.toBytes("n");
+
+  static final byte[] I = Bytes.toBytes("i");
+
+  static final byte[] D = Bytes.toBytes("d");
+  static final byte[] S = Bytes.toBytes("s");
+  static final byte[] B = Bytes.toBytes("b");
+
+  /** The one column of the record families. */
+  static final byte[] RECORD = BanknoteKeys.COLUMN.encode("r");
+
+  static final byte[] IMAGE = BanknoteKeys.COLUMN.encode("g");
+
+  /**
+   * Lookups read a few hundred bytes: small blocks keep the bytes read per lookup low (HBase reads
+   * a whole block from disk).
+   */
+  static final int BLOCK_BYTES = 16 * 1024;
+
+  static BanknoteSchema in(String namespace) {
+    return new BanknoteSchema(
+        TableName.valueOf(namespace, "notes"),
+        TableName.valueOf(namespace, "devices"),
+        TableName.valueOf(namespace, "suspects"),
+        TableName.valueOf(namespace, "batches"));
+  }
+
+  /**
+   * The notes table's split points: on the reversed serial's first character, i.e. the serial's
+   * last one — a digit for RMB, a letter for US dollars — so 11 regions: '0', '1' … '9', and
+   * letters (and the '_' of unreadable characters).
+   */
+  static SplitPoints noteSplits() {
+    List<byte[]> points = new ArrayList<>();
+    for (char c = '1'; c <= '9'; c++) {
+      points.add(new byte[] {(byte) c});
+    }
+    points.add(new byte[] {'A'});
+    return SplitPoints.of(points, "11 regions on the serial's last character (0..9, letters)");
+  }
+
+  List<TableSpec> tables() {
+    return List.of(
+        new TableSpec(
+            notes,
+            List.of(FamilySpec.of("n").withBlockSize(BLOCK_BYTES), FamilySpec.of("i")),
+            noteSplits(),
+            BanknoteKeys.NOTE.shape() + "; n:r record, i:g serial image"),
+        new TableSpec(
+            devices,
+            List.of(FamilySpec.of("d").withBlockSize(BLOCK_BYTES)),
+            SplitPoints.leadingByteBuckets(BanknoteKeys.DEVICE_BUCKETS),
+            BanknoteKeys.DEVICE.shape() + "; d:r record"),
+        new TableSpec(
+            suspects,
+            List.of(FamilySpec.of("s")),
+            SplitPoints.none(),
+            BanknoteKeys.SUSPECT.shape() + "; s:r record"),
+        new TableSpec(
+            batches,
+            List.of(FamilySpec.of("b")),
+            SplitPoints.none(),
+            BanknoteKeys.BATCH.shape()
+                + "; b: "
+                + BanknoteKeys.BATCH_COLUMN.shape()
+                + " -> first and last time"));
+  }
+}

@@ -1,0 +1,363 @@
+package org.casebook.banknote;
+
+import io.micrometer.core.instrument.Counter;
+import java.nio.file.Path;
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.apache.hadoop.hbase.client.Scan;
+import org.casebook.core.Ids;
+import org.casebook.core.InvalidInputException;
+import org.casebook.core.SystemContext;
+import org.casebook.core.key.KeyRange;
+import org.casebook.core.page.Cursors;
+import org.casebook.core.page.Page;
+import org.casebook.core.page.PageRequest;
+import org.casebook.core.schema.TableSpec;
+
+/**
+ * Banknote serial numbers (seed 002, the bank case): the collector's durable write of a batch of
+ * notes, and the four questions — where has this note been (history by serial, newest first), what
+ * did this device read in a time window, every note of a batch, the suspect notes of a branch on a
+ * day. Every listing is one bounded scan (a batch: one per device that read it) and pages with an
+ * opaque cursor.
+ *
+ * <p>Thread-safe; all state is in HBase.
+ */
+public final class BanknoteService {
+  /** The most notes one collector batch may carry. */
+  public static final int MAX_BATCH = 1000;
+
+  /** Environment variable and system property naming the bank's time zone (days, FSN times). */
+  public static final String ZONE_VARIABLE = "CASEBOOK_BANKNOTE_ZONE";
+
+  public static final String ZONE_PROPERTY = "casebook.banknote.zone";
+
+  private final BanknoteStore store;
+  private final GroupCommit commits;
+  private final ZoneId zone;
+  private final Counter stored;
+
+  /** The service on the {@code banknote} namespace, in the configured zone. */
+  public BanknoteService(SystemContext context) {
+    this(context, BanknoteSchema.DEFAULT_NAMESPACE, zoneFromEnvironment());
+  }
+
+  /** The service on another namespace (benchmarks, tests); {@link #schemas} lists its tables. */
+  public BanknoteService(SystemContext context, String namespace, ZoneId zone) {
+    Objects.requireNonNull(context, "context is null");
+    this.zone = Objects.requireNonNull(zone, "zone is null");
+    this.store = new BanknoteStore(context.connection(), BanknoteSchema.in(namespace), zone);
+    this.commits =
+        new GroupCommit(store, context.sideWork(), () -> context.background("collector"));
+    this.stored = context.metrics().counter("casebook.banknote.notes.stored");
+  }
+
+  public static List<TableSpec> schemas(String namespace) {
+    return BanknoteSchema.in(namespace).tables();
+  }
+
+  /** {@code CASEBOOK_BANKNOTE_ZONE}, {@code -Dcasebook.banknote.zone}, else Asia/Shanghai. */
+  public static ZoneId zoneFromEnvironment() {
+    String z = System.getProperty(ZONE_PROPERTY, System.getenv(ZONE_VARIABLE));
+    if (z == null || z.isBlank()) {
+      return FileContext.DEFAULT_ZONE;
+    }
+    try {
+      return ZoneId.of(z.trim());
+    } catch (DateTimeException e) {
+      throw new InvalidInputException("zone", "unknown time zone '" + z + "'");
+    }
+  }
+
+  public ZoneId zone() {
+    return zone;
+  }
+
+  // ---- collection
+
+  /**
+   * Stores a batch of notes and returns once every row is durable in HBase: the collector's
+   * acknowledgement. Storing a note again (a retried batch) rewrites the same rows.
+   */
+  public int store(List<Note> notes) {
+    InvalidInputException.check(
+        notes.size() <= MAX_BATCH, "notes", "at most " + MAX_BATCH + " notes a batch");
+    if (!notes.isEmpty()) {
+      commits.write(notes);
+      stored.increment(notes.size());
+    }
+    return notes.size();
+  }
+
+  /** What the collector did with a piece of an FSN file: notes stored, records rejected. */
+  public record PieceResult(int stored, List<Reject> rejected) {}
+
+  /**
+   * Stores a piece of an FSN file — the agent's binary upload: the file's own header (its count set
+   * to the piece's) and a run of its records, the first being record {@code first} of the file
+   * {@code source} — and returns once every note is durable. The bytes are checked as a whole file
+   * is (wrong header, truncated record, impossible count: a 400 naming {@code body}, nothing
+   * stored); records breaking a rule are returned as rejected, the rest stored. Record numbers are
+   * the whole file's, so a re-sent piece rewrites the same rows.
+   */
+  public PieceResult storeFsn(String source, long first, byte[] piece, FileContext context) {
+    Ids.check(source, "source", NoteRules.MAX_SOURCE);
+    InvalidInputException.check(
+        source.toLowerCase(java.util.Locale.ROOT).endsWith(".fsn"),
+        "source",
+        "source must name an FSN file (.fsn), got '" + source + "'");
+    InvalidInputException.check(
+        first >= 0 && first <= Integer.MAX_VALUE, "first", "first must be 0.." + Integer.MAX_VALUE);
+    ParsedFile parsed;
+    try {
+      parsed = NoteFiles.fsnPiece(source, first, piece, context, MAX_BATCH);
+    } catch (FileRejectedException e) {
+      throw new InvalidInputException(e.field(), e.getMessage());
+    }
+    return new PieceResult(store(parsed.notes()), parsed.rejects());
+  }
+
+  /** A buffered writer for bulk loads (import, benchmarks): durable once flushed or closed. */
+  public BulkWriter writer() {
+    return new BulkWriter(store.writer(), stored);
+  }
+
+  /** Buffered writes of many notes; {@link #flush()} returns once they are durable. */
+  public static final class BulkWriter implements AutoCloseable {
+    private final BanknoteStore.Writer writer;
+    private final Counter stored;
+
+    BulkWriter(BanknoteStore.Writer writer, Counter stored) {
+      this.writer = writer;
+      this.stored = stored;
+    }
+
+    public void write(List<Note> notes) {
+      writer.write(notes);
+      stored.increment(notes.size());
+    }
+
+    public void flush() {
+      writer.flush();
+    }
+
+    @Override
+    public void close() {
+      writer.close();
+    }
+  }
+
+  /**
+   * Imports one file: read whole (a malformed one is copied to {@code quarantine} with its reason
+   * and nothing of it is stored), valid notes stored durably, rejected records listed in {@code
+   * <rejectsDir>/<name>.rejects}.
+   */
+  public ImportReport importFile(Path file, FileContext fileContext, Path rejectsDir) {
+    String name = file.getFileName().toString();
+    ParsedFile parsed;
+    try {
+      parsed = NoteFiles.read(file, fileContext);
+    } catch (FileRejectedException e) {
+      Quarantine.file(rejectsDir, file, e.getMessage(), false);
+      return new ImportReport(
+          file.toString(), "unreadable", 0, 0, 0, List.of(), null, e.getMessage());
+    }
+    try (BulkWriter w = writer()) {
+      List<Note> notes = parsed.notes();
+      for (int i = 0; i < notes.size(); i += MAX_BATCH) {
+        w.write(notes.subList(i, Math.min(notes.size(), i + MAX_BATCH)));
+      }
+      w.flush();
+    }
+    String rejectsFile =
+        parsed.rejects().isEmpty()
+            ? null
+            : Quarantine.rejects(rejectsDir, name, parsed.rejects()).toString();
+    return new ImportReport(
+        file.toString(),
+        parsed.format(),
+        parsed.records(),
+        parsed.notes().size(),
+        parsed.rejects().size(),
+        parsed.rejects().subList(0, Math.min(20, parsed.rejects().size())),
+        rejectsFile,
+        null);
+  }
+
+  // ---- queries
+
+  /** A serial as looked up: letters upper-cased, the serial rule checked (400 naming serial). */
+  public static String lookupSerial(String serial) {
+    return NoteRules.serial(serial, null);
+  }
+
+  /**
+   * A note's history, newest first: one bounded scan of the rows starting with the reversed serial.
+   * Images are read only when asked for (they live in their own family).
+   */
+  public Page<Note> history(String serial, PageRequest page, boolean images) {
+    String s = lookupSerial(serial);
+    KeyRange range = BanknoteKeys.NOTE.range(s);
+    Scan scan = page(range, page, BanknoteKeys.HISTORY_SCOPE).addFamily(BanknoteSchema.N);
+    if (images) {
+      scan.addFamily(BanknoteSchema.I);
+    }
+    return pageOf(store.scanNotes(scan), page, BanknoteKeys.HISTORY_SCOPE);
+  }
+
+  /** What {@code device} read in {@code [from, to)}, oldest first. */
+  public Page<Note> device(String device, Instant from, Instant to, PageRequest page) {
+    Ids.check(device, "id", NoteRules.MAX_ID);
+    InvalidInputException.check(from.isBefore(to), "to", "to must be after from");
+    KeyRange range =
+        KeyRange.between(
+            BanknoteKeys.DEVICE.prefix(device, from.toEpochMilli()),
+            BanknoteKeys.DEVICE.prefix(device, to.toEpochMilli()));
+    Scan scan = page(range, page, BanknoteKeys.DEVICE_SCOPE).addFamily(BanknoteSchema.D);
+    return pageOf(store.scanDevices(scan), page, BanknoteKeys.DEVICE_SCOPE);
+  }
+
+  /** The suspect notes a branch's devices reported on {@code day} (the bank's zone), by time. */
+  public Page<Note> suspects(String branch, LocalDate day, PageRequest page) {
+    Ids.check(branch, "branch", NoteRules.MAX_ID);
+    KeyRange range = BanknoteKeys.SUSPECT.range(branch, Math.toIntExact(day.toEpochDay()));
+    Scan scan = page(range, page, BanknoteKeys.SUSPECT_SCOPE).addFamily(BanknoteSchema.S);
+    return pageOf(store.scanSuspects(scan), page, BanknoteKeys.SUSPECT_SCOPE);
+  }
+
+  /**
+   * Every note of a batch (an ATM transaction, a sorter's run), by device then time: the batch's
+   * windows from the batches table, then one scan of the devices table per device over its window,
+   * keeping the rows of this batch.
+   */
+  public Page<Note> batch(String batch, PageRequest page) {
+    Ids.check(batch, "id", NoteRules.MAX_ID);
+    Optional<byte[]> after = page.cursor().map(c -> cursorKey(BanknoteKeys.BATCH_SCOPE, c));
+    String afterDevice = after.map(k -> decodeDevice(k).string("device")).orElse(null);
+    List<BanknoteStore.Row> found = new ArrayList<>();
+    for (BanknoteStore.Window w : store.batchWindows(batch)) {
+      if (afterDevice != null && w.device().compareTo(afterDevice) < 0) {
+        continue;
+      }
+      byte[] start = BanknoteKeys.DEVICE.prefix(w.device(), w.first());
+      boolean inclusive = true;
+      if (afterDevice != null && w.device().equals(afterDevice)) {
+        start = after.get();
+        inclusive = false;
+      }
+      byte[] stop = BanknoteKeys.DEVICE.prefix(w.device(), w.last() + 1);
+      int wanted = page.fetchSize() - found.size();
+      // Rows of other batches may interleave in the window; read past them in chunks.
+      byte[] from = start;
+      while (wanted > 0) {
+        Scan scan =
+            new Scan()
+                .withStartRow(from, inclusive)
+                .withStopRow(stop, false)
+                .addFamily(BanknoteSchema.D)
+                .setLimit(page.fetchSize())
+                .setCaching(page.fetchSize());
+        List<BanknoteStore.Row> rows = store.scanDevices(scan);
+        for (BanknoteStore.Row r : rows) {
+          if (r.note().batch().equals(batch) && wanted > 0) {
+            found.add(r);
+            wanted--;
+          }
+        }
+        if (rows.size() < page.fetchSize()) {
+          break;
+        }
+        from = rows.get(rows.size() - 1).key();
+        inclusive = false;
+      }
+      if (found.size() >= page.fetchSize()) {
+        break;
+      }
+    }
+    return pageOf(found, page, BanknoteKeys.BATCH_SCOPE);
+  }
+
+  private static org.casebook.core.key.KeyLayout.Key decodeDevice(byte[] key) {
+    try {
+      return BanknoteKeys.DEVICE.decode(key);
+    } catch (IllegalArgumentException e) {
+      throw badCursor();
+    }
+  }
+
+  /** A scan of {@code range} from after the cursor's row, fetching one more than the page. */
+  private static Scan page(KeyRange range, PageRequest page, String scope) {
+    byte[] start = range.start();
+    boolean inclusive = true;
+    if (page.cursor().isPresent()) {
+      start = cursorKey(scope, page.cursor().get());
+      if (!range.contains(start)) {
+        throw badCursor();
+      }
+      inclusive = false;
+    }
+    return new Scan()
+        .withStartRow(start, inclusive)
+        .withStopRow(range.stop(), false)
+        .setLimit(page.fetchSize())
+        .setCaching(page.fetchSize());
+  }
+
+  private static byte[] cursorKey(String scope, String cursor) {
+    return Cursors.decode(scope, cursor);
+  }
+
+  private static InvalidInputException badCursor() {
+    return new InvalidInputException(
+        "cursor",
+        "cursor is not valid for this listing; use the 'next' value of the previous page");
+  }
+
+  private static Page<Note> pageOf(List<BanknoteStore.Row> rows, PageRequest page, String scope) {
+    return Page.of(rows, page.limit(), r -> Cursors.encode(scope, r.key()))
+        .map(BanknoteStore.Row::note);
+  }
+
+  // ---- parsing shared by the REST routes and the CLI
+
+  /**
+   * A time: ISO-8601 with an offset ({@code 2021-02-24T05:13:00Z}, {@code …+08:00}), a local date
+   * and time, or a date (its start) — local ones in the bank's zone.
+   */
+  public Instant parseTime(String value, String field) {
+    InvalidInputException.check(value != null && !value.isBlank(), field, field + " is required");
+    String v = value.trim();
+    try {
+      return OffsetDateTime.parse(v).toInstant();
+    } catch (DateTimeParseException notOffset) {
+      try {
+        return LocalDateTime.parse(v).atZone(zone).toInstant();
+      } catch (DateTimeParseException notLocal) {
+        return parseDay(v, field).atStartOfDay(zone).toInstant();
+      }
+    }
+  }
+
+  /** A day, {@code YYYY-MM-DD}. */
+  public static LocalDate parseDay(String value, String field) {
+    InvalidInputException.check(value != null && !value.isBlank(), field, field + " is required");
+    try {
+      LocalDate d = LocalDate.parse(value.trim());
+      InvalidInputException.check(
+          d.getYear() >= 1980 && d.getYear() < 2200, field, field + " must lie in 1980..2199");
+      return d;
+    } catch (DateTimeParseException e) {
+      throw new InvalidInputException(
+          field, field + " must be a date (YYYY-MM-DD) or a time (ISO-8601), got '" + value + "'");
+    }
+  }
+}

@@ -1,0 +1,311 @@
+package org.casebook.banknote;
+
+import static org.casebook.banknote.BanknoteSchema.B;
+import static org.casebook.banknote.BanknoteSchema.D;
+import static org.casebook.banknote.BanknoteSchema.I;
+import static org.casebook.banknote.BanknoteSchema.IMAGE;
+import static org.casebook.banknote.BanknoteSchema.N;
+import static org.casebook.banknote.BanknoteSchema.RECORD;
+import static org.casebook.banknote.BanknoteSchema.S;
+
+import java.io.IOException;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.BufferedMutator;
+import org.apache.hadoop.hbase.client.BufferedMutatorParams;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.RetriesExhaustedWithDetailsException;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.casebook.core.Futures;
+import org.casebook.core.StorageException;
+
+/**
+ * Every HBase read and write of the banknote system; keys through {@link BanknoteKeys}. Writes are
+ * plain Puts of rows derived from each record's identity, so writing a record again rewrites the
+ * same cells: at-least-once delivery stores every record exactly once.
+ */
+final class BanknoteStore {
+  private static final long BUFFER_BYTES = 8L << 20;
+
+  /** A stored row: its key (for cursors) and the note it holds. */
+  record Row(byte[] key, Note note) {}
+
+  /** A device's time window within a batch (first and last time of its records). */
+  record Window(String device, long first, long last) {}
+
+  private final Connection connection;
+  private final BanknoteSchema schema;
+  private final ZoneId zone;
+
+  BanknoteStore(Connection connection, BanknoteSchema schema, ZoneId zone) {
+    this.connection = connection;
+    this.schema = schema;
+    this.zone = zone;
+  }
+
+  BanknoteSchema schema() {
+    return schema;
+  }
+
+  /** The Puts of {@code notes}, one list per table (notes, devices, suspects, batches). */
+  List<List<Put>> mutations(List<Note> notes) {
+    List<Put> noteRows = new ArrayList<>(notes.size());
+    List<Put> deviceRows = new ArrayList<>(notes.size());
+    List<Put> suspectRows = new ArrayList<>();
+    Map<String, long[]> windows = new LinkedHashMap<>();
+    Map<String, Note> firstOfWindow = new LinkedHashMap<>();
+    // A batch is usually one file's records: its origin (an MD5) is computed once, not per key.
+    String originDevice = null;
+    String originSource = null;
+    byte[] origin = null;
+    long[] window = null;
+    Note windowNote = null;
+    for (Note n : notes) {
+      if (!n.device().equals(originDevice) || !n.source().equals(originSource)) {
+        originDevice = n.device();
+        originSource = n.source();
+        origin = BanknoteKeys.origin(originDevice, originSource);
+      }
+      byte[] value = NoteCodec.encode(n);
+      Put p = new Put(BanknoteKeys.note(n, origin)).addColumn(N, RECORD, value);
+      byte[] image = n.image();
+      if (image != null) {
+        p.addColumn(I, IMAGE, image);
+      }
+      noteRows.add(p);
+      deviceRows.add(new Put(BanknoteKeys.device(n, origin)).addColumn(D, RECORD, value));
+      if (n.verdict() == Verdict.SUSPECT) {
+        suspectRows.add(
+            new Put(BanknoteKeys.suspect(n, day(n), origin)).addColumn(S, RECORD, value));
+      }
+      long t = n.time().toEpochMilli();
+      long[] w;
+      if (window != null
+          && n.batch().equals(windowNote.batch())
+          && n.device().equals(windowNote.device())
+          && n.source().equals(windowNote.source())) {
+        w = window; // the run of one file's records: no key to build
+      } else {
+        String group = n.batch() + '\u0000' + n.device() + '\u0000' + n.source();
+        w = windows.get(group);
+        if (w == null) {
+          windows.put(group, new long[] {t, t, n.record()});
+          firstOfWindow.put(group, n);
+          w = windows.get(group);
+        }
+        window = w;
+        windowNote = n;
+      }
+      w[0] = Math.min(w[0], t);
+      w[1] = Math.max(w[1], t);
+      if (n.record() < w[2]) {
+        w[2] = n.record();
+      }
+    }
+    List<Put> batchRows = new ArrayList<>(windows.size());
+    for (Map.Entry<String, long[]> e : windows.entrySet()) {
+      Note n = firstOfWindow.get(e.getKey());
+      long[] w = e.getValue();
+      byte[] value = new byte[16];
+      Bytes.putLong(value, 0, w[0]);
+      Bytes.putLong(value, 8, w[1]);
+      batchRows.add(
+          new Put(BanknoteKeys.BATCH.encode(n.batch(), n.device()))
+              .addColumn(B, BanknoteKeys.BATCH_COLUMN.encode(n.source(), w[2]), value));
+    }
+    return List.of(noteRows, deviceRows, suspectRows, batchRows);
+  }
+
+  /** The day (in the bank's zone) that a suspect note is listed under. */
+  int day(Note n) {
+    return Math.toIntExact(n.time().atZone(zone).toLocalDate().toEpochDay());
+  }
+
+  private List<TableName> tables() {
+    return List.of(schema.notes(), schema.devices(), schema.suspects(), schema.batches());
+  }
+
+  /**
+   * Writes prepared Puts, one list per table in {@link #mutations} order, and returns once every
+   * row is in HBase (its WAL). The tables are written side by side: one after the other would add
+   * their round trips to the acknowledgement's wait.
+   */
+  void put(List<List<Put>> all, ExecutorService sideWork) {
+    List<TableName> tables = tables();
+    List<Future<?>> pending = new ArrayList<>();
+    for (int i = 1; i < all.size(); i++) {
+      List<Put> puts = all.get(i);
+      TableName table = tables.get(i);
+      if (!puts.isEmpty()) {
+        pending.add(sideWork.submit(() -> put(table, puts)));
+      }
+    }
+    put(tables.get(0), all.get(0));
+    for (Future<?> f : pending) {
+      Futures.await(f);
+    }
+  }
+
+  private void put(TableName table, List<Put> puts) {
+    try (Table t = connection.getTable(table)) {
+      t.put(puts);
+    } catch (IOException e) {
+      throw StorageException.of("store notes in " + table, e);
+    }
+  }
+
+  /** Buffered writing for bulk loads; {@link Writer#flush} returns once everything is durable. */
+  Writer writer() {
+    return new Writer();
+  }
+
+  /** BufferedMutators on the four tables; failures are collected and raised by flush or close. */
+  final class Writer implements AutoCloseable {
+    private final List<BufferedMutator> mutators = new ArrayList<>();
+    private final AtomicReference<RetriesExhaustedWithDetailsException> failure =
+        new AtomicReference<>();
+
+    private Writer() {
+      try {
+        for (TableName t : tables()) {
+          mutators.add(
+              connection.getBufferedMutator(
+                  new BufferedMutatorParams(t)
+                      .writeBufferSize(BUFFER_BYTES)
+                      .listener((e, m) -> failure.compareAndSet(null, e))));
+        }
+      } catch (IOException e) {
+        closeQuietlyAfter(e);
+        throw StorageException.of("open note writers", e);
+      }
+    }
+
+    void write(List<Note> notes) {
+      List<List<Put>> all = mutations(notes);
+      try {
+        for (int i = 0; i < all.size(); i++) {
+          if (!all.get(i).isEmpty()) {
+            mutators.get(i).mutate(all.get(i));
+          }
+        }
+      } catch (IOException e) {
+        throw StorageException.of("buffer notes", e);
+      }
+      raise();
+    }
+
+    void flush() {
+      try {
+        for (BufferedMutator m : mutators) {
+          m.flush();
+        }
+      } catch (IOException e) {
+        throw StorageException.of("flush notes", e);
+      }
+      raise();
+    }
+
+    private void raise() {
+      RetriesExhaustedWithDetailsException e = failure.get();
+      if (e != null) {
+        throw StorageException.of("store notes", e);
+      }
+    }
+
+    private void closeQuietlyAfter(IOException cause) {
+      for (BufferedMutator m : mutators) {
+        try {
+          m.close();
+        } catch (IOException e) {
+          cause.addSuppressed(e);
+        }
+      }
+    }
+
+    @Override
+    public void close() {
+      IOException first = null;
+      for (BufferedMutator m : mutators) {
+        try {
+          m.close();
+        } catch (IOException e) {
+          if (first == null) {
+            first = e;
+          } else {
+            first.addSuppressed(e);
+          }
+        }
+      }
+      if (first != null) {
+        throw StorageException.of("close note writers", first);
+      }
+      raise();
+    }
+  }
+
+  /** Rows of a scan of the notes table (images when the scan reads family i). */
+  List<Row> scanNotes(Scan scan) {
+    return scan(schema.notes(), scan, N);
+  }
+
+  List<Row> scanDevices(Scan scan) {
+    return scan(schema.devices(), scan, D);
+  }
+
+  List<Row> scanSuspects(Scan scan) {
+    return scan(schema.suspects(), scan, S);
+  }
+
+  private List<Row> scan(TableName table, Scan scan, byte[] family) {
+    List<Row> out = new ArrayList<>();
+    try (Table t = connection.getTable(table);
+        ResultScanner s = t.getScanner(scan)) {
+      for (Result r : s) {
+        byte[] value = r.getValue(family, RECORD);
+        if (value != null) {
+          out.add(new Row(r.getRow(), NoteCodec.decode(value, r.getValue(I, IMAGE))));
+        }
+      }
+      return out;
+    } catch (IOException e) {
+      throw StorageException.of("scan " + table, e);
+    }
+  }
+
+  /** The devices of a batch with each one's time window, in device order. */
+  List<Window> batchWindows(String batch) {
+    List<Window> out = new ArrayList<>();
+    Scan scan = BanknoteKeys.BATCH.range(batch).toScan().addFamily(B);
+    try (Table t = connection.getTable(schema.batches());
+        ResultScanner s = t.getScanner(scan)) {
+      for (Result r : s) {
+        String device = BanknoteKeys.BATCH.decode(r.getRow()).string("device");
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        for (Cell c : r.rawCells()) {
+          byte[] v = CellUtil.cloneValue(c);
+          first = Math.min(first, Bytes.toLong(v, 0));
+          last = Math.max(last, Bytes.toLong(v, 8));
+        }
+        out.add(new Window(device, first, last));
+      }
+      return out;
+    } catch (IOException e) {
+      throw StorageException.of("read batch " + batch, e);
+    }
+  }
+}

@@ -1,0 +1,179 @@
+package org.casebook.banknote.http;
+
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import org.casebook.banknote.BanknoteService;
+import org.casebook.banknote.DeviceKind;
+import org.casebook.banknote.FileContext;
+import org.casebook.banknote.Note;
+import org.casebook.banknote.NoteJson;
+import org.casebook.banknote.NoteRules;
+import org.casebook.banknote.Operation;
+import org.casebook.banknote.Reject;
+import org.casebook.core.Enums;
+import org.casebook.core.Ids;
+import org.casebook.core.InvalidInputException;
+import org.casebook.core.http.HttpRequest;
+import org.casebook.core.http.HttpResponse;
+import org.casebook.core.http.RouteTable;
+import org.casebook.core.page.Page;
+
+/**
+ * REST adapter: the collector's batch upload and the four listings. The literal routes ({@code
+ * batches}, {@code devices}, {@code suspects}) are declared before {@code {serial}}, which would
+ * otherwise match them.
+ */
+public final class BanknoteRoutes {
+  private static final String BASE = "/api/banknotes";
+
+  /**
+   * The routes live under {@code /api/banknotes} (plural, as the agents' and the bank's contract
+   * names it) rather than under the system's own {@code /api/banknote/}: declared as the system's
+   * protocol path, so the server refuses any other system claiming it.
+   */
+  public static final List<String> PATHS = List.of(BASE);
+
+  private static final int PAGE = 100;
+
+  /** Body of {@code POST /api/banknotes/batches}: up to 1,000 notes. */
+  public record BatchRequest(List<NoteJson> notes) {}
+
+  /** The acknowledgement: every note of the batch is durable. */
+  public record BatchResponse(int stored) {}
+
+  /** The acknowledgement of an FSN piece: its notes are durable; these records were rejected. */
+  public record PieceResponse(int stored, List<Reject> rejected) {}
+
+  public record HistoryPage(String serial, List<NoteJson> notes, String next) {}
+
+  public record DevicePage(
+      String device, String from, String to, List<NoteJson> notes, String next) {}
+
+  public record BatchPage(String batch, List<NoteJson> notes, String next) {}
+
+  public record SuspectsPage(String branch, String day, List<NoteJson> notes, String next) {}
+
+  /** Every route, declared once (the descriptor lists them, start binds them). */
+  public static final RouteTable<BanknoteService> ROUTES =
+      RouteTable.<BanknoteService>builder()
+          .post(
+              BASE + "/batches",
+              "Collector: store a batch of notes; answers once every note is durable in HBase",
+              (svc, req) -> HttpResponse.ok(new BatchResponse(svc.store(notes(req)))))
+          .post(
+              BASE + "/fsn",
+              "Collector: store a piece of an FSN file (its header and a run of its records;"
+                  + " ?source=&first= name the file and the piece's first record); answers once"
+                  + " every note is durable",
+              (svc, req) -> {
+                BanknoteService.PieceResult r =
+                    svc.storeFsn(
+                        required(req, "source"), first(req), req.body(), context(svc, req));
+                return HttpResponse.ok(new PieceResponse(r.stored(), r.rejected()));
+              })
+          .list(
+              BASE + "/batches/{id}",
+              "Every note of a batch (ATM transaction, sorter run), by device and time",
+              (svc, req) -> {
+                String id = req.pathParam("id");
+                Page<Note> p = svc.batch(id, req.page(PAGE));
+                return HttpResponse.ok(new BatchPage(id, json(p), p.nextOrNull()));
+              })
+          .list(
+              BASE + "/devices/{id}",
+              "What a device read in [from, to) (ISO-8601 times or dates), oldest first",
+              (svc, req) -> {
+                String id = req.pathParam("id");
+                Instant from = svc.parseTime(req.query("from").orElse(null), "from");
+                Instant to = svc.parseTime(req.query("to").orElse(null), "to");
+                Page<Note> p = svc.device(id, from, to, req.page(PAGE));
+                return HttpResponse.ok(
+                    new DevicePage(id, from.toString(), to.toString(), json(p), p.nextOrNull()));
+              })
+          .list(
+              BASE + "/suspects",
+              "Suspect notes of a branch on a day (?branch=&day=YYYY-MM-DD), by time",
+              (svc, req) -> {
+                String branch = req.query("branch").orElse(null);
+                InvalidInputException.check(branch != null, "branch", "branch is required");
+                String day = req.query("day").orElse(null);
+                Page<Note> p =
+                    svc.suspects(branch, BanknoteService.parseDay(day, "day"), req.page(PAGE));
+                return HttpResponse.ok(new SuspectsPage(branch, day, json(p), p.nextOrNull()));
+              })
+          .list(
+              BASE + "/{serial}",
+              "A note's history by serial number, newest first (?images=true adds serial images)",
+              (svc, req) -> {
+                String serial = BanknoteService.lookupSerial(req.pathParam("serial"));
+                Page<Note> p = svc.history(serial, req.page(PAGE), images(req));
+                return HttpResponse.ok(new HistoryPage(serial, json(p), p.nextOrNull()));
+              })
+          .build();
+
+  private BanknoteRoutes() {}
+
+  private static List<Note> notes(HttpRequest req) {
+    BatchRequest body = req.body(BatchRequest.class);
+    InvalidInputException.check(body.notes() != null, "notes", "notes are required");
+    InvalidInputException.check(
+        body.notes().size() <= BanknoteService.MAX_BATCH,
+        "notes",
+        "at most " + BanknoteService.MAX_BATCH + " notes a batch, got " + body.notes().size());
+    List<Note> out = new ArrayList<>(body.notes().size());
+    for (int i = 0; i < body.notes().size(); i++) {
+      NoteJson n = body.notes().get(i);
+      InvalidInputException.check(n != null, "notes[" + i + "]", "a note is an object");
+      out.add(n.toNote("notes[" + i + "]"));
+    }
+    return out;
+  }
+
+  private static String required(HttpRequest req, String name) {
+    String v = req.query(name).orElse(null);
+    InvalidInputException.check(v != null && !v.isEmpty(), name, name + " is required");
+    return v;
+  }
+
+  private static long first(HttpRequest req) {
+    String v = required(req, "first");
+    try {
+      return Long.parseLong(v);
+    } catch (NumberFormatException e) {
+      throw new InvalidInputException("first", "first must be a record number, got '" + v + "'");
+    }
+  }
+
+  /** What the agent's options say about the file (query parameters), as its reader took them. */
+  private static FileContext context(BanknoteService svc, HttpRequest req) {
+    ZoneId zone = svc.zone();
+    String z = req.query("zone").orElse(null);
+    if (z != null) {
+      try {
+        zone = ZoneId.of(z);
+      } catch (DateTimeException e) {
+        throw new InvalidInputException("zone", "unknown time zone '" + z + "'");
+      }
+    }
+    return new FileContext(
+        req.query("branch").map(b -> Ids.check(b, "branch", NoteRules.MAX_ID)).orElse(null),
+        req.query("kind").map(k -> Enums.parse(DeviceKind.class, k, "kind")).orElse(null),
+        req.query("operation").map(o -> Enums.parse(Operation.class, o, "operation")).orElse(null),
+        req.query("device").map(d -> Ids.check(d, "device", NoteRules.MAX_ID)).orElse(null),
+        zone);
+  }
+
+  private static boolean images(HttpRequest req) {
+    String v = req.query("images").orElse("false");
+    InvalidInputException.check(
+        v.equals("true") || v.equals("false"), "images", "images must be true or false");
+    return v.equals("true");
+  }
+
+  private static List<NoteJson> json(Page<Note> page) {
+    return page.items().stream().map(NoteJson::of).toList();
+  }
+}

@@ -1,0 +1,74 @@
+package org.casebook.core.testing;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import org.casebook.core.AccessRule;
+import org.casebook.core.CasebookSystem;
+import org.casebook.core.HBaseRuntime;
+import org.casebook.core.Platform;
+import org.casebook.core.RunningSystem;
+import org.casebook.core.SystemContext;
+import org.casebook.core.SystemDescriptor;
+import org.casebook.core.http.HttpApiServer;
+import org.casebook.core.http.Route;
+import org.casebook.core.net.ListenerSpec;
+import org.casebook.core.schema.SchemaManager;
+
+/**
+ * A system started as the server starts it, for route tests: its tables ensured, its listeners on
+ * free ports, its routes checked against its descriptor and served over HTTP on a free port.
+ */
+public final class ServedSystem implements AutoCloseable {
+  private final Platform platform;
+  private final SystemContext context;
+  private final HttpApiServer server;
+
+  private ServedSystem(Platform platform, SystemContext context, HttpApiServer server) {
+    this.platform = platform;
+    this.context = context;
+    this.server = server;
+  }
+
+  /** Starts {@code system} on the test's embedded HBase; {@code access} guards its writes. */
+  public static ServedSystem start(HBaseRuntime runtime, CasebookSystem system, AccessRule access) {
+    Objects.requireNonNull(system, "system is null");
+    SystemDescriptor descriptor = system.descriptor();
+    new SchemaManager(runtime.connection()).ensureAll(descriptor.tables());
+    Platform.Builder builder = Platform.builder(runtime, EmbeddedHBase.dataDir());
+    List<ListenerSpec> listeners = descriptor.listeners();
+    for (ListenerSpec l : listeners) {
+      builder.port(l.portOption(descriptor.name(), listeners.size() == 1), 0);
+    }
+    Platform platform = builder.build();
+    SystemContext context = platform.contextFor(descriptor);
+    RunningSystem running = context.own(system.start(context));
+    List<Route> routes = running.routes();
+    HashSet<Object> bound = new HashSet<>(routes.stream().map(Route::spec).toList());
+    if (!bound.equals(new HashSet<>(descriptor.routes()))) {
+      platform.close();
+      throw new AssertionError(
+          "routes bound " + bound + " differ from the descriptor's " + descriptor.routes());
+    }
+    HttpApiServer server = new HttpApiServer("127.0.0.1", 0, access, 4, platform.metrics());
+    routes.forEach(server::add);
+    server.start();
+    return new ServedSystem(platform, context, server);
+  }
+
+  /** The system's context (its connection, clock, listeners). */
+  public SystemContext context() {
+    return context;
+  }
+
+  /** {@code http://127.0.0.1:<port>} followed by {@code path}. */
+  public String url(String path) {
+    return "http://127.0.0.1:" + server.port() + path;
+  }
+
+  @Override
+  public void close() {
+    server.close();
+    platform.close();
+  }
+}

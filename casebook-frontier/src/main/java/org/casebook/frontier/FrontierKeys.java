@@ -1,0 +1,103 @@
+package org.casebook.frontier;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.casebook.core.key.Hashing;
+import org.casebook.core.key.KeyLayout;
+import org.casebook.core.key.KeyLayout.PartType;
+
+/**
+ * Row keys and qualifiers of the frontier, each a declared {@link KeyLayout}; the store builds and
+ * reads every key through these.
+ *
+ * <pre>
+ * frontier:channels  row  crawl ID                                    name → channel id, settings
+ * frontier:hosts     row  channel                                     the channel's counters
+ * frontier:hosts     row  channel | host id (MD5 of the queue key, 8)  one queue (seed: NAME_HOST)
+ * frontier:urls      row  channel | host id | priority | URL id       queued URLs (seed: NAME_URL)
+ * frontier:known     row  channel | host id | URL id (MD5 of the URL)  every URL ever put
+ * frontier:due       row  channel | due time | host id                hosts with something due
+ * s (stats) family   qualifier  day | counter                         daily statistics
+ * p (purge) family   qualifier  channel                               channels still being purged
+ * </pre>
+ *
+ * A channel is a number, not its crawl ID: a crawl deleted and put again gets a new number, so the
+ * old one's rows can be purged in the background while the new one fills.
+ */
+final class FrontierKeys {
+  static final int HOST_ID_BYTES = 8;
+  static final int URL_ID_BYTES = 16;
+
+  static final KeyLayout CHANNEL_NAME =
+      KeyLayout.named("channel name row").part("crawlId", PartType.STRING).build();
+
+  static final KeyLayout CHANNEL =
+      KeyLayout.named("channel row").part("channel", PartType.LONG).build();
+
+  static final KeyLayout HOST =
+      KeyLayout.named("host row")
+          .part("channel", PartType.LONG)
+          .fixed("hostId", HOST_ID_BYTES)
+          .build();
+
+  static final KeyLayout URL =
+      KeyLayout.named("queued URL row")
+          .part("channel", PartType.LONG)
+          .fixed("hostId", HOST_ID_BYTES)
+          .part("priority", PartType.LONG)
+          .fixed("urlId", URL_ID_BYTES)
+          .build();
+
+  static final KeyLayout KNOWN =
+      KeyLayout.named("known URL row")
+          .part("channel", PartType.LONG)
+          .fixed("hostId", HOST_ID_BYTES)
+          .fixed("urlId", URL_ID_BYTES)
+          .build();
+
+  static final KeyLayout DUE =
+      KeyLayout.named("due index row")
+          .part("channel", PartType.LONG)
+          .part("due", PartType.LONG)
+          .fixed("hostId", HOST_ID_BYTES)
+          .build();
+
+  static final KeyLayout DAY_COUNTER =
+      KeyLayout.named("daily counter qualifier")
+          .part("day", PartType.INT)
+          .part("counter", PartType.STRING)
+          .build();
+
+  static final KeyLayout PURGE =
+      KeyLayout.named("purge qualifier").part("channel", PartType.LONG).build();
+
+  /** Every layout above, for the descriptor. */
+  static final List<KeyLayout> ALL =
+      List.of(CHANNEL_NAME, CHANNEL, HOST, URL, KNOWN, DUE, DAY_COUNTER, PURGE);
+
+  /** Listing scopes: a cursor of one listing is refused by another. */
+  static final String CHANNELS_SCOPE = "frontier.channels";
+
+  static final String HOSTS_SCOPE = "frontier.hosts";
+
+  private FrontierKeys() {}
+
+  /** The id of a queue key (URLFrontier's key: host name by default). */
+  static byte[] hostId(String queueKey) {
+    return Hashing.md5Prefix(queueKey.getBytes(StandardCharsets.UTF_8), HOST_ID_BYTES);
+  }
+
+  /** The id of a URL: its whole MD5, so two URLs of one host never share a row. */
+  static byte[] urlId(String url) {
+    return Hashing.md5(url.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** A host row key is one channel row key longer; the channel's own row heads its hosts. */
+  static boolean isChannelRow(byte[] hostsTableRow) {
+    return hostsTableRow.length == CHANNEL.encode(0L).length;
+  }
+
+  static byte[] hostIdOf(byte[] hostRow) {
+    return (byte[]) HOST.decode(hostRow).get("hostId");
+  }
+}

@@ -1,0 +1,116 @@
+package org.casebook.frontier;
+
+import java.util.List;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.casebook.core.schema.FamilySpec;
+import org.casebook.core.schema.SplitPoints;
+import org.casebook.core.schema.TableSpec;
+
+/**
+ * The frontier's tables in one namespace ({@code frontier} unless a test or benchmark picks its
+ * own). Every channel shares them; its number leads every key (seed 002 made two tables per
+ * channel: see the README's departures).
+ */
+record FrontierSchema(
+    String namespace,
+    TableName channels,
+    TableName hosts,
+    TableName urls,
+    TableName known,
+    TableName due) {
+  static final String DEFAULT_NAMESPACE = "frontier";
+
+  /** channels: c = settings of a name row, p = channels still being purged (global row). */
+  static final byte[] C = Bytes.toBytes("c");
+
+  static final byte[] P = Bytes.toBytes("p");
+
+  /** hosts: h = the queue's settings and running counters, s = daily counters. */
+  static final byte[] H = Bytes.toBytes("h");
+
+  static final byte[] S = Bytes.toBytes("s");
+
+  /** urls: u = the URL as handed out; f = in flight until (a family of its own: scanned alone). */
+  static final byte[] U = Bytes.toBytes("u");
+
+  static final byte[] F = Bytes.toBytes("f");
+
+  /** known and due: one family each. */
+  static final byte[] K = Bytes.toBytes("k");
+
+  static final byte[] D = Bytes.toBytes("d");
+
+  // channels, name row (c)
+  static final byte[] ID = Bytes.toBytes("id");
+  static final byte[] KIND = Bytes.toBytes("kind");
+  static final byte[] DELAY = Bytes.toBytes("delay");
+  static final byte[] CREATED = Bytes.toBytes("created");
+  // channels, global row (c)
+  static final byte[] SEQUENCE = Bytes.toBytes("seq");
+  static final byte[] INACTIVE = Bytes.toBytes("inactive");
+
+  // hosts (h): queue key, own delay, blocked until, limit, last hand-out, next due, counters
+  static final byte[] KEY = Bytes.toBytes("k");
+  static final byte[] BLOCKED = Bytes.toBytes("b");
+  static final byte[] LIMIT = Bytes.toBytes("lim");
+  static final byte[] LAST = Bytes.toBytes("l");
+  static final byte[] NEXT = Bytes.toBytes("n");
+  static final byte[] QUEUED = Bytes.toBytes("q");
+  static final byte[] COMPLETED = Bytes.toBytes("c");
+
+  // urls (u, f) and known (k)
+  static final byte[] INFO = Bytes.toBytes("i");
+  static final byte[] VERSION = Bytes.toBytes("v");
+  static final byte[] DUE_AT = Bytes.toBytes("r");
+  static final byte[] PRIORITY = Bytes.toBytes("p");
+  static final byte[] UNTIL = Bytes.toBytes("f");
+
+  // due (d)
+  static final byte[] MARK = Bytes.toBytes("m");
+
+  /** Daily counters are kept 400 days. */
+  static final int STATS_TTL_SECONDS = 400 * 86_400;
+
+  static FrontierSchema in(String namespace) {
+    return new FrontierSchema(
+        namespace,
+        TableName.valueOf(namespace, "channels"),
+        TableName.valueOf(namespace, "hosts"),
+        TableName.valueOf(namespace, "urls"),
+        TableName.valueOf(namespace, "known"),
+        TableName.valueOf(namespace, "due"));
+  }
+
+  List<TableSpec> tables() {
+    return List.of(
+        new TableSpec(
+            channels,
+            List.of(FamilySpec.of("c"), FamilySpec.of("p")),
+            SplitPoints.none(),
+            FrontierKeys.CHANNEL_NAME.shape() + "; c: settings; p: " + FrontierKeys.PURGE.shape()),
+        new TableSpec(
+            hosts,
+            List.of(
+                FamilySpec.of("h").withInMemory(true),
+                FamilySpec.of("s").withTtlSeconds(STATS_TTL_SECONDS)),
+            SplitPoints.none(),
+            FrontierKeys.HOST.shape()
+                + " (channel row: "
+                + FrontierKeys.CHANNEL.shape()
+                + "); s: "
+                + FrontierKeys.DAY_COUNTER.shape()),
+        new TableSpec(
+            urls,
+            List.of(FamilySpec.of("u"), FamilySpec.of("f")),
+            SplitPoints.none(),
+            FrontierKeys.URL.shape()),
+        new TableSpec(
+            known, List.of(FamilySpec.of("k")), SplitPoints.none(), FrontierKeys.KNOWN.shape()),
+        new TableSpec(
+            due,
+            List.of(FamilySpec.of("d").withInMemory(true)),
+            SplitPoints.none(),
+            FrontierKeys.DUE.shape()));
+  }
+}

@@ -1,0 +1,97 @@
+package org.casebook.frontier;
+
+import io.grpc.Attributes;
+import io.grpc.BindableService;
+import io.grpc.Server;
+import io.grpc.ServerTransportFilter;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.casebook.core.net.Listener;
+import org.casebook.core.net.ListenerSpec;
+
+/** A gRPC server as a platform {@link Listener}: opened on the address the platform chose. */
+final class GrpcListener implements Listener {
+  /** How long open calls may finish at close before they are cancelled. */
+  private static final long GRACE_SECONDS = 5;
+
+  /** Largest message accepted (a PutURLs item or a request). */
+  private static final int MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+  private final ListenerSpec spec;
+  private final Server server;
+  private final AtomicInteger connections;
+
+  private GrpcListener(ListenerSpec spec, Server server, AtomicInteger connections) {
+    this.spec = spec;
+    this.server = server;
+    this.connections = connections;
+  }
+
+  /** A factory serving {@code service}. */
+  static Listener.Factory factory(BindableService service) {
+    Objects.requireNonNull(service, "service is null");
+    return (spec, address) -> open(spec, address, service);
+  }
+
+  private static Listener open(
+      ListenerSpec spec, InetSocketAddress address, BindableService service) throws IOException {
+    AtomicInteger connections = new AtomicInteger();
+    Server server =
+        NettyServerBuilder.forAddress(address)
+            .addService(service)
+            .maxInboundMessageSize(MAX_MESSAGE_BYTES)
+            .addTransportFilter(
+                new ServerTransportFilter() {
+                  @Override
+                  public Attributes transportReady(Attributes attributes) {
+                    connections.incrementAndGet();
+                    return attributes;
+                  }
+
+                  @Override
+                  public void transportTerminated(Attributes attributes) {
+                    connections.decrementAndGet();
+                  }
+                })
+            .build();
+    try {
+      server.start();
+    } catch (IOException e) {
+      server.shutdownNow();
+      throw e;
+    }
+    return new GrpcListener(spec, server, connections);
+  }
+
+  @Override
+  public ListenerSpec spec() {
+    return spec;
+  }
+
+  @Override
+  public InetSocketAddress address() {
+    return (InetSocketAddress) server.getListenSockets().get(0);
+  }
+
+  @Override
+  public int openConnections() {
+    return Math.max(0, connections.get());
+  }
+
+  @Override
+  public void close() {
+    server.shutdown();
+    try {
+      if (!server.awaitTermination(GRACE_SECONDS, TimeUnit.SECONDS)) {
+        server.shutdownNow().awaitTermination(GRACE_SECONDS, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      server.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,93 @@
+package org.casebook.frontier;
+
+import crawlercommons.urlfrontier.URLFrontierGrpc;
+import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
+import crawlercommons.urlfrontier.Urlfrontier.DiscoveredURLItem;
+import crawlercommons.urlfrontier.Urlfrontier.GetParams;
+import crawlercommons.urlfrontier.Urlfrontier.KnownURLItem;
+import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
+import crawlercommons.urlfrontier.Urlfrontier.URLItem;
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.casebook.core.HBaseRuntime;
+import org.casebook.core.Platform;
+import org.casebook.core.RunningSystem;
+import org.casebook.core.SystemContext;
+import org.casebook.core.SystemDescriptor;
+import org.casebook.core.schema.SchemaManager;
+import org.casebook.core.testing.EmbeddedHBase;
+import org.casebook.frontier.testing.PutStreams;
+
+/**
+ * The frontier system started as the server starts it (gRPC on port 0), and a URLFrontier client.
+ */
+final class FrontierFixture implements AutoCloseable {
+  final Platform platform;
+  final FrontierService service;
+  final ManagedChannel channel;
+  final URLFrontierGrpc.URLFrontierBlockingStub blocking;
+  final URLFrontierGrpc.URLFrontierStub async;
+  final int port;
+
+  FrontierFixture(HBaseRuntime runtime) {
+    FrontierSystem system = new FrontierSystem();
+    SystemDescriptor descriptor = system.descriptor();
+    new SchemaManager(runtime.connection()).ensureAll(descriptor.tables());
+    platform =
+        Platform.builder(runtime, EmbeddedHBase.dataDir()).port("--frontier-port", 0).build();
+    SystemContext context = platform.contextFor(descriptor);
+    RunningSystem running = context.own(system.start(context));
+    port = context.listeners().get(0).address().getPort();
+    service = new FrontierService(context);
+    channel = ManagedChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
+    blocking = URLFrontierGrpc.newBlockingStub(channel);
+    async = URLFrontierGrpc.newStub(channel);
+    if (running.routes().isEmpty()) {
+      throw new IllegalStateException("no routes");
+    }
+  }
+
+  static URLItem discovered(String crawl, String url, String key) {
+    URLInfo.Builder info = URLInfo.newBuilder().setUrl(url).setCrawlID(crawl);
+    if (key != null) {
+      info.setKey(key);
+    }
+    return URLItem.newBuilder().setDiscovered(DiscoveredURLItem.newBuilder().setInfo(info)).build();
+  }
+
+  static URLItem known(String crawl, String url, String key, long refetchSeconds) {
+    URLInfo.Builder info = URLInfo.newBuilder().setUrl(url).setCrawlID(crawl);
+    if (key != null) {
+      info.setKey(key);
+    }
+    return URLItem.newBuilder()
+        .setKnown(KnownURLItem.newBuilder().setInfo(info).setRefetchableFromDate(refetchSeconds))
+        .build();
+  }
+
+  /** PutURLs over gRPC: every acknowledgement, after the stream completed. */
+  List<AckMessage> put(URLItem... items) {
+    return PutStreams.putAll(async, items);
+  }
+
+  List<URLInfo> get(GetParams params) {
+    List<URLInfo> out = new ArrayList<>();
+    Iterator<URLInfo> it = blocking.getURLs(params);
+    it.forEachRemaining(out::add);
+    return out;
+  }
+
+  List<String> urls(GetParams params) {
+    return get(params).stream().map(URLInfo::getUrl).toList();
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    platform.close();
+  }
+}

@@ -325,6 +325,12 @@ public final class HBaseRuntime implements Closeable {
     conf.setInt("hbase.regionserver.msginterval", 500);
     // Permissions without a forked chmod per file (see NioLocalFileSystem).
     conf.set("fs.file.impl", NioLocalFileSystem.class.getName());
+    // The region server's request and block buffers on the heap, not in Netty's or HBase's
+    // off-heap pools: twice a 1M-URL bench frontier run killed the JVM (SIGSEGV copying a cell
+    // into an RPC response from off-heap memory already given back). A heap buffer lives as long
+    // as anything refers to it; the price is garbage the collector handles.
+    conf.set("hbase.netty.rpcserver.allocator", "heap");
+    conf.setBoolean("hbase.server.allocator.pool.enabled", false);
     overrides.forEach(conf::set);
 
     MiniZooKeeperCluster zk = new MiniZooKeeperCluster(conf);

@@ -698,6 +698,17 @@ final class FrontierStore {
 
   /** Up to {@code limit} queued rows of a host in priority order. */
   List<Queued> queued(long channel, byte[] hostId, int limit) {
+    List<Queued> out = new ArrayList<>();
+    visitQueue(channel, hostId, limit, limit, out::add);
+    return out;
+  }
+
+  /**
+   * Reads a host's queue in priority order, handing each row to {@code visitor} until it answers
+   * false or {@code limit} rows were read. The scanner fetches {@code perTrip} rows per round trip,
+   * so a hand-out that needs the first few rows reads only those.
+   */
+  void visitQueue(long channel, byte[] hostId, int limit, int perTrip, Predicate<Queued> visitor) {
     Scan scan =
         FrontierKeys.URL
             .range(channel, hostId)
@@ -705,13 +716,12 @@ final class FrontierStore {
             .addFamily(U)
             .addFamily(F)
             .setLimit(limit)
-            .setCaching(Math.min(limit, 1000));
-    List<Queued> out = new ArrayList<>();
+            .setCaching(Math.max(1, Math.min(perTrip, 1000)));
     try (Table t = connection.getTable(schema.urls());
         ResultScanner s = t.getScanner(scan)) {
       for (Result r : s) {
         var k = FrontierKeys.URL.decode(r.getRow());
-        out.add(
+        Queued q =
             new Queued(
                 r.getRow(),
                 k.number("priority"),
@@ -719,9 +729,11 @@ final class FrontierStore {
                 r.getValue(U, INFO),
                 longOr(r.getValue(U, VERSION), 0),
                 longOr(r.getValue(U, DUE_AT), 0),
-                longOr(r.getValue(F, UNTIL), 0)));
+                longOr(r.getValue(F, UNTIL), 0));
+        if (!visitor.test(q)) {
+          return;
+        }
       }
-      return out;
     } catch (IOException e) {
       throw storage("scan queue", e);
     }

@@ -35,6 +35,9 @@ final class Handout {
   /** Queue rows read per host beyond those handed out (in-flight and not-yet-due rows). */
   private static final int SCAN_SLACK = 256;
 
+  /** Rows the first round trip of a queue read asks for beyond those handed out. */
+  private static final int FIRST_TRIP_SLACK = 8;
+
   /** Most URLs from one queue in one call when the crawler sets no limit. */
   static final int MAX_PER_QUEUE = 10_000;
 
@@ -215,16 +218,25 @@ final class Handout {
     if (won.isEmpty()) {
       return 0;
     }
-    List<Future<List<byte[]>>> futures = new ArrayList<>(won.size());
+    List<Future<Picked>> futures = new ArrayList<>(won.size());
     for (Claimed c : won) {
       futures.add(sideWork.submit(() -> serveHost(ch, c, limits, now)));
     }
+    List<Picked> picks = new ArrayList<>(won.size());
+    List<Row> marks = new ArrayList<>();
+    for (Future<Picked> f : futures) {
+      Picked p = Futures.await(f);
+      picks.add(p);
+      marks.addAll(p.marks());
+    }
+    // Every queue's in-flight marks in one batch, durable before any URL is answered.
+    store.writeUrls(marks);
     int served = 0;
     List<Increment> counters = new ArrayList<>();
     Counts total = new Counts();
     int day = Days.of(now);
     for (int i = 0; i < won.size(); i++) {
-      List<byte[]> infos = Futures.await(futures.get(i));
+      List<byte[]> infos = picks.get(i).infos();
       if (infos.isEmpty()) {
         continue;
       }
@@ -255,36 +267,42 @@ final class Handout {
     }
   }
 
-  /** Reads one claimed host's queue and marks what it hands out; answers the URLs' info. */
-  private List<byte[]> serveHost(Channel ch, Claimed c, Limits limits, long now) {
+  /** What one queue hands out: the URLs' info and the in-flight marks to write first. */
+  private record Picked(List<byte[]> infos, List<Row> marks) {}
+
+  /** Reads one claimed host's queue; answers what it hands out and the marks to write for it. */
+  private Picked serveHost(Channel ch, Claimed c, Limits limits, long now) {
     byte[] hostId = c.host().hostId();
-    List<FrontierStore.Queued> rows =
-        store.queued(ch.id(), hostId, limits.maxPerQueue() + SCAN_SLACK);
-    int inFlight = 0;
-    long nextEvent = Long.MAX_VALUE;
+    long[] nextEvent = {Long.MAX_VALUE};
+    int[] inFlight = {0};
+    boolean[] any = {false};
     List<FrontierStore.Queued> picked = new ArrayList<>();
     List<FrontierStore.Queued> again = new ArrayList<>();
-    for (FrontierStore.Queued q : rows) {
-      if (q.until() > now) {
-        inFlight++;
-        nextEvent = Math.min(nextEvent, q.until());
-        continue;
-      }
-      if (q.dueMs() > now) {
-        nextEvent = Math.min(nextEvent, q.dueMs());
-        if (ch.kind() == ChannelKind.FIFO) {
-          break;
-        }
-        continue;
-      }
-      if (picked.size() < limits.maxPerQueue()) {
-        picked.add(q);
-        if (q.until() != 0) {
-          again.add(q);
-        }
-      }
-    }
-    if (inFlight >= limits.maxPerQueue()) {
+    // Read only as far as needed: the first round trip asks for what may be handed out plus a
+    // little for rows in flight; before, 256 extra rows were read per host for a 1-URL hand-out.
+    store.visitQueue(
+        ch.id(),
+        hostId,
+        limits.maxPerQueue() + SCAN_SLACK,
+        limits.maxPerQueue() + FIRST_TRIP_SLACK,
+        q -> {
+          any[0] = true;
+          if (q.until() > now) {
+            inFlight[0]++;
+            nextEvent[0] = Math.min(nextEvent[0], q.until());
+            return inFlight[0] < limits.maxPerQueue();
+          }
+          if (q.dueMs() > now) {
+            nextEvent[0] = Math.min(nextEvent[0], q.dueMs());
+            return ch.kind() != ChannelKind.FIFO;
+          }
+          picked.add(q);
+          if (q.until() != 0) {
+            again.add(q);
+          }
+          return picked.size() < limits.maxPerQueue();
+        });
+    if (inFlight[0] >= limits.maxPerQueue()) {
       picked.clear();
       again.clear();
     }
@@ -296,11 +314,10 @@ final class Handout {
       marks.add(FrontierStore.inFlight(q.row(), until));
       infos.add(q.info());
     }
-    store.writeUrls(marks);
     if (infos.isEmpty()) {
-      reschedule(ch, c, rows.isEmpty(), nextEvent, now);
+      reschedule(ch, c, !any[0], nextEvent[0], now);
     }
-    return infos;
+    return new Picked(infos, marks);
   }
 
   /**

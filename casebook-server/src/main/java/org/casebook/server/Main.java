@@ -21,12 +21,15 @@ import picocli.CommandLine.Mixin;
 @Command(
     name = "casebook",
     mixinStandardHelpOptions = true,
-    version = "Casebook 0.1.0 on HBase 2.6.1",
+    version = "Casebook " + Main.VERSION + " on HBase 2.6.1",
     description =
         "HBase application systems from published case studies.%n"
             + "Runs HBase embedded under --data unless --zk or HBASE_CONF_DIR names a cluster.",
     subcommandsRepeatable = false)
 public final class Main implements Runnable {
+  /** The release, as {@code --version} and the API description give it. */
+  static final String VERSION = "0.1.0";
+
   static {
     // Must be set before any HBase class loads netty (HBase's launch scripts set it on JDK 11+).
     System.setProperty("org.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible", "true");

@@ -56,7 +56,15 @@ final class Server implements AutoCloseable {
       }
       ProcessMetrics processMetrics = new ProcessMetrics(platform.runtime());
       http.setMetricsText(() -> platform.scrape() + processMetrics.render());
-      http.get("/api/health", req -> server.health());
+      http.add(
+          new Route(
+              Console.PLATFORM_ROUTES.stream()
+                  .filter(r -> r.pattern().equals("/api/health"))
+                  .findFirst()
+                  .orElseThrow(),
+              req -> server.health()));
+      Console.serve(
+          systems.stream().map(CasebookSystem::descriptor).toList(), platform.runtime(), http);
       http.start();
       return server;
     } catch (RuntimeException e) {
@@ -67,6 +75,11 @@ final class Server implements AutoCloseable {
 
   int port() {
     return http.port();
+  }
+
+  /** Every HTTP route served (systems', the console's, health and metrics). */
+  List<RouteSpec> routes() {
+    return http.routes();
   }
 
   /** Every system's listeners, as {@code system listener} → listener. */

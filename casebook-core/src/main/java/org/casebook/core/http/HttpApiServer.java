@@ -224,6 +224,11 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
     routes.add(new Bound(route, List.of(split(spec.pattern()))));
   }
 
+  /** Every route served, in the order added (the API description checks itself against this). */
+  public List<RouteSpec> routes() {
+    return routes.stream().map(b -> b.route().spec()).toList();
+  }
+
   /** Counts connections; past the cap, the newcomer gets a 503 and is closed. */
   private final class Dispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
     /**

@@ -50,7 +50,8 @@ public final class EmbeddedHBase implements BeforeAllCallback, ParameterResolver
     return runtime(extensionContext);
   }
 
-  private static HBaseRuntime runtime(ExtensionContext context) {
+  /** The JVM's shared runtime, started on first use (for other extensions built on it). */
+  public static HBaseRuntime runtime(ExtensionContext context) {
     return context
         .getRoot()
         .getStore(ExtensionContext.Namespace.GLOBAL)

@@ -1,0 +1,266 @@
+package org.casebook.server;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.hbase.ClusterMetrics;
+import org.apache.hadoop.hbase.RegionMetrics;
+import org.apache.hadoop.hbase.ServerMetrics;
+import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.Size;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.casebook.core.HBaseRuntime;
+import org.casebook.core.StorageException;
+import org.casebook.core.SystemDescriptor;
+import org.casebook.core.http.HttpApiServer;
+import org.casebook.core.http.HttpResponse;
+import org.casebook.core.http.OpenApi;
+import org.casebook.core.http.Route;
+import org.casebook.core.http.RouteSpec;
+import org.casebook.core.schema.TableSpec;
+
+/**
+ * The web console and the API description, served by the server itself: the page at {@code /}, its
+ * scripts and styles (ours and the packaged webjars, nothing from a network), {@code
+ * /api/openapi.json} built from every route the HTTP server serves, the interactive API page, and
+ * {@code /api/cluster} — regions with their sizes and request counters, which the overview turns
+ * into a heat map.
+ */
+final class Console {
+  static final String OPENAPI = "/api/openapi.json";
+
+  private static final String HTML = "text/html; charset=utf-8";
+  private static final String JS = "application/javascript; charset=utf-8";
+  private static final String CSS = "text/css; charset=utf-8";
+  private static final String SWAGGER = webjar("org.webjars", "swagger-ui") + "/";
+  private static final String UPLOT = webjar("org.webjars.npm", "uplot") + "/dist/";
+
+  /** A file the console serves: where it is on the class path, and its type. */
+  private record Asset(String resource, String contentType, boolean fromWebjar) {}
+
+  /** Every file under {@code /console/}: a fixed list, so no request names a path of its own. */
+  private static final Map<String, Asset> ASSETS =
+      Map.of(
+          "console.js", new Asset("console/console.js", JS, false),
+          "console.css", new Asset("console/console.css", CSS, false),
+          "api-docs.js", new Asset("console/api-docs.js", JS, false),
+          "swagger-ui-bundle.js", new Asset(SWAGGER + "swagger-ui-bundle.js", JS, true),
+          "swagger-ui.css", new Asset(SWAGGER + "swagger-ui.css", CSS, true),
+          "uplot.js", new Asset(UPLOT + "uPlot.iife.min.js", JS, true),
+          "uplot.css", new Asset(UPLOT + "uPlot.min.css", CSS, true));
+
+  /** Where a webjar on the class path keeps its files: its version is read from the jar. */
+  private static String webjar(String group, String artifact) {
+    String props = "META-INF/maven/" + group + "/" + artifact + "/pom.properties";
+    java.util.Properties p = new java.util.Properties();
+    try (InputStream in = Console.class.getClassLoader().getResourceAsStream(props)) {
+      if (in == null) {
+        throw new IllegalStateException("webjar " + group + ":" + artifact + " is not packaged");
+      }
+      p.load(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException("read " + props, e);
+    }
+    return "META-INF/resources/webjars/" + artifact + "/" + p.getProperty("version");
+  }
+
+  private final List<SystemDescriptor> systems;
+  private final HBaseRuntime runtime;
+  private final HttpApiServer http;
+  private final Map<String, byte[]> loaded = new java.util.concurrent.ConcurrentHashMap<>();
+
+  private Console(List<SystemDescriptor> systems, HBaseRuntime runtime, HttpApiServer http) {
+    this.systems = List.copyOf(systems);
+    this.runtime = runtime;
+    this.http = http;
+  }
+
+  /** The server's own routes, described like a system's (they appear in the API description). */
+  static final List<RouteSpec> PLATFORM_ROUTES =
+      List.of(
+          new RouteSpec("GET", "/api/health", "Status of HBase and of every system", false),
+          new RouteSpec(
+              "GET",
+              "/api/cluster",
+              "HBase mode, region servers, and every system's tables with their regions: size,"
+                  + " read and write request counters",
+              false),
+          new RouteSpec("GET", OPENAPI, "This description (OpenAPI 3)", false),
+          new RouteSpec("GET", "/api/docs", "The interactive page for this description", false),
+          new RouteSpec("GET", "/metrics", "Prometheus metrics of the process", false),
+          new RouteSpec("GET", "/", "The web console", false),
+          new RouteSpec("GET", "/console/{asset}", "A script or style of the console", false),
+          new RouteSpec(
+              "GET",
+              "/console/systems/{script}",
+              "A system's console page ({name}.js, from the system's own module)",
+              false));
+
+  /** Serves the console's routes on {@code http} (health and metrics are served elsewhere). */
+  static void serve(List<SystemDescriptor> systems, HBaseRuntime runtime, HttpApiServer http) {
+    Console c = new Console(systems, runtime, http);
+    http.add(new Route(spec("/api/cluster"), req -> HttpResponse.ok(c.cluster())));
+    http.add(new Route(spec(OPENAPI), req -> HttpResponse.ok(c.openApi())));
+    http.add(new Route(spec("/api/docs"), req -> c.file("console/api-docs.html", HTML, false)));
+    http.add(new Route(spec("/"), req -> c.file("console/index.html", HTML, false)));
+    http.add(
+        new Route(
+            spec("/console/{asset}"),
+            req -> {
+              Asset a = ASSETS.get(req.pathParam("asset"));
+              if (a == null) {
+                return HttpResponse.error(404, "no such console file", "asset");
+              }
+              return c.file(a.resource(), a.contentType(), a.fromWebjar());
+            }));
+    http.add(
+        new Route(
+            spec("/console/systems/{script}"),
+            req -> {
+              String script = req.pathParam("script");
+              String system =
+                  script.endsWith(".js") ? script.substring(0, script.length() - 3) : "";
+              if (!c.hasPage(system)) {
+                return HttpResponse.error(404, "no console page for " + script, "script");
+              }
+              return c.file(pageResource(system), JS, false);
+            }));
+  }
+
+  /**
+   * A system's own console page: {@code console/systems/<name>.js} in its module. The server knows
+   * it only by the system's name.
+   */
+  static String pageResource(String system) {
+    return "console/systems/" + system + ".js";
+  }
+
+  boolean hasPage(String system) {
+    return systems.stream().anyMatch(d -> d.name().equals(system))
+        && Console.class.getClassLoader().getResource(pageResource(system)) != null;
+  }
+
+  private static RouteSpec spec(String pattern) {
+    return PLATFORM_ROUTES.stream()
+        .filter(r -> r.pattern().equals(pattern))
+        .findFirst()
+        .orElseThrow(() -> new IllegalStateException("undescribed platform route " + pattern));
+  }
+
+  /** The description of every route served now: one tag per system, one for the platform. */
+  Map<String, Object> openApi() {
+    List<OpenApi.Section> sections = new ArrayList<>();
+    List<RouteSpec> served = http.routes();
+    List<RouteSpec> platform = new ArrayList<>(served);
+    for (SystemDescriptor d : systems) {
+      sections.add(new OpenApi.Section(d.name(), d.summary(), d.routes()));
+      platform.removeAll(d.routes());
+    }
+    // Described platform routes replace their bare registrations (same method and pattern).
+    List<RouteSpec> platformDescribed = new ArrayList<>();
+    for (RouteSpec r : platform) {
+      platformDescribed.add(
+          PLATFORM_ROUTES.stream()
+              .filter(p -> p.method().equals(r.method()) && p.pattern().equals(r.pattern()))
+              .findFirst()
+              .orElse(r));
+    }
+    sections.add(0, new OpenApi.Section("platform", "The server itself", platformDescribed));
+    return OpenApi.document("Casebook", Main.VERSION, sections);
+  }
+
+  private HttpResponse file(String resource, String contentType, boolean fromWebjar) {
+    byte[] body = loaded.computeIfAbsent(resource, Console::read);
+    // Webjar files change only with their version; ours with the server's build.
+    return new HttpResponse(200, contentType, body)
+        .withHeader("Cache-Control", fromWebjar ? "public, max-age=86400" : "no-cache");
+  }
+
+  private static byte[] read(String resource) {
+    try (InputStream in = Console.class.getClassLoader().getResourceAsStream(resource)) {
+      if (in == null) {
+        throw new IllegalStateException("the console file " + resource + " is not packaged");
+      }
+      return in.readAllBytes();
+    } catch (IOException e) {
+      throw new UncheckedIOException("read " + resource, e);
+    }
+  }
+
+  // ---- /api/cluster
+
+  record RegionEntry(
+      String name,
+      String startKey,
+      String server,
+      long storeFileBytes,
+      long memStoreBytes,
+      long readRequests,
+      long writeRequests) {}
+
+  record TableEntry(String name, String description, List<RegionEntry> regions) {}
+
+  /** A system's tables; {@code page}: it has a console page of its own. */
+  record SystemTables(String name, boolean page, List<TableEntry> tables) {}
+
+  record ServerEntry(String name, int regions, long requests, long usedHeapBytes) {}
+
+  record Cluster(
+      String mode, long atMillis, List<ServerEntry> regionServers, List<SystemTables> systems) {}
+
+  Cluster cluster() {
+    Map<TableName, List<RegionEntry>> byTable = new TreeMap<>();
+    List<ServerEntry> servers = new ArrayList<>();
+    try (Admin admin = runtime.connection().getAdmin()) {
+      ClusterMetrics metrics =
+          admin.getClusterMetrics(EnumSet.of(ClusterMetrics.Option.LIVE_SERVERS));
+      for (Map.Entry<ServerName, ServerMetrics> e : metrics.getLiveServerMetrics().entrySet()) {
+        ServerMetrics sm = e.getValue();
+        servers.add(
+            new ServerEntry(
+                e.getKey().getServerName(),
+                sm.getRegionMetrics().size(),
+                sm.getRequestCount(),
+                (long) sm.getUsedHeapSize().get(Size.Unit.BYTE)));
+        for (RegionMetrics rm : sm.getRegionMetrics().values()) {
+          byte[] regionName = rm.getRegionName();
+          TableName table = RegionInfo.getTable(regionName);
+          byte[] start = RegionInfo.getStartKey(regionName);
+          byTable
+              .computeIfAbsent(table, t -> new ArrayList<>())
+              .add(
+                  new RegionEntry(
+                      RegionInfo.encodeRegionName(regionName),
+                      Bytes.toStringBinary(start),
+                      e.getKey().getServerName(),
+                      (long) rm.getStoreFileSize().get(Size.Unit.BYTE),
+                      (long) rm.getMemStoreSize().get(Size.Unit.BYTE),
+                      rm.getReadRequestCount(),
+                      rm.getWriteRequestCount()));
+        }
+      }
+    } catch (IOException e) {
+      throw StorageException.of("read cluster metrics", e);
+    }
+    byTable.values().forEach(l -> l.sort(java.util.Comparator.comparing(RegionEntry::startKey)));
+    List<SystemTables> out = new ArrayList<>();
+    for (SystemDescriptor d : systems) {
+      List<TableEntry> tables = new ArrayList<>();
+      for (TableSpec t : d.tables()) {
+        tables.add(
+            new TableEntry(
+                t.name().getNameAsString(), t.keyDoc(), byTable.getOrDefault(t.name(), List.of())));
+      }
+      out.add(new SystemTables(d.name(), hasPage(d.name()), tables));
+    }
+    return new Cluster(runtime.mode().label(), System.currentTimeMillis(), servers, out);
+  }
+}

@@ -1,0 +1,286 @@
+// The Casebook console: reads only the server's own REST API (/api/health, /api/cluster,
+// /api/openapi.json) and redraws every 2 s. No framework, no build step.
+'use strict';
+
+const REFRESH_MS = 2000;
+const HISTORY = 150; // points kept in the requests chart (5 minutes at 2 s)
+
+const state = {
+  previous: null, // the last /api/cluster answer, for rates
+  rates: [[], [], []], // time (s), reads/s, writes/s
+  chart: null,
+  openApi: null,
+  health: null,
+  cluster: null,
+};
+
+function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  Object.entries(attrs || {}).forEach(([k, v]) => {
+    if (k === 'class') e.className = v;
+    else if (k === 'title') e.title = v;
+    else e.setAttribute(k, v);
+  });
+  children.flat().forEach((c) => e.append(c instanceof Node ? c : document.createTextNode(String(c))));
+  return e;
+}
+
+async function getJson(path) {
+  const response = await fetch(path, { headers: { Accept: 'application/json' } });
+  const body = await response.json();
+  if (!response.ok && response.status !== 503) {
+    throw new Error(`${path}: ${response.status} ${body.error || ''}`);
+  }
+  return body;
+}
+
+function showError(message) {
+  const e = document.getElementById('error');
+  e.textContent = message || '';
+  e.hidden = !message;
+}
+
+function bytes(n) {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let i = 0;
+  while (n >= 1024 && i < units.length - 1) { n /= 1024; i++; }
+  return `${n.toFixed(i === 0 ? 0 : 1)} ${units[i]}`;
+}
+
+// ---- rates from successive cluster answers
+
+function regionKey(r) { return r.name; }
+
+function regionRates(previous, current) {
+  const rates = new Map();
+  if (!previous) return rates;
+  const seconds = Math.max(0.001, (current.atMillis - previous.atMillis) / 1000);
+  const before = new Map();
+  previous.systems.forEach((s) => s.tables.forEach((t) => t.regions.forEach((r) => before.set(regionKey(r), r))));
+  current.systems.forEach((s) => s.tables.forEach((t) => t.regions.forEach((r) => {
+    const b = before.get(regionKey(r));
+    if (!b) return;
+    rates.set(regionKey(r), {
+      reads: Math.max(0, r.readRequests - b.readRequests) / seconds,
+      writes: Math.max(0, r.writeRequests - b.writeRequests) / seconds,
+    });
+  })));
+  return rates;
+}
+
+// ---- overview
+
+function drawCards(health, cluster, totalRate) {
+  document.getElementById('hbase-mode').textContent = cluster.mode;
+  document.getElementById('region-servers').textContent = String(cluster.regionServers.length);
+  const status = document.getElementById('status');
+  status.textContent = health.status;
+  status.className = `status-${health.status}`;
+  document.getElementById('request-rate').textContent = totalRate == null ? '…' : Math.round(totalRate).toLocaleString('en');
+}
+
+function drawSystems(health) {
+  const body = document.querySelector('#systems tbody');
+  body.replaceChildren(...health.systems.map((s) => el('tr', { 'data-system': s.name },
+    el('td', {}, el('a', { href: `#/system/${s.name}` }, s.name)),
+    el('td', { class: `status-${s.status}` }, s.status),
+    el('td', {}, s.summary),
+    el('td', {}, s.tables),
+    el('td', {}, s.routes),
+    el('td', {}, s.listeners.map((l) => `${l.name} ${l.protocol} :${l.port}`).join(', ') || '—'))));
+}
+
+function heatColour(rate, max) {
+  if (!rate || max <= 0) return '#eef1f4';
+  const t = Math.min(1, Math.log1p(rate) / Math.log1p(max));
+  // pale yellow -> orange -> deep red
+  const r = 255;
+  const g = Math.round(235 - 190 * t);
+  const b = Math.round(170 - 150 * t);
+  return `rgb(${r - Math.round(60 * t * t)},${g},${b})`;
+}
+
+function heatRows(systems, rates, only) {
+  let max = 0;
+  rates.forEach((v) => { max = Math.max(max, v.reads + v.writes); });
+  const out = [];
+  systems.filter((s) => !only || s.name === only).forEach((s) => {
+    if (!only) out.push(el('div', { class: 'heat-system' }, s.name));
+    s.tables.forEach((t) => {
+      const cells = t.regions.map((r) => {
+        const rate = rates.get(regionKey(r));
+        const total = rate ? rate.reads + rate.writes : 0;
+        return el('span', {
+          class: 'heat-cell',
+          'data-region': r.name,
+          style: `background:${heatColour(total, max)}`,
+          title: `${t.name} region ${r.name}\nstart key: ${r.startKey || '(first)'}\n`
+            + `${rate ? `${Math.round(rate.reads)} reads/s, ${Math.round(rate.writes)} writes/s\n` : ''}`
+            + `files ${bytes(r.storeFileBytes)}, memstore ${bytes(r.memStoreBytes)}`,
+        });
+      });
+      const size = t.regions.reduce((a, r) => a + r.storeFileBytes + r.memStoreBytes, 0);
+      out.push(el('div', { class: 'heat-table', 'data-table': t.name },
+        el('span', { class: 'label', title: t.description }, `${t.name} · ${t.regions.length} region${t.regions.length === 1 ? '' : 's'} · ${bytes(size)}`),
+        el('div', { class: 'heat-row' }, cells)));
+    });
+  });
+  return out;
+}
+
+function drawChart() {
+  const target = document.getElementById('rate-chart');
+  if (typeof uPlot === 'undefined') return;
+  if (!state.chart) {
+    state.chart = new uPlot({
+      width: Math.max(300, target.clientWidth - 10),
+      height: 200,
+      series: [{}, { label: 'reads/s', stroke: '#1f6feb' }, { label: 'writes/s', stroke: '#d9480f' }],
+      axes: [{}, { size: 60 }],
+    }, state.rates, target);
+  } else {
+    state.chart.setData(state.rates);
+  }
+}
+
+function recordRates(rates, atMillis) {
+  let reads = 0;
+  let writes = 0;
+  rates.forEach((v) => { reads += v.reads; writes += v.writes; });
+  state.rates[0].push(atMillis / 1000);
+  state.rates[1].push(reads);
+  state.rates[2].push(writes);
+  if (state.rates[0].length > HISTORY) state.rates.forEach((a) => a.shift());
+  return reads + writes;
+}
+
+// ---- a system's page (generic: its tables, regions and routes)
+
+async function drawSystemPage(name) {
+  const health = state.health;
+  const system = health && health.systems.find((s) => s.name === name);
+  document.getElementById('system-name').textContent = name;
+  document.getElementById('system-summary').textContent = system ? system.summary : 'no such system';
+  if (!state.openApi) state.openApi = await getJson('/api/openapi.json');
+  const rows = [];
+  Object.entries(state.openApi.paths).forEach(([path, item]) => {
+    Object.entries(item).forEach(([method, op]) => {
+      if (op.tags && op.tags.includes(name)) {
+        rows.push(el('tr', {}, el('td', {}, el('code', {}, method.toUpperCase())), el('td', {}, el('code', {}, path)), el('td', {}, op.summary)));
+      }
+    });
+  });
+  document.querySelector('#system-routes tbody').replaceChildren(...rows);
+}
+
+// ---- what a system's own page gets (console/systems/<name>.js in its module)
+
+async function send(method, path, body, contentType) {
+  const headers = { Accept: 'application/json' };
+  const token = sessionStorage.getItem('casebook.token');
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['Content-Type'] = contentType || 'application/json';
+  const response = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : (typeof body === 'string' ? body : JSON.stringify(body)),
+  });
+  const text = await response.text();
+  let json = null;
+  try { json = text ? JSON.parse(text) : null; } catch (e) { json = null; }
+  return { status: response.status, ok: response.ok, json, text, headers: response.headers };
+}
+
+window.Casebook = {
+  pages: {},
+  /** A system's page: {render(root)}; called once each time its page is opened. */
+  register(name, page) { this.pages[name] = page; },
+  el,
+  bytes,
+  send,
+  get: (path) => send('GET', path),
+  /** The message of a failed answer: the JSON error body, naming the field when there is one. */
+  problem(r) {
+    if (r.json && r.json.error) return r.json.field ? `${r.json.field}: ${r.json.error}` : r.json.error;
+    return `HTTP ${r.status}`;
+  },
+};
+
+function loadScript(src) {
+  return new Promise((resolve, reject) => {
+    const s = document.createElement('script');
+    s.src = src;
+    s.onload = resolve;
+    s.onerror = () => reject(new Error(`could not load ${src}`));
+    document.body.append(s);
+  });
+}
+
+let shownPage = null;
+
+async function showOwnPage(name, hasPage) {
+  if (shownPage === name) return;
+  shownPage = name;
+  const root = document.getElementById('system-page');
+  root.replaceChildren();
+  if (!hasPage) return;
+  if (!window.Casebook.pages[name]) await loadScript(`/console/systems/${name}.js`);
+  const page = window.Casebook.pages[name];
+  if (page) page.render(root);
+}
+
+// ---- refresh loop and routing
+
+function route() {
+  const hash = location.hash || '#/';
+  const m = hash.match(/^#\/system\/([a-z0-9]+)$/);
+  document.getElementById('overview').hidden = !!m;
+  document.getElementById('system').hidden = !m;
+  document.querySelectorAll('#nav a').forEach((a) => a.classList.toggle('current', a.getAttribute('href') === hash));
+  return m ? m[1] : null;
+}
+
+function drawNav(health) {
+  const nav = document.getElementById('nav');
+  const links = [el('a', { href: '#/' }, 'Overview')].concat(
+    health.systems.map((s) => el('a', { href: `#/system/${s.name}` }, s.name)));
+  if (nav.children.length !== links.length) nav.replaceChildren(...links);
+}
+
+async function refresh() {
+  try {
+    const [health, cluster] = await Promise.all([getJson('/api/health'), getJson('/api/cluster')]);
+    state.health = health;
+    const rates = regionRates(state.previous, cluster);
+    const total = state.previous ? recordRates(rates, cluster.atMillis) : null;
+    state.previous = cluster;
+    drawNav(health);
+    const system = route();
+    drawCards(health, cluster, total);
+    drawSystems(health);
+    document.getElementById('heatmap').replaceChildren(...heatRows(cluster.systems, rates, null));
+    if (system) {
+      const entry = cluster.systems.find((x) => x.name === system);
+      await showOwnPage(system, !!(entry && entry.page));
+      await drawSystemPage(system);
+      document.getElementById('system-tables').replaceChildren(...heatRows(cluster.systems, rates, system));
+    } else {
+      shownPage = null;
+      drawChart();
+    }
+    showError(null);
+    document.body.dataset.refreshed = String(Number(document.body.dataset.refreshed || 0) + 1);
+  } catch (e) {
+    showError(`Could not refresh: ${e.message}`);
+  }
+}
+
+document.getElementById('token').addEventListener('click', () => {
+  const t = prompt('Token for writes (kept in this tab only; empty to forget it)',
+    sessionStorage.getItem('casebook.token') || '');
+  if (t === null) return;
+  if (t) sessionStorage.setItem('casebook.token', t); else sessionStorage.removeItem('casebook.token');
+});
+window.addEventListener('hashchange', refresh);
+refresh();
+setInterval(refresh, REFRESH_MS);

@@ -1,0 +1,159 @@
+package org.casebook.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.casebook.core.CasebookSystem;
+import org.casebook.core.Json;
+import org.casebook.core.http.RouteSpec;
+import org.casebook.core.testing.EmbeddedHBase;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The console and the API description on a server with every system: over HTTP (every served route
+ * is described; files come from the server), then in headless Chromium (the overview fills in from
+ * the REST API, a system's page lists its routes, the API page renders every operation), with no
+ * error in the browser's console.
+ */
+@ExtendWith({EmbeddedHBase.class, ConsoleServer.class})
+class ConsoleIT {
+  private final HttpClient client =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private final Server server;
+  private final List<CasebookSystem> systems;
+
+  ConsoleIT(ConsoleServer console) {
+    this.server = console.server();
+    this.systems = console.systems();
+  }
+
+  private HttpResponse<String> get(String path) throws Exception {
+    return client.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+            .timeout(Duration.ofSeconds(20))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void everyServedRouteIsDescribedUnderItsSystem() throws Exception {
+    HttpResponse<String> r = get(Console.OPENAPI);
+    assertThat(r.statusCode()).isEqualTo(200);
+    JsonNode doc = Json.mapper().readTree(r.body());
+    assertThat(doc.get("openapi").asText()).startsWith("3.");
+    List<String> missing = new ArrayList<>();
+    for (RouteSpec route : server.routes()) {
+      if (doc.path("paths")
+          .path(route.pattern())
+          .path(route.method().toLowerCase(Locale.ROOT))
+          .isMissingNode()) {
+        missing.add(route.toString());
+      }
+    }
+    assertThat(missing).as("served but not described").isEmpty();
+    for (CasebookSystem s : systems) {
+      for (RouteSpec route : s.descriptor().routes()) {
+        JsonNode op =
+            doc.get("paths").get(route.pattern()).get(route.method().toLowerCase(Locale.ROOT));
+        assertThat(op.get("tags").get(0).asText())
+            .as(route.toString())
+            .isEqualTo(s.descriptor().name());
+      }
+    }
+    assertThat(doc.at("/paths/~1api~1health/get/summary").asText()).isNotBlank();
+  }
+
+  @Test
+  void theConsoleAndItsFilesComeFromTheServerAndNothingElseIsServedUnderIt() throws Exception {
+    HttpResponse<String> index = get("/");
+    assertThat(index.statusCode()).isEqualTo(200);
+    assertThat(index.headers().firstValue("content-type").orElse("")).startsWith("text/html");
+    assertThat(index.body())
+        .contains("/console/console.js")
+        .as("no script or style from another host")
+        .doesNotContain("src=\"http", "href=\"http", "src=\"//", "href=\"//");
+    for (String f :
+        List.of("console.js", "console.css", "uplot.js", "uplot.css", "swagger-ui-bundle.js")) {
+      assertThat(get("/console/" + f).statusCode()).as(f).isEqualTo(200);
+    }
+    HttpResponse<String> other = get("/console/..%2Fpom.xml");
+    assertThat(other.statusCode()).isEqualTo(404);
+    assertThat(Json.mapper().readTree(other.body()).get("field").asText()).isEqualTo("asset");
+    assertThat(get("/api/docs").body()).contains("/console/swagger-ui-bundle.js");
+  }
+
+  @Test
+  void theClusterAnswerListsEverySystemsTablesWithTheirRegions() throws Exception {
+    JsonNode cluster = Json.mapper().readTree(get("/api/cluster").body());
+    assertThat(cluster.get("mode").asText()).isEqualTo("embedded");
+    assertThat(cluster.get("regionServers")).hasSize(1);
+    assertThat(cluster.get("systems")).hasSize(systems.size());
+    for (JsonNode s : cluster.get("systems")) {
+      for (JsonNode t : s.get("tables")) {
+        assertThat(t.get("regions").size()).as(t.get("name").asText()).isGreaterThanOrEqualTo(1);
+      }
+    }
+  }
+
+  @Test
+  void inChromiumTheOverviewSystemPagesAndApiPageRenderWithoutErrors() throws Exception {
+    WebDriver browser = ConsoleServer.browser();
+    try {
+      String base = "http://127.0.0.1:" + server.port();
+      WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(30));
+      browser.get(base + "/");
+      // Two refreshes: the second draws rates from the difference between two answers.
+      wait.until(
+          b ->
+              Integer.parseInt(
+                      b.findElement(By.tagName("body")).getDomAttribute("data-refreshed") == null
+                          ? "0"
+                          : b.findElement(By.tagName("body")).getDomAttribute("data-refreshed"))
+                  >= 2);
+      List<WebElement> rows = browser.findElements(By.cssSelector("#systems tbody tr"));
+      assertThat(rows).hasSize(systems.size());
+      assertThat(browser.findElement(By.id("hbase-mode")).getText()).isEqualTo("embedded");
+      int tables = systems.stream().mapToInt(s -> s.descriptor().tables().size()).sum();
+      assertThat(browser.findElements(By.cssSelector("#heatmap .heat-table"))).hasSize(tables);
+      assertThat(browser.findElements(By.cssSelector("#heatmap .heat-cell")).size())
+          .isGreaterThanOrEqualTo(tables);
+      assertThat(browser.findElements(By.cssSelector("#rate-chart canvas"))).isNotEmpty();
+
+      CasebookSystem trails =
+          systems.stream()
+              .filter(s -> s.descriptor().name().equals("trails"))
+              .findFirst()
+              .orElseThrow();
+      browser.findElement(By.cssSelector("#nav a[href='#/system/trails']")).click();
+      wait.until(
+          b ->
+              b.findElements(By.cssSelector("#system-routes tbody tr")).size()
+                  == trails.descriptor().routes().size());
+      assertThat(browser.findElement(By.id("system-name")).getText()).isEqualTo("trails");
+      assertThat(browser.findElement(By.id("overview")).isDisplayed()).isFalse();
+
+      browser.get(base + "/api/docs");
+      int operations = server.routes().size();
+      wait.until(b -> b.findElements(By.cssSelector(".opblock")).size() == operations);
+
+      assertThat(ConsoleServer.consoleErrors(browser))
+          .as("errors in the browser's console")
+          .isEmpty();
+    } finally {
+      browser.quit();
+    }
+  }
+}

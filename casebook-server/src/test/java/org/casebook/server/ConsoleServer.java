@@ -1,0 +1,142 @@
+package org.casebook.server;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.logging.Level;
+import org.casebook.core.CasebookSystem;
+import org.casebook.core.HBaseRuntime;
+import org.casebook.core.Platform;
+import org.casebook.core.schema.SchemaManager;
+import org.casebook.core.testing.EmbeddedHBase;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * JUnit 5 extension for console tests: one server with every system on the shared embedded HBase,
+ * started on first use and closed after the JVM's last test class (as {@link EmbeddedHBase} keeps
+ * HBase). Test classes use {@code @ExtendWith({EmbeddedHBase.class, ConsoleServer.class})} and take
+ * a {@link ConsoleServer} parameter; {@link #browser()} opens headless Chromium on it.
+ */
+final class ConsoleServer implements ParameterResolver, ExtensionContext.Store.CloseableResource {
+  private static final String KEY = ConsoleServer.class.getName();
+  static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+  static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+
+  private final Server server;
+  private final List<CasebookSystem> systems;
+
+  /** For JUnit; the instance that serves is made by {@link #resolveParameter}. */
+  public ConsoleServer() {
+    this.server = null;
+    this.systems = List.of();
+  }
+
+  private ConsoleServer(HBaseRuntime runtime) {
+    this.systems = Systems.load();
+    new SchemaManager(runtime.connection()).ensureAll(Systems.allTables(systems));
+    Platform platform =
+        Platform.builder(runtime, EmbeddedHBase.scratchDir("console-server"))
+            .port("--echo-port", 0)
+            .port("--tsdb-port", 0)
+            .port("--frontier-port", 0)
+            .build();
+    this.server = Server.start(systems, platform, 0, 4);
+  }
+
+  @Override
+  public boolean supportsParameter(ParameterContext p, ExtensionContext c) {
+    return p.getParameter().getType() == ConsoleServer.class;
+  }
+
+  @Override
+  public Object resolveParameter(ParameterContext p, ExtensionContext c) {
+    HBaseRuntime runtime = EmbeddedHBase.runtime(c);
+    return c.getRoot()
+        .getStore(ExtensionContext.Namespace.GLOBAL)
+        .getOrComputeIfAbsent(KEY, k -> new ConsoleServer(runtime), ConsoleServer.class);
+  }
+
+  @Override
+  public void close() {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  Server server() {
+    return server;
+  }
+
+  List<CasebookSystem> systems() {
+    return systems;
+  }
+
+  /** {@code http://127.0.0.1:<port>} */
+  String base() {
+    return "http://127.0.0.1:" + server.port();
+  }
+
+  /**
+   * Headless Chromium with its console log kept; skips the test with a message where Chromium is
+   * not installed (CI installs it).
+   */
+  static WebDriver browser() {
+    Assumptions.assumeTrue(
+        Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
+        "Chromium and chromedriver are not installed here (Debian: apt-get install chromium"
+            + " chromium-driver; .ci/run installs them)");
+    ChromeOptions options = new ChromeOptions();
+    options.setBinary(CHROMIUM.toFile());
+    options.addArguments(
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+        "--window-size=1300,1000");
+    LoggingPreferences logs = new LoggingPreferences();
+    logs.enable(LogType.BROWSER, Level.ALL);
+    options.setCapability("goog:loggingPrefs", logs);
+    ChromeDriverService service =
+        new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).build();
+    return new ChromeDriver(service, options);
+  }
+
+  static WebDriverWait waitFor(WebDriver browser) {
+    return new WebDriverWait(browser, Duration.ofSeconds(30));
+  }
+
+  /** Waits until the console has refreshed {@code n} times since the page loaded. */
+  static void awaitRefreshes(WebDriver browser, int n) {
+    waitFor(browser)
+        .until(
+            b -> {
+              String v = b.findElement(By.tagName("body")).getDomAttribute("data-refreshed");
+              return v != null && Integer.parseInt(v) >= n;
+            });
+  }
+
+  /** Errors the browser's console logged since the last call. */
+  static List<String> consoleErrors(WebDriver browser) {
+    List<String> errors = new ArrayList<>();
+    for (LogEntry e : browser.manage().logs().get(LogType.BROWSER)) {
+      if (e.getLevel().intValue() >= Level.SEVERE.intValue()) {
+        errors.add(e.getMessage());
+      }
+    }
+    return errors;
+  }
+}

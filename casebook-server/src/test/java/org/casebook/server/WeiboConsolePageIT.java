@@ -1,0 +1,100 @@
+package org.casebook.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import org.casebook.core.testing.EmbeddedHBase;
+import org.casebook.core.testing.TestIds;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+
+/** The social feed's console page shows a timeline written over REST and writes through REST. */
+@ExtendWith({EmbeddedHBase.class, ConsoleServer.class})
+class WeiboConsolePageIT {
+  private final HttpClient client = HttpClient.newHttpClient();
+  private final ConsoleServer console;
+
+  WeiboConsolePageIT(ConsoleServer console) {
+    this.console = console;
+  }
+
+  private int send(String method, String path, String json) throws Exception {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(console.base() + path)).timeout(Duration.ofSeconds(20));
+    b.method(
+        method,
+        json == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(json));
+    return client.send(b.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+  }
+
+  @Test
+  void theTimelineFollowersAndPostsShowAndThePagePublishesAndFollows() throws Exception {
+    String author = TestIds.unique("author");
+    String reader = TestIds.unique("reader");
+    String other = TestIds.unique("other");
+    assertThat(send("PUT", "/api/weibo/users/" + reader + "/following/" + author, null))
+        .isEqualTo(204);
+    for (int i = 1; i <= 3; i++) {
+      assertThat(
+              send(
+                  "POST",
+                  "/api/weibo/users/" + author + "/posts",
+                  "{\"content\":\"post " + i + " of the console test\"}"))
+          .isEqualTo(201);
+    }
+    WebDriver browser = ConsoleServer.browser();
+    try {
+      browser.get(console.base() + "/#/system/weibo");
+      ConsoleServer.waitFor(browser).until(b -> !b.findElements(By.id("weibo-uid")).isEmpty());
+      browser.findElement(By.id("weibo-uid")).sendKeys(reader);
+      browser.findElement(By.cssSelector("#weibo-show button")).click();
+      ConsoleServer.waitFor(browser)
+          .until(b -> b.findElements(By.cssSelector("#weibo-timeline tr")).size() == 3);
+      List<String> shown =
+          browser.findElements(By.cssSelector("#weibo-timeline tr td:nth-child(3)")).stream()
+              .map(WebElement::getText)
+              .toList();
+      assertThat(shown)
+          .as("newest first")
+          .containsExactly(
+              "post 3 of the console test",
+              "post 2 of the console test",
+              "post 1 of the console test");
+      assertThat(browser.findElement(By.id("weibo-following")).getText()).isEqualTo(author);
+      assertThat(browser.findElement(By.id("weibo-stats")).getText()).contains("follows 1");
+
+      browser.findElement(By.id("weibo-content")).sendKeys("written from the console");
+      browser.findElement(By.cssSelector("#weibo-publish button[type=submit]")).click();
+      ConsoleServer.waitFor(browser)
+          .until(b -> b.findElements(By.cssSelector("#weibo-posts tr")).size() == 1);
+      assertThat(browser.findElement(By.cssSelector("#weibo-posts tr td:nth-child(3)")).getText())
+          .isEqualTo("written from the console");
+
+      browser.findElement(By.id("weibo-target")).sendKeys(other);
+      browser.findElement(By.id("weibo-follow")).click();
+      ConsoleServer.waitFor(browser)
+          .until(b -> b.findElement(By.id("weibo-following")).getText().contains(other));
+      assertThat(send("GET", "/api/weibo/users/" + other + "/followers", null)).isEqualTo(200);
+
+      // An empty post is refused by the API; the page shows its answer, naming the field.
+      browser.findElement(By.cssSelector("#weibo-publish button[type=submit]")).click();
+      ConsoleServer.waitFor(browser)
+          .until(b -> b.findElement(By.id("weibo-message")).getText().startsWith("content"));
+      assertThat(browser.findElement(By.id("weibo-message")).getDomAttribute("class"))
+          .isEqualTo("error");
+      assertThat(ConsoleServer.consoleErrors(browser)).isEmpty();
+    } finally {
+      browser.quit();
+    }
+  }
+}

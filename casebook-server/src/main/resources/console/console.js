@@ -269,6 +269,8 @@ async function refresh() {
       drawChart();
     }
     showError(null);
+    // Time from navigation to the first data drawn, for tests and people who look.
+    if (!document.body.dataset.firstDataMs) document.body.dataset.firstDataMs = String(Math.round(performance.now()));
     document.body.dataset.refreshed = String(Number(document.body.dataset.refreshed || 0) + 1);
   } catch (e) {
     showError(`Could not refresh: ${e.message}`);

@@ -131,6 +131,7 @@ class ArchiveConsolePageIT {
               b ->
                   "error".equals(b.findElement(By.id("archive-message")).getDomAttribute("class")));
       assertThat(browser.findElement(By.id("archive-message")).getText()).isNotBlank();
+      ConsoleServer.screenshot(browser, "archive");
       assertThat(ConsoleServer.consoleErrors(browser)).isEmpty();
     } finally {
       browser.quit();

@@ -131,6 +131,10 @@ class ConsoleIT {
       assertThat(browser.findElements(By.cssSelector("#heatmap .heat-cell")).size())
           .isGreaterThanOrEqualTo(tables);
       assertThat(browser.findElements(By.cssSelector("#rate-chart canvas"))).isNotEmpty();
+      System.out.printf(
+          "console overview: first data %s ms after navigation%n",
+          browser.findElement(By.tagName("body")).getDomAttribute("data-first-data-ms"));
+      ConsoleServer.screenshot(browser, "overview");
 
       CasebookSystem trails =
           systems.stream()
@@ -144,10 +148,12 @@ class ConsoleIT {
                   == trails.descriptor().routes().size());
       assertThat(browser.findElement(By.id("system-name")).getText()).isEqualTo("trails");
       assertThat(browser.findElement(By.id("overview")).isDisplayed()).isFalse();
+      ConsoleServer.screenshot(browser, "system-trails");
 
       browser.get(base + "/api/docs");
       int operations = server.routes().size();
       wait.until(b -> b.findElements(By.cssSelector(".opblock")).size() == operations);
+      ConsoleServer.screenshot(browser, "api-docs");
 
       assertThat(ConsoleServer.consoleErrors(browser))
           .as("errors in the browser's console")

@@ -119,6 +119,22 @@ final class ConsoleServer implements ParameterResolver, ExtensionContext.Store.C
     return new WebDriverWait(browser, Duration.ofSeconds(30));
   }
 
+  /** Saves what the browser shows as {@code target/console-screenshots/<name>.png}, for review. */
+  static Path screenshot(WebDriver browser, String name) {
+    try {
+      Path dir = Path.of("target", "console-screenshots");
+      Files.createDirectories(dir);
+      Path file = dir.resolve(name + ".png");
+      byte[] png =
+          ((org.openqa.selenium.TakesScreenshot) browser)
+              .getScreenshotAs(org.openqa.selenium.OutputType.BYTES);
+      Files.write(file, png);
+      return file;
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   /** Waits until the console has refreshed {@code n} times since the page loaded. */
   static void awaitRefreshes(WebDriver browser, int n) {
     waitFor(browser)

@@ -92,6 +92,7 @@ class WeiboConsolePageIT {
           .until(b -> b.findElement(By.id("weibo-message")).getText().startsWith("content"));
       assertThat(browser.findElement(By.id("weibo-message")).getDomAttribute("class"))
           .isEqualTo("error");
+      ConsoleServer.screenshot(browser, "weibo");
       assertThat(ConsoleServer.consoleErrors(browser)).isEmpty();
     } finally {
       browser.quit();

@@ -175,16 +175,23 @@ async function drawSystemPage(name) {
 
 // ---- what a system's own page gets (console/systems/<name>.js in its module)
 
-async function send(method, path, body, contentType) {
-  const headers = { Accept: 'application/json' };
+// Every answer comes back as {status, ok, json, text, headers}; a network failure too (status 0),
+// so a page shows it like any refusal.
+async function send(method, path, body, contentType, extraHeaders) {
+  const headers = { Accept: 'application/json', ...(extraHeaders || {}) };
   const token = sessionStorage.getItem('casebook.token');
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers['Content-Type'] = contentType || 'application/json';
-  const response = await fetch(path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : (typeof body === 'string' ? body : JSON.stringify(body)),
-  });
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : (typeof body === 'string' ? body : JSON.stringify(body)),
+    });
+  } catch (e) {
+    return { status: 0, ok: false, json: { error: `no answer: ${e.message}` }, text: '', headers: null };
+  }
   const text = await response.text();
   let json = null;
   try { json = text ? JSON.parse(text) : null; } catch (e) { json = null; }

@@ -146,20 +146,39 @@ final class ConsoleServer implements ParameterResolver, ExtensionContext.Store.C
   }
 
   /**
-   * Errors the browser's console logged since the last call. Chromium logs every 4xx answer to a
-   * fetch as an error; a 4xx from {@code /api/} is an answer the page shows (a test that sends bad
-   * input causes it), so only those are left out. Script errors, missing files and 5xx stay.
+   * Errors the browser's console logged since the last call. Chromium logs each 4xx answer to a
+   * fetch here too ("… - Failed to load resource: the server responded with a status of 400"), so a
+   * test that sends bad input expects exactly those lines.
    */
   static List<String> consoleErrors(WebDriver browser) {
     List<String> errors = new ArrayList<>();
     for (LogEntry e : browser.manage().logs().get(LogType.BROWSER)) {
-      String m = e.getMessage();
-      boolean apiAnswer =
-          m.contains("/api/") && m.matches(".*responded with a status of 4\\d\\d.*");
-      if (e.getLevel().intValue() >= Level.SEVERE.intValue() && !apiAnswer) {
-        errors.add(m);
+      if (e.getLevel().intValue() >= Level.SEVERE.intValue()) {
+        errors.add(e.getMessage());
       }
     }
     return errors;
+  }
+
+  /**
+   * Asserts the console holds exactly Chromium's line for one refused request, and nothing else.
+   */
+  static void assertOnlyRefused(WebDriver browser, String pathPart, int status) {
+    List<String> logged = new ArrayList<>();
+    waitFor(browser)
+        .until(
+            d -> {
+              logged.addAll(consoleErrors(d));
+              return !logged.isEmpty();
+            });
+    org.assertj.core.api.Assertions.assertThat(logged)
+        .as("errors in the browser's console")
+        .singleElement()
+        .satisfies(
+            line ->
+                org.assertj.core.api.Assertions.assertThat(line)
+                    .contains(pathPart)
+                    .contains("Failed to load resource")
+                    .contains("status of " + status));
   }
 }

@@ -86,6 +86,7 @@ class WeiboConsolePageIT {
           .until(b -> b.findElement(By.id("weibo-following")).getText().contains(other));
       assertThat(send("GET", "/api/weibo/users/" + other + "/followers", null)).isEqualTo(200);
 
+      assertThat(ConsoleServer.consoleErrors(browser)).isEmpty();
       // An empty post is refused by the API; the page shows its answer, naming the field.
       browser.findElement(By.cssSelector("#weibo-publish button[type=submit]")).click();
       ConsoleServer.waitFor(browser)
@@ -93,7 +94,7 @@ class WeiboConsolePageIT {
       assertThat(browser.findElement(By.id("weibo-message")).getDomAttribute("class"))
           .isEqualTo("error");
       ConsoleServer.screenshot(browser, "weibo");
-      assertThat(ConsoleServer.consoleErrors(browser)).isEmpty();
+      ConsoleServer.assertOnlyRefused(browser, "/api/weibo/users/" + reader + "/posts", 400);
     } finally {
       browser.quit();
     }

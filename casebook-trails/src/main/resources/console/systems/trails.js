@@ -1,0 +1,327 @@
+// The trails page of the Casebook console: a user's trail over a day range as a timeline (one lane
+// per behaviour) and a table, a user's latest records, and the seed-000 task (users who did all
+// four behaviours between two dates). Calls only /api/trails/{uid}, /api/trails/{uid}/latest and
+// /api/trails/query.
+'use strict';
+
+(() => {
+  const C = window.Casebook;
+  const el = C.el;
+
+  /** The module's behaviours (Behaviour.label()), in their row-key order, with a lane colour. */
+  const BEHAVIOURS = [
+    { name: 'login', colour: '#1f6feb' },
+    { name: 'play', colour: '#2e7d32' },
+    { name: 'visit', colour: '#8e44ad' },
+    { name: 'order', colour: '#d9480f' },
+  ];
+  const DAY_MS = 86400000;
+  /** Users per request of the active-users task: the module's own chunk for its direct query. */
+  const ACTIVE_CHUNK = 500;
+
+  const STYLE = `
+#trails-page .trails-timeline { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .5rem .8rem .3rem; margin: .5rem 0; }
+#trails-page .trails-lane { display: grid; grid-template-columns: 5rem 1fr; align-items: center; height: 26px; }
+#trails-page .trails-lane-name { font-size: .8rem; color: var(--muted); }
+#trails-page .trails-track { position: relative; height: 22px; border-bottom: 1px solid var(--line); }
+#trails-page .trails-day { position: absolute; top: 0; bottom: 0; border-left: 1px dashed #dde1e6; }
+#trails-page .trail-mark { position: absolute; top: 4px; width: 8px; height: 14px; margin-left: -4px; border-radius: 2px; opacity: .85; }
+#trails-page .trail-mark:hover { opacity: 1; outline: 2px solid var(--ink); }
+#trails-page .trails-axis { position: relative; height: 1.2rem; margin-left: 5rem; font-size: .72rem; color: var(--muted); }
+#trails-page .trails-axis span { position: absolute; white-space: nowrap; transform: translateX(-50%); }
+#trails-page textarea { font: inherit; padding: .25rem .4rem; border: 1px solid #c9ced6; border-radius: 4px; min-width: 14rem; min-height: 4.5rem; }
+#trails-page .trails-types-field { display: flex; flex-direction: column; font-size: .8rem; color: var(--muted); gap: .15rem; }
+#trails-page .trails-types { display: flex; gap: .6rem; align-items: center; min-height: 1.9rem; font-size: .9rem; }
+#trails-page .form .trails-types label { flex-direction: row; align-items: center; gap: .2rem; color: var(--ink); font-size: .9rem; }
+#trails-page .form .trails-types input { min-width: 0; }
+#trails-page .trails-scroll { max-height: 26rem; overflow: auto; border: 1px solid var(--line); }
+#trails-page .trails-scroll table.grid { border: 0; }
+#trails-page .trails-scroll thead th { position: sticky; top: 0; }
+#trails-page #trails-latest-more { font: inherit; padding: .25rem .8rem; border-radius: 4px; border: 1px solid var(--accent); background: #fff; color: var(--accent); cursor: pointer; }
+#trails-page td.trails-details { font-family: ui-monospace, monospace; font-size: .8rem; }
+`;
+
+  function utcDay(ms) { return new Date(ms).toISOString().slice(0, 10); }
+
+  function todayMinus(days) { return utcDay(Date.now() - days * DAY_MS); }
+
+  /** The event's own fields: everything but uid, type and ts, in the answer's order. */
+  function fieldsOf(event) {
+    return Object.entries(event).filter(([k]) => k !== 'uid' && k !== 'type' && k !== 'ts');
+  }
+
+  function details(event) {
+    return fieldsOf(event).map(([k, v]) => `${k}=${v}`).join(', ');
+  }
+
+  function colourOf(type) {
+    const b = BEHAVIOURS.find((x) => x.name === type);
+    return b ? b.colour : '#6b7380';
+  }
+
+  function input(id, value, attrs) {
+    return el('input', Object.assign({ id, value: value == null ? '' : value, autocomplete: 'off' }, attrs || {}));
+  }
+
+  function field(text, control) { return el('label', {}, text, control); }
+
+  /** An area for one section's answer: an error line and the result, with its state for tests. */
+  function outcome(prefix) {
+    const error = el('p', { id: `${prefix}-error`, class: 'error' });
+    error.hidden = true;
+    const status = el('p', { id: `${prefix}-status`, class: 'muted' });
+    const result = el('div', { id: `${prefix}-result`, class: 'result', 'data-state': 'idle' });
+    let sequence = 0;
+    return {
+      nodes: [error, status, result],
+      status,
+      result,
+      /** Starts a request; answers of an older one are then ignored (see current()). */
+      begin(message) {
+        sequence += 1;
+        error.hidden = true;
+        error.textContent = '';
+        status.textContent = message;
+        result.replaceChildren();
+        result.dataset.state = 'loading';
+        return sequence;
+      },
+      current(ticket) { return ticket === sequence; },
+      fail(message) {
+        error.textContent = message;
+        error.hidden = false;
+        status.textContent = '';
+        result.dataset.state = 'error';
+      },
+      done(message, ...children) {
+        status.textContent = message;
+        result.replaceChildren(...children);
+        result.dataset.state = 'done';
+      },
+    };
+  }
+
+  /** A table of events in a box of its own height, so a long trail leaves the page usable. */
+  function eventTable(id, events, numbered) {
+    return el('div', { class: 'trails-scroll' }, el('table', { id, class: 'grid' },
+      el('thead', {}, el('tr', {}, numbered ? el('th', {}, '#') : [], el('th', {}, 'Time (UTC)'),
+        el('th', {}, 'Behaviour'), el('th', {}, 'Details'))),
+      el('tbody', {}, events.map((e, i) => eventRow(e, numbered ? i + 1 : 0)))));
+  }
+
+  function eventRow(e, number) {
+    return el('tr', { 'data-type': e.type, 'data-ts': e.ts },
+      number ? el('td', {}, number) : [],
+      el('td', {}, e.ts),
+      el('td', {}, el('span', { style: `color:${colourOf(e.type)}` }, e.type)),
+      el('td', { class: 'trails-details' }, details(e)));
+  }
+
+  // ---- the trail: a timeline and a table
+
+  /** Day ticks: every day on short ranges, fewer labels (about a dozen) on long ones. */
+  function dayTicks(startMs, days) {
+    const labelEvery = Math.max(1, Math.ceil(days / 12));
+    const ticks = [];
+    for (let d = 0; d <= days; d++) {
+      const labelled = d % labelEvery === 0 && d < days;
+      if (labelled || days <= 62) ticks.push({ at: d / days, label: labelled ? utcDay(startMs + d * DAY_MS) : null });
+    }
+    return ticks;
+  }
+
+  function timeline(events, lanes, startMs, days) {
+    const span = days * DAY_MS;
+    const ticks = dayTicks(startMs, days);
+    const pct = (x) => `${(x * 100).toFixed(4)}%`;
+    const rows = lanes.map((lane) => el('div', { class: 'trails-lane', 'data-lane': lane },
+      el('span', { class: 'trails-lane-name' }, lane),
+      el('div', { class: 'trails-track' },
+        ticks.map((t) => el('span', { class: 'trails-day', style: `left:${pct(t.at)}` })),
+        events.filter((e) => e.type === lane).map((e) => {
+          const at = Math.min(1, Math.max(0, (Date.parse(e.ts) - startMs) / span));
+          const lines = [`${e.type} at ${e.ts}`].concat(fieldsOf(e).map(([k, v]) => `${k}: ${v}`));
+          return el('span', {
+            class: 'trail-mark',
+            'data-type': e.type,
+            'data-ts': e.ts,
+            style: `left:${pct(at)};background:${colourOf(e.type)}`,
+            title: lines.join('\n'),
+          });
+        }))));
+    const axis = el('div', { class: 'trails-axis' },
+      ticks.filter((t) => t.label).map((t) => el('span', { style: `left:${pct(t.at + 0.5 / days)}` }, t.label)));
+    return el('div', { id: 'trails-timeline', class: 'trails-timeline' }, rows, axis);
+  }
+
+  function trailSection(share) {
+    const uid = input('trails-uid', '', { placeholder: 'user id' });
+    const from = input('trails-from', todayMinus(6), { placeholder: 'YYYY-MM-DD', size: '11' });
+    const to = input('trails-to', todayMinus(0), { placeholder: 'YYYY-MM-DD', size: '11' });
+    const boxes = BEHAVIOURS.map((b) => el('input', { type: 'checkbox', id: `trails-type-${b.name}`, value: b.name }));
+    boxes.forEach((b) => { b.checked = true; });
+    const button = el('button', { id: 'trails-show', type: 'submit' }, 'Show trail');
+    const out = outcome('trails-trail');
+    const form = el('form', { id: 'trails-trail-form', class: 'form', novalidate: '' },
+      field('User', uid), field('From (UTC day)', from), field('To (UTC day)', to),
+      el('div', { class: 'trails-types-field' }, 'Behaviours',
+        el('span', { class: 'trails-types' }, boxes.map((b) => el('label', {}, b, b.value)))),
+      button);
+
+    async function show() {
+      const types = boxes.filter((b) => b.checked).map((b) => b.value);
+      const lanes = types.length ? types : BEHAVIOURS.map((b) => b.name);
+      const ticket = out.begin('Reading…');
+      const params = new URLSearchParams({ from: from.value });
+      if (to.value.trim()) params.set('to', to.value);
+      if (types.length && types.length < BEHAVIOURS.length) params.set('types', types.join(','));
+      try {
+        const r = await C.get(`/api/trails/${encodeURIComponent(uid.value)}?${params}`);
+        if (!out.current(ticket)) return;
+        if (!r.ok) { out.fail(C.problem(r)); return; }
+        // The answer came back, so the dates are valid YYYY-MM-DD (the API trims them).
+        const startMs = Date.parse(`${from.value.trim()}T00:00:00Z`);
+        const endMs = Date.parse(`${(to.value.trim() || from.value.trim())}T00:00:00Z`) + DAY_MS;
+        const days = Math.round((endMs - startMs) / DAY_MS);
+        const events = r.json.events;
+        const counts = lanes.map((l) => `${events.filter((e) => e.type === l).length} ${l}`).join(', ');
+        out.done(`${events.length} event${events.length === 1 ? '' : 's'} of ${r.json.uid} (${counts}); hover a mark for its details.`,
+          timeline(events, lanes, startMs, days),
+          events.length ? eventTable('trails-events', events, false) : el('p', { id: 'trails-events-none', class: 'muted' }, 'No events in this range.'));
+      } catch (e) {
+        if (out.current(ticket)) out.fail(`Could not read the trail: ${e.message}`);
+      }
+    }
+
+    form.addEventListener('submit', (ev) => { ev.preventDefault(); show(); });
+    share.showTrail = (user, fromDay, toDay) => {
+      uid.value = user;
+      from.value = fromDay;
+      to.value = toDay;
+      boxes.forEach((b) => { b.checked = true; });
+      show();
+      form.scrollIntoView({ behavior: 'smooth' });
+    };
+    return [el('h3', {}, 'Trail'), form, ...out.nodes];
+  }
+
+  // ---- the latest records, newest first, paged
+
+  function latestSection() {
+    const uid = input('trails-latest-uid', '', { placeholder: 'user id' });
+    const limit = input('trails-latest-limit', '10', { inputmode: 'numeric', title: '1 to 1000', style: 'min-width:5rem;width:6rem' });
+    const layout = el('select', { id: 'trails-latest-layout' },
+      el('option', { value: 'tall' }, 'tall (a row per record)'), el('option', { value: 'wide' }, 'wide (a row per user)'));
+    const out = outcome('trails-latest');
+    const form = el('form', { id: 'trails-latest-form', class: 'form', novalidate: '' },
+      field('User', uid), field('Latest N', limit), field('History table', layout),
+      el('button', { id: 'trails-latest-show', type: 'submit' }, 'Show latest'));
+    let shown = []; // the rows on screen, for "more"
+    let asked = null; // the question the shown rows answer
+
+    async function load(cursor) {
+      const q = cursor ? asked : { uid: uid.value, limit: limit.value, layout: layout.value };
+      const ticket = out.begin(cursor ? 'Reading the next page…' : 'Reading…');
+      const params = new URLSearchParams({ limit: q.limit, layout: q.layout });
+      if (cursor) params.set('cursor', cursor);
+      try {
+        const r = await C.get(`/api/trails/${encodeURIComponent(q.uid)}/latest?${params}`);
+        if (!out.current(ticket)) return;
+        if (!r.ok) { out.fail(C.problem(r)); return; }
+        asked = q;
+        shown = (cursor ? shown : []).concat(r.json.events);
+        const more = el('button', { id: 'trails-latest-more', type: 'button', 'data-cursor': r.json.next || '' }, `Next ${q.limit}`);
+        more.addEventListener('click', () => load(r.json.next));
+        out.done(`${shown.length} latest record${shown.length === 1 ? '' : 's'} of ${r.json.uid}, newest first${r.json.next ? '' : ' (no more)'}.`,
+          shown.length ? eventTable('trails-latest-table', shown, true) : el('p', { class: 'muted' }, 'No records.'),
+          r.json.next ? el('p', {}, more) : []);
+      } catch (e) {
+        if (out.current(ticket)) out.fail(`Could not read the latest records: ${e.message}`);
+      }
+    }
+
+    form.addEventListener('submit', (ev) => { ev.preventDefault(); load(null); });
+    return [el('h3', {}, 'Latest records'), form, ...out.nodes];
+  }
+
+  // ---- the seed-000 task: users who did all four behaviours in a day range
+
+  function activeSection(share) {
+    const users = el('textarea', { id: 'trails-active-users', placeholder: 'one user id per line', spellcheck: 'false' });
+    const from = input('trails-active-from', todayMinus(6), { placeholder: 'YYYY-MM-DD', size: '11' });
+    const to = input('trails-active-to', todayMinus(0), { placeholder: 'YYYY-MM-DD', size: '11' });
+    const out = outcome('trails-active');
+    const form = el('form', { id: 'trails-active-form', class: 'form', novalidate: '' },
+      field('Users (one per line)', users), field('From (UTC day)', from), field('To (UTC day)', to),
+      el('button', { id: 'trails-active-run', type: 'submit' }, 'Find active users'));
+
+    async function run() {
+      // One id per line: ids may hold commas and spaces, never a line break.
+      const list = users.value.split('\n').map((u) => u.trim()).filter((u) => u);
+      const ticket = out.begin('Reading…');
+      const trails = [];
+      try {
+        // At least one request, so an empty list gets the API's own answer.
+        for (let i = 0; i === 0 || i < list.length; i += ACTIVE_CHUNK) {
+          const body = { users: list.slice(i, i + ACTIVE_CHUNK), from: from.value };
+          if (to.value.trim()) body.to = to.value;
+          const r = await C.send('POST', '/api/trails/query', body);
+          if (!out.current(ticket)) return;
+          if (!r.ok) { out.fail(C.problem(r)); return; }
+          trails.push(...r.json.trails);
+          out.status.textContent = `Read ${trails.length} of ${list.length} users…`;
+        }
+      } catch (e) {
+        if (out.current(ticket)) out.fail(`Could not run the task: ${e.message}`);
+        return;
+      }
+      const toDay = to.value.trim() || from.value.trim();
+      const fromDay = from.value.trim();
+      const counted = trails.map((t) => ({
+        uid: t.uid,
+        events: t.events,
+        counts: BEHAVIOURS.map((b) => t.events.filter((e) => e.type === b.name).length),
+      }));
+      const active = counted.filter((t) => t.counts.every((n) => n > 0));
+      const others = counted.filter((t) => !t.counts.every((n) => n > 0));
+      const rows = active.map((t) => {
+        const link = el('a', { href: '#', class: 'trails-active-uid', title: 'Show this trail above' }, t.uid);
+        link.addEventListener('click', (ev) => { ev.preventDefault(); share.showTrail(t.uid, fromDay, toDay); });
+        return el('tr', { 'data-uid': t.uid },
+          el('td', {}, link),
+          el('td', {}, t.events.length),
+          t.counts.map((n, i) => el('td', { 'data-type': BEHAVIOURS[i].name }, n)),
+          el('td', {}, t.events[0].ts),
+          el('td', {}, t.events[t.events.length - 1].ts));
+      });
+      const table = el('div', { class: 'trails-scroll' }, el('table', { id: 'trails-active-table', class: 'grid' },
+        el('thead', {}, el('tr', {}, el('th', {}, 'User'), el('th', {}, 'Events'),
+          BEHAVIOURS.map((b) => el('th', {}, b.name)), el('th', {}, 'First'), el('th', {}, 'Last'))),
+        el('tbody', {}, rows)));
+      const missing = others.slice(0, 20).map((t) => {
+        const did = BEHAVIOURS.filter((b, i) => t.counts[i] > 0).map((b) => b.name);
+        return `${t.uid} (${did.length ? did.join(', ') : 'nothing'})`;
+      });
+      out.done(`${active.length} of ${counted.length} users did all four behaviours (${BEHAVIOURS.map((b) => b.name).join(', ')}) between ${fromDay} and ${toDay}.`,
+        table,
+        others.length ? el('p', { id: 'trails-active-others', class: 'muted' },
+          `Not active: ${missing.join('; ')}${others.length > missing.length ? `; and ${others.length - missing.length} more` : ''}`) : []);
+    }
+
+    form.addEventListener('submit', (ev) => { ev.preventDefault(); run(); });
+    return [el('h3', {}, 'Active users (seed-000 task)'),
+      el('p', { class: 'muted' }, 'Users who did all four behaviours between two days, read with POST /api/trails/query in chunks of 500 users.'),
+      form, ...out.nodes];
+  }
+
+  C.register('trails', {
+    render(root) {
+      const share = {};
+      root.replaceChildren(el('div', { id: 'trails-page' },
+        el('style', {}, STYLE),
+        trailSection(share),
+        latestSection(),
+        activeSection(share)));
+    },
+  });
+})();

@@ -3,9 +3,6 @@ package org.casebook.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,7 +20,6 @@ import org.openqa.selenium.support.ui.Select;
  */
 @ExtendWith({EmbeddedHBase.class, ConsoleServer.class})
 class ArchiveConsolePageIT {
-  private final HttpClient client = HttpClient.newHttpClient();
   private final ConsoleServer console;
 
   ArchiveConsolePageIT(ConsoleServer console) {
@@ -31,12 +27,7 @@ class ArchiveConsolePageIT {
   }
 
   private JsonNode get(String path) throws Exception {
-    HttpResponse<String> r =
-        client.send(
-            HttpRequest.newBuilder(URI.create(console.base() + path))
-                .timeout(Duration.ofSeconds(20))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> r = console.send("GET", path, null);
     assertThat(r.statusCode()).as(path).isEqualTo(200);
     return Json.mapper().readTree(r.body());
   }

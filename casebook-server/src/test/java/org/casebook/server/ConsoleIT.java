@@ -3,9 +3,6 @@ package org.casebook.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,22 +27,18 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 @ExtendWith({EmbeddedHBase.class, ConsoleServer.class})
 class ConsoleIT {
-  private final HttpClient client =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private final ConsoleServer console;
   private final Server server;
   private final List<CasebookSystem> systems;
 
   ConsoleIT(ConsoleServer console) {
+    this.console = console;
     this.server = console.server();
     this.systems = console.systems();
   }
 
   private HttpResponse<String> get(String path) throws Exception {
-    return client.send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
-            .timeout(Duration.ofSeconds(20))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
+    return console.send("GET", path, null);
   }
 
   @Test

@@ -38,6 +38,8 @@ final class ConsoleServer implements ParameterResolver, ExtensionContext.Store.C
 
   private final Server server;
   private final List<CasebookSystem> systems;
+  private final java.net.http.HttpClient http =
+      java.net.http.HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   /** For JUnit; the instance that serves is made by {@link #resolveParameter}. */
   public ConsoleServer() {
@@ -83,6 +85,30 @@ final class ConsoleServer implements ParameterResolver, ExtensionContext.Store.C
 
   List<CasebookSystem> systems() {
     return systems;
+  }
+
+  /**
+   * Sends {@code method path} to the server, with a JSON body ({@code null}: none) and extra
+   * headers given as name, value, …; answers the response with its body as text.
+   */
+  java.net.http.HttpResponse<String> send(
+      String method, String path, String jsonBody, String... headers)
+      throws java.io.IOException, InterruptedException {
+    java.net.http.HttpRequest.Builder b =
+        java.net.http.HttpRequest.newBuilder(java.net.URI.create(base() + path))
+            .timeout(Duration.ofSeconds(20))
+            .method(
+                method,
+                jsonBody == null
+                    ? java.net.http.HttpRequest.BodyPublishers.noBody()
+                    : java.net.http.HttpRequest.BodyPublishers.ofString(jsonBody));
+    if (jsonBody != null) {
+      b.header("Content-Type", "application/json");
+    }
+    for (int i = 0; i + 1 < headers.length; i += 2) {
+      b.header(headers[i], headers[i + 1]);
+    }
+    return http.send(b.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
   }
 
   /** {@code http://127.0.0.1:<port>} */

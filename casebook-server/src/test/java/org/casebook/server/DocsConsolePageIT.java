@@ -3,13 +3,9 @@ package org.casebook.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import org.casebook.core.Json;
 import org.casebook.core.testing.EmbeddedHBase;
@@ -33,8 +29,6 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 class DocsConsolePageIT {
   private static final String DAY = "2026-09-10";
 
-  private final HttpClient client =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private final ConsoleServer console;
 
   DocsConsolePageIT(ConsoleServer console) {
@@ -47,19 +41,9 @@ class DocsConsolePageIT {
 
   private HttpResponse<String> send(String method, String path, String body, String ifMatch)
       throws Exception {
-    HttpRequest.Builder b =
-        HttpRequest.newBuilder(URI.create(console.base() + path))
-            .timeout(Duration.ofSeconds(20))
-            .header("Content-Type", "application/json")
-            .method(
-                method,
-                body == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(body));
-    if (ifMatch != null) {
-      b.header("If-Match", ifMatch);
-    }
-    return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    return ifMatch == null
+        ? console.send(method, path, body)
+        : console.send(method, path, body, "If-Match", ifMatch);
   }
 
   private static JsonNode json(HttpResponse<String> r) throws Exception {

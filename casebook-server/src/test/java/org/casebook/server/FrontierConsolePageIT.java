@@ -14,10 +14,7 @@ import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -50,8 +47,6 @@ import org.openqa.selenium.WebElement;
  */
 @ExtendWith({EmbeddedHBase.class, ConsoleServer.class})
 class FrontierConsolePageIT {
-  private final HttpClient client =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private final ConsoleServer console;
 
   FrontierConsolePageIT(ConsoleServer console) {
@@ -59,17 +54,7 @@ class FrontierConsolePageIT {
   }
 
   private HttpResponse<String> send(String method, String path, String body) throws Exception {
-    return client.send(
-        HttpRequest.newBuilder(URI.create(console.base() + path))
-            .timeout(Duration.ofSeconds(20))
-            .header("Content-Type", "application/json")
-            .method(
-                method,
-                body == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(body))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
+    return console.send(method, path, body);
   }
 
   private static String enc(String s) {

@@ -2,11 +2,6 @@ package org.casebook.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.List;
 import org.casebook.core.testing.EmbeddedHBase;
 import org.casebook.core.testing.TestIds;
@@ -19,7 +14,6 @@ import org.openqa.selenium.WebElement;
 /** The social feed's console page shows a timeline written over REST and writes through REST. */
 @ExtendWith({EmbeddedHBase.class, ConsoleServer.class})
 class WeiboConsolePageIT {
-  private final HttpClient client = HttpClient.newHttpClient();
   private final ConsoleServer console;
 
   WeiboConsolePageIT(ConsoleServer console) {
@@ -27,14 +21,7 @@ class WeiboConsolePageIT {
   }
 
   private int send(String method, String path, String json) throws Exception {
-    HttpRequest.Builder b =
-        HttpRequest.newBuilder(URI.create(console.base() + path)).timeout(Duration.ofSeconds(20));
-    b.method(
-        method,
-        json == null
-            ? HttpRequest.BodyPublishers.noBody()
-            : HttpRequest.BodyPublishers.ofString(json));
-    return client.send(b.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    return console.send(method, path, json).statusCode();
   }
 
   @Test

@@ -17,21 +17,25 @@ import org.casebook.core.testing.EmbeddedHBase;
 import org.junit.jupiter.api.Test;
 
 /**
- * The packaged jar, as a user runs it: {@code java -jar casebook.jar serve}, health, a write,
- * SIGTERM, a second start on the same data directory, and the write is still there.
+ * The packaged jar, as a user runs it: {@code java -jar casebook.jar serve}, health, writes over
+ * REST and URLFrontier gRPC (gRPC and protobuf 3 live in its one lib/ beside Hadoop and HBase),
+ * SIGTERM, a second start on the same data directory, and the writes are still there.
  */
 class ServeIT {
   private final HttpClient client =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   @Test
-  void servesHealthAndKeepsDataAcrossARestart() throws Exception {
+  void servesRestAndUrlFrontierAndKeepsDataAcrossARestart() throws Exception {
     Path jar = Path.of("target", "casebook", "casebook.jar");
     assertThat(jar).exists();
     Path data = EmbeddedHBase.scratchDir("serve");
     int port = freePort();
+    int grpc = freePort();
 
-    Process first = PackagedServer.start(jar, data, port, "serve.log");
+    Process first =
+        PackagedServer.start(
+            jar, data, port, "serve.log", "--frontier-port", Integer.toString(grpc));
     try {
       JsonNode health = PackagedServer.awaitHealth(first, port, "serve.log");
       assertThat(health.get("status").asText()).isEqualTo("up");
@@ -55,6 +59,7 @@ class ServeIT {
           .contains("casebook_hbase_region_servers 1")
           .contains("casebook_hbase_client_rpc_seconds_count{method=\"MasterService_")
           .contains("casebook_hbase_client_meta_cache_misses_total");
+      PackagedFrontier.putTwoUrlsAndTakeOne(first, grpc);
     } finally {
       PackagedServer.stop(first);
     }
@@ -62,9 +67,12 @@ class ServeIT {
         .as("removed on clean shutdown")
         .doesNotExist();
 
-    Process second = PackagedServer.start(jar, data, port, "serve.log");
+    Process second =
+        PackagedServer.start(
+            jar, data, port, "serve.log", "--frontier-port", Integer.toString(grpc));
     try {
       PackagedServer.awaitHealth(second, port, "serve.log");
+      PackagedFrontier.assertTwoUrlsOneInProcess(second, grpc);
       JsonNode timeline =
           Json.mapper()
               .readTree(send("GET", port, "/api/weibo/users/reader/timeline", null).body());

@@ -12,35 +12,23 @@ import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.StatusRuntimeException;
-import java.io.IOException;
-import java.net.ServerSocket;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.casebook.core.testing.EmbeddedHBase;
 import org.casebook.frontier.testing.PutStreams;
-import org.junit.jupiter.api.Test;
 
 /**
- * The packaged jar serves URLFrontier gRPC: gRPC and protobuf 3 live in its one lib/ beside Hadoop
- * and HBase. {@code java -jar casebook.jar serve --frontier-port N}, then PutURLs, GetURLs,
- * GetStats, and after a restart on the same data the URLs are still there.
+ * URLFrontier gRPC against the packaged server ({@link ServeIT}): PutURLs, GetURLs, and after a
+ * restart on the same data, GetStats still counts the URLs.
  */
-class FrontierPackagedIT {
-  @Test
-  void thePackagedServerSpeaksUrlFrontier() throws Exception {
-    Path jar = Path.of("target", "casebook", "casebook.jar");
-    assertThat(jar).exists();
-    Path data = EmbeddedHBase.scratchDir("frontier-serve");
-    int http = freePort();
-    int grpc = freePort();
-    Process first =
-        PackagedServer.start(
-            jar, data, http, "frontier-serve.log", "--frontier-port", Integer.toString(grpc));
+final class PackagedFrontier {
+  private PackagedFrontier() {}
+
+  /** Puts two URLs (plus a duplicate and a malformed one, both skipped) and takes one. */
+  static void putTwoUrlsAndTakeOne(Process server, int grpc) throws InterruptedException {
     ManagedChannel ch = ManagedChannelBuilder.forAddress("127.0.0.1", grpc).usePlaintext().build();
     try {
-      URLFrontierGrpc.URLFrontierBlockingStub stub = awaitGrpc(first, ch);
+      URLFrontierGrpc.URLFrontierBlockingStub stub = awaitGrpc(server, ch);
       assertThat(stub.listNodes(Urlfrontier.Empty.getDefaultInstance()).getValuesList())
           .containsExactly("127.0.0.1:" + grpc);
       List<AckMessage> acks =
@@ -63,23 +51,22 @@ class FrontierPackagedIT {
       assertThat(got).hasSize(1).allMatch(u -> u.startsWith("http://packaged.example/"));
     } finally {
       ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-      PackagedServer.stop(first);
     }
-    Process second =
-        PackagedServer.start(
-            jar, data, http, "frontier-serve.log", "--frontier-port", Integer.toString(grpc));
-    ManagedChannel ch2 = ManagedChannelBuilder.forAddress("127.0.0.1", grpc).usePlaintext().build();
+  }
+
+  /** After a restart: both URLs are stored, the one handed out is still in process. */
+  static void assertTwoUrlsOneInProcess(Process server, int grpc) throws InterruptedException {
+    ManagedChannel ch = ManagedChannelBuilder.forAddress("127.0.0.1", grpc).usePlaintext().build();
     try {
-      URLFrontierGrpc.URLFrontierBlockingStub stub = awaitGrpc(second, ch2);
       Urlfrontier.Stats stats =
-          stub.getStats(
-              Urlfrontier.QueueWithinCrawlParams.newBuilder().setCrawlID("packaged").build());
+          awaitGrpc(server, ch)
+              .getStats(
+                  Urlfrontier.QueueWithinCrawlParams.newBuilder().setCrawlID("packaged").build());
       assertThat(stats.getSize()).isEqualTo(2);
       assertThat(stats.getInProcess()).isEqualTo(1);
       assertThat(stats.getNumberOfQueues()).isEqualTo(1);
     } finally {
-      ch2.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-      PackagedServer.stop(second);
+      ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     }
   }
 
@@ -106,11 +93,5 @@ class FrontierPackagedIT {
       }
     }
     throw new AssertionError("frontier gRPC not up within 120 s");
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
   }
 }

@@ -80,7 +80,8 @@ record ArchiveKeys(KeyLayout user, KeyLayout status, KeyLayout index) {
         plain.index,
         RELATION,
         STATUS_QUALIFIER,
-        IMPORT_ROW);
+        IMPORT_ROW,
+        EXPERIMENT_ROW);
   }
 
   /** The relationship qualifier: kind ('F' follower, 'T' friend) | account id. */
@@ -96,6 +97,19 @@ record ArchiveKeys(KeyLayout user, KeyLayout status, KeyLayout index) {
           .part("startedAt", PartType.REVERSE_TIMESTAMP)
           .part("job", PartType.STRING)
           .build();
+
+  /**
+   * Row of a recorded {@code bench archive} result in {@code meta}: the word {@code experiment},
+   * then newest first. The word keeps these rows in one bounded range apart from the layout and
+   * import rows.
+   */
+  static final KeyLayout EXPERIMENT_ROW =
+      KeyLayout.named("archive.meta.experiment")
+          .part("kind", PartType.STRING)
+          .part("recordedAt", PartType.REVERSE_TIMESTAMP)
+          .build();
+
+  static final String EXPERIMENT_KIND = "experiment";
 
   /**
    * The {@code statuses_id} qualifier of a user row: the status id's 8 big-endian bytes (the seed's

@@ -1,7 +1,11 @@
 package org.casebook.archive;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -9,6 +13,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.client.Connection;
 import org.casebook.core.Ids;
 import org.casebook.core.InvalidInputException;
+import org.casebook.core.Json;
+import org.casebook.core.StorageException;
 import org.casebook.core.SystemContext;
 import org.casebook.core.cli.Progress;
 import org.casebook.core.key.KeyBuilder;
@@ -151,6 +157,29 @@ public final class ArchiveService {
       throw new IllegalStateException("this archive service runs no import jobs");
     }
     return jobs;
+  }
+
+  /**
+   * A recorded {@code bench archive} result: when (ISO-8601, UTC), and its JSON report as written.
+   */
+  public record ExperimentResults(String recordedAt, JsonNode results) {}
+
+  /** The newest {@code limit} recorded experiment results (see {@link ExperimentHooks}). */
+  public List<ExperimentResults> experiments(int limit) {
+    List<ExperimentResults> out = new ArrayList<>();
+    for (Map.Entry<Long, byte[]> e : store.experiments(limit)) {
+      try {
+        out.add(
+            new ExperimentResults(
+                java.time.Instant.ofEpochMilli(e.getKey()).toString(),
+                Json.mapper().readTree(e.getValue())));
+      } catch (IOException unreadable) {
+        throw StorageException.of(
+            "read the experiment results recorded at " + java.time.Instant.ofEpochMilli(e.getKey()),
+            unreadable);
+      }
+    }
+    return out;
   }
 
   public Optional<UserRecord> user(String uid) {

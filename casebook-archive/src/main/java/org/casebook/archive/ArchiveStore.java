@@ -27,6 +27,7 @@ import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.casebook.core.StorageException;
 import org.casebook.core.key.KeyLayout;
+import org.casebook.core.key.KeyRange;
 
 /** Every HBase read and write of the archive tables, for one namespace and layout. */
 final class ArchiveStore {
@@ -82,6 +83,40 @@ final class ArchiveStore {
   }
 
   private static final byte[] IMPORT_REPORT = Bytes.toBytes("import");
+  private static final byte[] EXPERIMENT_RESULTS = Bytes.toBytes("experiment");
+
+  /** A {@code bench archive} result document, kept in {@code meta} as its JSON. */
+  void saveExperiment(long recordedMillis, byte[] json) {
+    try (Table t = connection.getTable(schema.meta())) {
+      t.put(
+          new Put(ArchiveKeys.EXPERIMENT_ROW.encode(ArchiveKeys.EXPERIMENT_KIND, recordedMillis))
+              .addColumn(ArchiveSchema.M, EXPERIMENT_RESULTS, json));
+    } catch (IOException e) {
+      throw StorageException.of("record an experiment's results", e);
+    }
+  }
+
+  /** The newest {@code limit} experiment results: recorded time and JSON. */
+  List<Map.Entry<Long, byte[]>> experiments(int limit) {
+    KeyRange range = ArchiveKeys.EXPERIMENT_ROW.range(ArchiveKeys.EXPERIMENT_KIND);
+    Scan scan =
+        new Scan()
+            .withStartRow(range.start())
+            .withStopRow(range.stop())
+            .addColumn(ArchiveSchema.M, EXPERIMENT_RESULTS)
+            .setLimit(limit);
+    List<Map.Entry<Long, byte[]>> out = new ArrayList<>();
+    try (Table t = connection.getTable(schema.meta());
+        ResultScanner scanner = t.getScanner(scan)) {
+      for (Result r : scanner) {
+        long at = ArchiveKeys.EXPERIMENT_ROW.decode(r.getRow()).number("recordedAt");
+        out.add(Map.entry(at, r.getValue(ArchiveSchema.M, EXPERIMENT_RESULTS)));
+      }
+    } catch (IOException e) {
+      throw StorageException.of("read experiment results", e);
+    }
+    return out;
+  }
 
   /** Flushes the data tables' memstores to HFiles and waits for it. */
   void flushDataTables() throws IOException {

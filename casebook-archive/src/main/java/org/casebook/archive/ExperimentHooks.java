@@ -62,6 +62,22 @@ public final class ExperimentHooks {
     new ArchiveStore(connection, schema).saveLayout(layout);
   }
 
+  /**
+   * Keeps an experiment's results (its JSON report) in the archive's own {@code meta} table, where
+   * {@code GET /api/archive/experiments} and the console's archive page find them.
+   */
+  public static void recordResults(Connection connection, long recordedMillis, byte[] json) {
+    recordResults(connection, ArchiveSchema.DEFAULT_NAMESPACE, recordedMillis, json);
+  }
+
+  /** As {@link #recordResults(Connection, long, byte[])}, in the archive of {@code namespace}. */
+  public static void recordResults(
+      Connection connection, String namespace, long recordedMillis, byte[] json) {
+    ArchiveSchema schema = ArchiveSchema.in(namespace);
+    new SchemaManager(connection).ensure(schema.metaSpec());
+    new ArchiveStore(connection, schema).saveExperiment(recordedMillis, json);
+  }
+
   /** The data tables of {@code namespace}: user, status, status_index. */
   public static List<TableName> dataTables(String namespace) {
     return ArchiveSchema.in(namespace).dataTables();

@@ -438,6 +438,9 @@ public final class ArchiveExperiment {
               comparison,
               badFiles);
       System.out.print(table(results));
+      // Kept in the archive's meta table too: the console's archive page charts it from there.
+      ExperimentHooks.recordResults(
+          connection, System.currentTimeMillis(), Json.writeBytes(results));
       return write(outDir, results);
     } finally {
       plainKeys.clear();

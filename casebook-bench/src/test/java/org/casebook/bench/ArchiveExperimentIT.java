@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.casebook.archive.ArchiveService;
 import org.casebook.core.HBaseRuntime;
 import org.casebook.core.Json;
 import org.casebook.core.testing.EmbeddedHBase;
@@ -62,6 +63,21 @@ class ArchiveExperimentIT {
     assertThat(cmp.putRecordsPerSecond()).isPositive();
     assertThat(cmp.putRecords()).as("both paths stored the same records").isEqualTo(cmp.records());
     assertThat(cmp.putRunSeconds()).hasSize(ArchiveExperiment.COMPARISON_RUNS);
+
+    // Recorded in the archive's meta table for GET /api/archive/experiments and the console.
+    List<ArchiveService.ExperimentResults> recorded =
+        new ArchiveService(
+                runtime.connection(),
+                runtime.configuration(),
+                dir.resolve("service"),
+                "archive",
+                java.time.Clock.systemUTC(),
+                null)
+            .experiments(1);
+    assertThat(recorded).hasSize(1);
+    assertThat(recorded.get(0).results().get("runs")).hasSize(6);
+    assertThat(recorded.get(0).results().get("plantedBadFiles").get("quarantined").asLong())
+        .isEqualTo(4L);
 
     assertThat(outcome.json()).exists();
     // The JSON keeps the field names of the experiment's report.

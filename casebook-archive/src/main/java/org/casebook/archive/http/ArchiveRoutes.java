@@ -19,6 +19,9 @@ public final class ArchiveRoutes {
   /** A page of a user's statuses. */
   public record StatusesPage(List<StatusRecord> statuses, String next) {}
 
+  /** Recorded results of {@code bench archive}, newest first. */
+  public record ExperimentsAnswer(List<ArchiveService.ExperimentResults> experiments) {}
+
   /** A page of import jobs, newest first. */
   public record ImportsPage(List<ImportJobStatus> imports, String next) {}
 
@@ -91,6 +94,13 @@ public final class ArchiveRoutes {
               "/api/archive/imports/{id}",
               "One import job: running, succeeded (with its report) or failed",
               (archive, req) -> HttpResponse.ok(archive.importJob(req.pathParam("id"))))
+          .get(
+              "/api/archive/experiments",
+              "Recorded results of bench archive (seed 001 §3.2's experiment), newest first;"
+                  + " ?limit=1..20 (default 5)",
+              (archive, req) ->
+                  HttpResponse.ok(
+                      new ExperimentsAnswer(archive.experiments(req.queryInt("limit", 5, 1, 20)))))
           .build();
 
   private ArchiveRoutes() {}

@@ -8,11 +8,13 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.casebook.archive.ArchiveService;
+import org.casebook.archive.ExperimentHooks;
 import org.casebook.archive.ImportMode;
 import org.casebook.archive.ImportRequest;
 import org.casebook.archive.Layout;
@@ -92,6 +94,40 @@ class ArchiveRoutesIT {
       assertThat(get(base + "users/1").statusCode()).isEqualTo(404);
       assertThat(field(get(base + "statuses/abc"))).isEqualTo("id");
       assertThat(field(get(base + "users/x/statuses"))).isEqualTo("uid");
+    }
+  }
+
+  @Test
+  void recordedExperimentResultsAreListedNewestFirst(HBaseRuntime runtime) throws Exception {
+    String ns = "archive_" + TestIds.unique("e").replace('-', '_');
+    ArchiveService archive =
+        new ArchiveService(
+            runtime.connection(),
+            runtime.configuration(),
+            EmbeddedHBase.scratchDir(ns),
+            ns,
+            Clock.systemUTC(),
+            null);
+    ExperimentHooks.recordResults(
+        runtime.connection(),
+        ns,
+        1_700_000_000_000L,
+        "{\"runs\":[{\"case\":1,\"users\":100}]}".getBytes(StandardCharsets.UTF_8));
+    ExperimentHooks.recordResults(
+        runtime.connection(),
+        ns,
+        1_700_000_100_000L,
+        "{\"runs\":[{\"case\":2,\"users\":200}]}".getBytes(StandardCharsets.UTF_8));
+    try (HttpApiServer server = serve(archive)) {
+      String base = "http://127.0.0.1:" + server.port() + "/api/archive/";
+      JsonNode all = ok(get(base + "experiments")).get("experiments");
+      assertThat(all).hasSize(2);
+      assertThat(all.get(0).get("recordedAt").asText()).isEqualTo("2023-11-14T22:15:00Z");
+      assertThat(all.get(0).at("/results/runs/0/case").asInt()).isEqualTo(2);
+      assertThat(all.get(1).at("/results/runs/0/users").asInt()).isEqualTo(100);
+      assertThat(ok(get(base + "experiments?limit=1")).get("experiments")).hasSize(1);
+      assertThat(field(get(base + "experiments?limit=0"))).isEqualTo("limit");
+      assertThat(field(get(base + "experiments?limit=21"))).isEqualTo("limit");
     }
   }
 

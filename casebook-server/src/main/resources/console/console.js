@@ -100,6 +100,19 @@ function heatColour(rate, max) {
   return `rgb(${r - Math.round(60 * t * t)},${g},${b})`;
 }
 
+// Counted when every region had at most the server's sample of rows, else estimated from sizes.
+function rowCount(rows, exact) {
+  const n = exact ? rows.toLocaleString('en') : `≈ ${compact(rows)}`;
+  return `${n} row${rows === 1 && exact ? '' : 's'}`;
+}
+
+function compact(n) {
+  if (n < 1000) return String(n);
+  const units = [['G', 1e9], ['M', 1e6], ['k', 1e3]];
+  const [u, v] = units.find(([, value]) => n >= value);
+  return `${(n / v).toFixed(n / v < 10 ? 1 : 0)}${u}`;
+}
+
 function heatRows(systems, rates, only) {
   let max = 0;
   rates.forEach((v) => { max = Math.max(max, v.reads + v.writes); });
@@ -116,12 +129,16 @@ function heatRows(systems, rates, only) {
           style: `background:${heatColour(total, max)}`,
           title: `${t.name} region ${r.name}\nstart key: ${r.startKey || '(first)'}\n`
             + `${rate ? `${Math.round(rate.reads)} reads/s, ${Math.round(rate.writes)} writes/s\n` : ''}`
-            + `files ${bytes(r.storeFileBytes)}, memstore ${bytes(r.memStoreBytes)}`,
+            + `files ${bytes(r.storeFileBytes)}, memstore ${bytes(r.memStoreBytes)}`
+            + (r.rows == null ? '' : `\n${rowCount(r.rows, r.rowsExact)}`),
         });
       });
       const size = t.regions.reduce((a, r) => a + r.storeFileBytes + r.memStoreBytes, 0);
-      out.push(el('div', { class: 'heat-table', 'data-table': t.name },
-        el('span', { class: 'label', title: t.description }, `${t.name} · ${t.regions.length} region${t.regions.length === 1 ? '' : 's'} · ${bytes(size)}`),
+      const tableAttrs = { class: 'heat-table', 'data-table': t.name };
+      if (t.rows != null) tableAttrs['data-rows'] = `${t.rows}${t.rowsExact ? '' : '~'}`;
+      out.push(el('div', tableAttrs,
+        el('span', { class: 'label', title: t.description }, `${t.name} · ${t.regions.length} region${t.regions.length === 1 ? '' : 's'} · ${bytes(size)}`
+          + (t.rows == null ? '' : ` · ${rowCount(t.rows, t.rowsExact)}`)),
         el('div', { class: 'heat-row' }, cells)));
     });
   });
@@ -206,6 +223,18 @@ window.Casebook = {
   bytes,
   send,
   get: (path) => send('GET', path),
+  /**
+   * The page's parameters from its link (#/system/<name>?uid=…&from=…): a page given them asks its
+   * API at once, so a link shows an answer. Read them in render().
+   */
+  params: {},
+  /**
+   * A page calls this when it has drawn its first answer from its API; the time since navigation
+   * lands in body[data-page-data-ms] (once per opened page), for people who look and for bench console.
+   */
+  dataDrawn() {
+    if (!document.body.dataset.pageDataMs) document.body.dataset.pageDataMs = String(Math.round(performance.now()));
+  },
   /** The message of a failed answer: the JSON error body, naming the field when there is one. */
   problem(r) {
     if (r.json && r.json.error) return r.json.field ? `${r.json.field}: ${r.json.error}` : r.json.error;
@@ -225,26 +254,32 @@ function loadScript(src) {
 
 let shownPage = null;
 
-async function showOwnPage(name, hasPage) {
-  if (shownPage === name) return;
-  shownPage = name;
+// A page is rendered again when its link changes (another system, or other parameters).
+async function showOwnPage(name, query, hasPage) {
+  const key = `${name}?${query}`;
+  if (shownPage === key) return;
+  shownPage = key;
   const root = document.getElementById('system-page');
   root.replaceChildren();
+  delete document.body.dataset.pageDataMs;
   if (!hasPage) return;
   if (!window.Casebook.pages[name]) await loadScript(`/console/systems/${name}.js`);
   const page = window.Casebook.pages[name];
+  window.Casebook.params = Object.fromEntries(new URLSearchParams(query));
   if (page) page.render(root);
 }
 
 // ---- refresh loop and routing
 
+// #/ is the overview; #/system/<name>[?parameters] a system's page.
 function route() {
   const hash = location.hash || '#/';
-  const m = hash.match(/^#\/system\/([a-z0-9]+)$/);
+  const m = hash.match(/^#\/system\/([a-z0-9]+)(?:\?(.*))?$/);
   document.getElementById('overview').hidden = !!m;
   document.getElementById('system').hidden = !m;
-  document.querySelectorAll('#nav a').forEach((a) => a.classList.toggle('current', a.getAttribute('href') === hash));
-  return m ? m[1] : null;
+  const base = hash.split('?')[0];
+  document.querySelectorAll('#nav a').forEach((a) => a.classList.toggle('current', a.getAttribute('href') === base));
+  return m ? { name: m[1], query: m[2] || '' } : null;
 }
 
 function drawNav(health) {
@@ -267,10 +302,10 @@ async function refresh() {
     drawSystems(health);
     document.getElementById('heatmap').replaceChildren(...heatRows(cluster.systems, rates, null));
     if (system) {
-      const entry = cluster.systems.find((x) => x.name === system);
-      await showOwnPage(system, !!(entry && entry.page));
-      await drawSystemPage(system);
-      document.getElementById('system-tables').replaceChildren(...heatRows(cluster.systems, rates, system));
+      const entry = cluster.systems.find((x) => x.name === system.name);
+      await showOwnPage(system.name, system.query, !!(entry && entry.page));
+      await drawSystemPage(system.name);
+      document.getElementById('system-tables').replaceChildren(...heatRows(cluster.systems, rates, system.name));
     } else {
       shownPage = null;
       drawChart();

@@ -1,6 +1,7 @@
 // The archive's console page: start an import of a directory on the server and follow it, the
-// imports with their reports (phases as bars, records/s over the imports as a chart), and a
-// user with profile, followers, friends and statuses (paged). Only /api/archive/ routes.
+// imports with their reports (phases as bars, records/s over the imports as a chart), the latest
+// seed 001 §3.2 experiment (bench archive: import time vs users, one line per case), and a user
+// with profile, followers, friends and statuses (paged). Only /api/archive/ routes.
 'use strict';
 
 (() => {
@@ -29,8 +30,51 @@
       const profile = el('div', { id: 'archive-user' });
       const statusesBody = el('tbody', { id: 'archive-statuses' });
       const more = el('button', { id: 'archive-more', type: 'button', hidden: '' }, 'Older statuses');
+      const experiment = el('div', { id: 'archive-experiment' });
+      const experimentChart = el('div', { id: 'archive-experiment-chart', class: 'chart' });
       let next = null;
       let plot = null;
+      let experimentPlot = null;
+
+      // Import time vs users, one series per case; uPlot wants one x array, so a case without a
+      // run at some size has a gap there.
+      async function experiments() {
+        const r = await Casebook.get('/api/archive/experiments?limit=1');
+        if (!r.ok) { experiment.replaceChildren(el('p', { class: 'error' }, Casebook.problem(r))); return; }
+        const latest = r.json.experiments[0];
+        if (!latest) {
+          experiment.replaceChildren(el('p', { class: 'muted', id: 'archive-experiment-none' },
+            'No experiment recorded yet: ./casebook bench archive runs one and keeps its results here.'));
+          return;
+        }
+        const res = latest.results;
+        const users = [...new Set(res.runs.map((run) => run.users))].sort((a, b) => a - b);
+        const cases = [...new Set(res.runs.map((run) => run.case))].sort();
+        const data = [users, ...cases.map((c) => users.map((u) => {
+          const run = res.runs.find((x) => x.case === c && x.users === u);
+          return run ? run.seconds : null;
+        }))];
+        const colours = ['#d9480f', '#7048e8', '#1f6feb'];
+        const names = cases.map((c) => {
+          const run = res.runs.find((x) => x.case === c);
+          return `case ${c}: ${run.caseName}`;
+        });
+        const cmp = res.bulkloadVsPut;
+        const bad = res.plantedBadFiles;
+        experiment.replaceChildren(el('p', { id: 'archive-experiment-summary' },
+          `Recorded ${latest.recordedAt.replace('T', ' ').replace('Z', ' UTC')}: ${res.runs.length} runs over `
+          + `${users.map((u) => u.toLocaleString('en')).join(', ')} users, ${res.regions} regions. `
+          + (cmp ? `Bulk load ${Math.round(cmp.bulkloadRecordsPerSecond).toLocaleString('en')} records/s, `
+            + `put ${Math.round(cmp.putRecordsPerSecond).toLocaleString('en')} records/s (${cmp.speedup.toFixed(2)}×). ` : '')
+          + (bad ? `Planted bad files: ${bad.quarantined} of ${bad.files} quarantined, ${bad.usersLoaded} of ${bad.usersExpected} users loaded.` : '')));
+        if (typeof uPlot === 'undefined') return;
+        const opts = { width: 520, height: 200, scales: { x: { time: false } },
+          axes: [{ label: 'users' }, { label: 'seconds', size: 60 }],
+          series: [{ label: 'users' }, ...names.map((n, i) => ({ label: n, stroke: colours[i % colours.length], points: { size: 6 } }))] };
+        if (experimentPlot) experimentPlot.destroy();
+        experimentPlot = new uPlot(opts, data, experimentChart);
+        experimentChart.dataset.points = String(res.runs.length);
+      }
 
       function showReport(job) {
         const r = job.report;
@@ -64,6 +108,7 @@
             plot.setData(data);
           }
         }
+        Casebook.dataDrawn();
         return r.json.imports;
       }
 
@@ -125,10 +170,14 @@
         el('h3', {}, 'Imports'),
         el('table', { class: 'grid' }, el('thead', {}, el('tr', {}, ['Import', 'State', 'Mode', 'Started', 'Statuses', 'Records/s'].map((h) => el('th', {}, h)))), importsBody),
         report, el('h3', {}, 'Records per second, import by import'), chart,
+        el('h3', {}, 'Experiment: import time vs users (seed 001 §3.2)'), experiment, experimentChart,
         el('h3', {}, 'A user'), userForm, profile,
         el('table', { class: 'grid' }, el('thead', {}, el('tr', {}, ['Id', 'Created', 'Text', 'Source', 'Reposts / comments / likes'].map((h) => el('th', {}, h)))), statusesBody),
         more);
       imports();
+      experiments();
+      // A link #/system/archive?uid=… shows that user too.
+      if (Casebook.params.uid) { uid.value = Casebook.params.uid; user(); }
     },
   });
 })();

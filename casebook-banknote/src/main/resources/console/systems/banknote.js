@@ -1,7 +1,7 @@
 // The banknote system's console page: a note's history by serial (table and timeline), what a
 // device read between two times, and a branch's suspect notes day by day with a chart of their
 // counts. It calls only the banknote listings under /api/banknotes; every answer that fails is
-// shown in the page with the API's own text.
+// shown in the page with the API's own text. A link #/system/banknote?serial=… looks a note up.
 'use strict';
 
 (() => {
@@ -224,6 +224,7 @@
       body.replaceChildren(...(answer.notes.length
         ? [timeline(answer.notes), notesTable('bn-history', answer.notes, columns(false, links)), pages.bar]
         : []));
+      window.Casebook.dataDrawn();
     }
 
     form.addEventListener('submit', (e) => {
@@ -272,6 +273,7 @@
       pages.shown(step, cursor, answer.next, answer.notes.length);
       summary.textContent = `${answer.device} from ${answer.from} to ${answer.to}, oldest first${answer.notes.length ? '.' : ': nothing read.'}`;
       body.replaceChildren(...(answer.notes.length ? [notesTable('bn-device-notes', answer.notes, columns(true, links)), pages.bar] : []));
+      window.Casebook.dataDrawn();
     }
 
     form.addEventListener('submit', (e) => {
@@ -464,6 +466,9 @@
         history.node,
         device.node,
         suspectsSection(links)));
+      // A link #/system/banknote?serial=… looks that note up at once.
+      const p = window.Casebook.params;
+      if (p.serial) history.lookUp(p.serial);
     },
   });
 })();

@@ -1,6 +1,7 @@
 // The document store's console page: browse a type's documents by source site and day, open one
 // (both families, its version, its comments) and write corrections back over the version read
-// (If-Match), showing a conflict instead of overwriting someone else's change.
+// (If-Match), showing a conflict instead of overwriting someone else's change. Links:
+// #/system/docs?type=…&id=… opens a document, ?type=…&source=…&day=… lists documents.
 'use strict';
 
 // In a function: console.js declares el, send, state… as globals of the same page.
@@ -205,6 +206,7 @@
           ? `${listBody.children.length} ${q.type} document(s) from ${q.source} created ${q.day}, oldest first${q.next ? '; more follow' : ''}`
           : `No ${q.type} document from ${q.source} created ${q.day}`;
         listNote.hidden = false;
+        Casebook.dataDrawn();
       } catch (e) {
         show(browseError, e.message);
       } finally {
@@ -239,6 +241,7 @@
         return;
       }
       drawDocument(type, r.json);
+      Casebook.dataDrawn();
     }
 
     openForm.addEventListener('submit', (e) => {
@@ -442,7 +445,21 @@
       return box;
     }
 
-    loadTypes();
+    // A link #/system/docs?type=…&id=… opens a document; ?type=…&source=…&day=… lists documents.
+    const p = Casebook.params;
+    loadTypes().then(() => {
+      if (p.type && p.id) {
+        openDocument(p.type, p.id);
+      } else if (p.type && p.source && p.day) {
+        typeSelect.value = p.type;
+        source.value = p.source;
+        day.value = p.day;
+        listQuery = { type: p.type, source: p.source, day: p.day, limit: listLimit.value.trim(), next: null };
+        listPage(false);
+      } else {
+        Casebook.dataDrawn();
+      }
+    });
   }
 
   Casebook.register('docs', { render });

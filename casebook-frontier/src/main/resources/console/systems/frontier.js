@@ -1,6 +1,7 @@
 // The frontier's console page: channels (crawl IDs), a channel's hosts (queues) page by page, and
 // its daily statistics as a chart and a table. Reads only the frontier's REST routes under
-// /api/frontier/; crawlers use URLFrontier gRPC, which a browser cannot speak.
+// /api/frontier/; crawlers use URLFrontier gRPC, which a browser cannot speak. A link
+// #/system/frontier?crawl=… opens a channel.
 'use strict';
 
 (() => {
@@ -162,6 +163,7 @@
         }
         channelsNext = page.next;
         channelsMore.hidden = !page.next;
+        C.dataDrawn();
       } catch (e) {
         showError(e.message);
       }
@@ -343,6 +345,11 @@
     });
 
     loadChannels(false);
+    // A link #/system/frontier?crawl=… opens that channel too.
+    if (C.params.crawl) {
+      crawlInput.value = C.params.crawl;
+      showChannel(C.params.crawl);
+    }
   }
 
   C.register('frontier', { render });

@@ -1,6 +1,7 @@
 // The trails page of the Casebook console: a user's trail over a day range as a timeline (one lane
 // per behaviour) and a table, a user's latest records, and the seed-000 task (users who did all
-// four behaviours between two dates). Calls only /api/trails/{uid}, /api/trails/{uid}/latest and
+// four behaviours between two dates). A link #/system/trails?uid=…&from=…&to=… opens a trail.
+// Calls only /api/trails/{uid}, /api/trails/{uid}/latest and
 // /api/trails/query.
 'use strict';
 
@@ -188,6 +189,7 @@
         out.done(`${events.length} event${events.length === 1 ? '' : 's'} of ${r.json.uid} (${counts}); hover a mark for its details.`,
           timeline(events, lanes, startMs, days),
           events.length ? eventTable('trails-events', events, false) : el('p', { id: 'trails-events-none', class: 'muted' }, 'No events in this range.'));
+        C.dataDrawn();
       } catch (e) {
         if (out.current(ticket)) out.fail(`Could not read the trail: ${e.message}`);
       }
@@ -322,6 +324,9 @@
         trailSection(share),
         latestSection(),
         activeSection(share)));
+      // A link #/system/trails?uid=…&from=…&to=… shows that trail at once.
+      const p = C.params;
+      if (p.uid) share.showTrail(p.uid, p.from || todayMinus(6), p.to || p.from || todayMinus(0));
     },
   });
 })();

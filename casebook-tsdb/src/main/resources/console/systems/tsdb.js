@@ -1,6 +1,6 @@
 // The tsdb page: a query builder on the system's OpenTSDB-compatible HTTP API (what OpenTSDB's
 // own GUI offers) and an interactive chart of the answer. It calls only /api/query (POST),
-// /api/suggest, /api/aggregators and /api/config/filters.
+// /api/suggest, /api/aggregators and /api/config/filters. A link #/system/tsdb?m=…&start=… plots a query.
 'use strict';
 
 (() => {
@@ -307,6 +307,7 @@
         }
         showError(null);
         draw(r.json, performance.now() - began);
+        C.dataDrawn();
       } catch (e) {
         if (mine === running) { clearAnswer(); showError(`The query failed: ${e.message}`); }
       } finally {
@@ -353,6 +354,20 @@
       }
     }
     loadChoices();
+    // A link #/system/tsdb?m=…&start=…&end=…&agg=…&ds=1m-avg plots that query at once.
+    const p = C.params;
+    if (p.m) {
+      metric.value = p.m;
+      if (p.start) start.value = p.start;
+      if (p.end) end.value = p.end;
+      if (p.agg) aggregator.replaceChildren(option(p.agg, p.agg, true));
+      if (p.ds) {
+        const [interval, fn] = p.ds.split('-');
+        dsInterval.value = interval;
+        if (fn) dsFunction.replaceChildren(option(fn, fn, true));
+      }
+      submit();
+    }
   }
 
   C.register('tsdb', { render });

@@ -1,5 +1,6 @@
 // The social feed's console page: a user's timeline (paged), own posts, followers and following,
-// and the two writes people try first — publish and follow. Only /api/weibo/ routes.
+// and the two writes people try first — publish and follow; #/system/weibo?uid=… opens a user.
+// Only /api/weibo/ routes.
 'use strict';
 
 (() => {
@@ -64,6 +65,7 @@
         if (own.ok) postsBody.replaceChildren(...postRows(own.json.posts));
         await users('followers', followers);
         await users('following', following);
+        Casebook.dataDrawn();
       }
 
       async function publish() {
@@ -103,6 +105,8 @@
         el('div', { class: 'cards' },
           el('div', { class: 'card' }, el('h3', {}, 'Followers'), followers),
           el('div', { class: 'card' }, el('h3', {}, 'Following'), following)));
+      // A link #/system/weibo?uid=… shows that user at once.
+      if (Casebook.params.uid) { uid.value = Casebook.params.uid; show(); }
     },
   });
 })();

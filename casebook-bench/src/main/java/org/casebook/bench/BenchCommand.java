@@ -11,13 +11,35 @@ import picocli.CommandLine.Command;
     description = "Benchmarks: print a summary table and write JSON under bench-results/.")
 public final class BenchCommand {
   private final Supplier<SystemContext> context;
+  private final ServerLauncher server;
 
-  public BenchCommand(Supplier<SystemContext> context) {
+  /**
+   * @param server starts the whole server in this process, for {@code bench console} (the server
+   *     module wires systems; benchmarks do not know it)
+   */
+  public BenchCommand(Supplier<SystemContext> context, ServerLauncher server) {
     this.context = context;
+    this.server = server;
   }
 
   Supplier<SystemContext> context() {
     return context;
+  }
+
+  @Command(
+      name = "console",
+      mixinStandardHelpOptions = true,
+      description = {
+        "The web console: every system's generator data at its default size, the server in this"
+            + " process, and each page opened in headless Chromium (page load to first data).",
+        "Needs Chromium and its driver (Debian: chromium, chromium-driver). Loads into this data"
+            + " directory's tables: use a fresh --data."
+      })
+  int console(@picocli.CommandLine.Mixin ConsoleBenchmark.Options options) throws Exception {
+    java.util.Map<String, Object> json = new ConsoleBenchmark(options, server, context).run();
+    System.out.println();
+    System.out.println("JSON: " + BenchResults.write("console", json));
+    return 0;
   }
 
   @Command(

@@ -206,7 +206,8 @@ final class FrontierBenchmark {
     return json;
   }
 
-  private static String url(int i, int hosts) {
+  /** The benchmark's i-th URL, spread over {@code hosts} hosts ({@code bench console} too). */
+  static String url(int i, int hosts) {
     int host = (int) ((i * 7919L) % hosts);
     return "http://h" + host + ".example.com/p" + i;
   }

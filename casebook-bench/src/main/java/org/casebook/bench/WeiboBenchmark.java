@@ -139,7 +139,7 @@ final class WeiboBenchmark {
     schemas.ensureAll(specs);
     try (WeiboService weibo =
         new WeiboService(context, new WeiboConfig(o.threshold, 200), NAMESPACE)) {
-      Graph g = buildGraph();
+      Graph g = buildGraph(o.users, o.threshold, o.stars, rnd);
       long t0 = System.nanoTime();
       long added = weibo.importFollows(g.edges);
       table.add(
@@ -331,7 +331,7 @@ final class WeiboBenchmark {
   }
 
   /** The generated graph and the user groups the measurements draw from. */
-  private static final class Graph {
+  static final class Graph {
     final List<Follow> edges = new ArrayList<>();
     final List<String> stars = new ArrayList<>();
     final List<String> thousands = new ArrayList<>();
@@ -343,12 +343,17 @@ final class WeiboBenchmark {
     int starFollowers;
   }
 
-  private Graph buildGraph() {
+  /**
+   * The benchmark's graph of {@code users}: {@code stars} accounts with 1.5 × {@code threshold}
+   * followers, 10 with 1,000, 20 with 100, 50 with 10, and a heavy-tailed crowd ({@code bench
+   * console} loads it too).
+   */
+  static Graph buildGraph(int users, int threshold, int stars, SplittableRandom rnd) {
     Graph g = new Graph();
-    int n = o.users;
+    int n = users;
     int next = 0;
-    g.starFollowers = Math.min(n - 1, (int) (o.threshold * 1.5));
-    for (int i = 0; i < o.stars; i++) {
+    g.starFollowers = Math.min(n - 1, (int) (threshold * 1.5));
+    for (int i = 0; i < stars; i++) {
       g.stars.add("u" + next++);
     }
     for (int i = 0; i < 10; i++) {
@@ -362,10 +367,10 @@ final class WeiboBenchmark {
     }
     int firstCrowd = next;
     Set<String> readerSet = new HashSet<>();
-    addFollowers(g, g.stars, g.starFollowers, readerSet, true);
-    addFollowers(g, g.thousands, 1000, readerSet, false);
-    addFollowers(g, g.hundreds, 100, readerSet, false);
-    addFollowers(g, g.tens, 10, readerSet, false);
+    addFollowers(rnd, users, g, g.stars, g.starFollowers, readerSet, true);
+    addFollowers(rnd, users, g, g.thousands, 1000, readerSet, false);
+    addFollowers(rnd, users, g, g.hundreds, 100, readerSet, false);
+    addFollowers(rnd, users, g, g.tens, 10, readerSet, false);
     // The crowd: each user follows a heavy-tailed number of crowd accounts chosen with Zipf-like
     // weights.
     int crowdSize = n - firstCrowd;
@@ -394,12 +399,18 @@ final class WeiboBenchmark {
     return g;
   }
 
-  private void addFollowers(
-      Graph g, List<String> accounts, int count, Set<String> readers, boolean stars) {
+  private static void addFollowers(
+      SplittableRandom rnd,
+      int users,
+      Graph g,
+      List<String> accounts,
+      int count,
+      Set<String> readers,
+      boolean stars) {
     for (String account : accounts) {
       Set<Integer> picked = new HashSet<>();
       while (picked.size() < count) {
-        int f = rnd.nextInt(o.users);
+        int f = rnd.nextInt(users);
         if (!("u" + f).equals(account)) {
           picked.add(f);
         }

@@ -34,7 +34,7 @@ import org.casebook.core.schema.TableSpec;
  * {@code /api/cluster} — regions with their sizes and request counters, which the overview turns
  * into a heat map.
  */
-final class Console {
+final class Console implements AutoCloseable {
   static final String OPENAPI = "/api/openapi.json";
 
   private static final String HTML = "text/html; charset=utf-8";
@@ -76,11 +76,19 @@ final class Console {
   private final HBaseRuntime runtime;
   private final HttpApiServer http;
   private final Map<String, byte[]> loaded = new java.util.concurrent.ConcurrentHashMap<>();
+  private final RowEstimates rowEstimates;
 
   private Console(List<SystemDescriptor> systems, HBaseRuntime runtime, HttpApiServer http) {
     this.systems = List.copyOf(systems);
     this.runtime = runtime;
     this.http = http;
+    this.rowEstimates = new RowEstimates(runtime.connection());
+  }
+
+  /** Stops the row sampling thread. */
+  @Override
+  public void close() {
+    rowEstimates.close();
   }
 
   /** The server's own routes, described like a system's (they appear in the API description). */
@@ -104,8 +112,11 @@ final class Console {
               "A system's console page ({name}.js, from the system's own module)",
               false));
 
-  /** Serves the console's routes on {@code http} (health and metrics are served elsewhere). */
-  static void serve(List<SystemDescriptor> systems, HBaseRuntime runtime, HttpApiServer http) {
+  /**
+   * Serves the console's routes on {@code http} (health and metrics are served elsewhere); close
+   * the returned console after the HTTP server.
+   */
+  static Console serve(List<SystemDescriptor> systems, HBaseRuntime runtime, HttpApiServer http) {
     Console c = new Console(systems, runtime, http);
     http.add(new Route(spec("/api/cluster"), req -> HttpResponse.ok(c.cluster())));
     http.add(new Route(spec(OPENAPI), req -> HttpResponse.ok(c.openApi())));
@@ -133,6 +144,7 @@ final class Console {
               }
               return c.file(pageResource(system), JS, false);
             }));
+    return c;
   }
 
   /**
@@ -197,6 +209,10 @@ final class Console {
 
   // ---- /api/cluster
 
+  /**
+   * One region; {@code rows} is null until the region was first sampled ({@link RowEstimates}),
+   * {@code rowsExact} says it was counted rather than estimated.
+   */
   record RegionEntry(
       String name,
       String startKey,
@@ -204,9 +220,26 @@ final class Console {
       long storeFileBytes,
       long memStoreBytes,
       long readRequests,
-      long writeRequests) {}
+      long writeRequests,
+      Long rows,
+      boolean rowsExact) {}
 
-  record TableEntry(String name, String description, List<RegionEntry> regions) {}
+  /** A table; {@code rows} sums its regions' once every region has one, else null. */
+  record TableEntry(
+      String name, String description, List<RegionEntry> regions, Long rows, boolean rowsExact) {
+    static TableEntry of(String name, String description, List<RegionEntry> regions) {
+      long rows = 0;
+      boolean exact = true;
+      for (RegionEntry r : regions) {
+        if (r.rows() == null) {
+          return new TableEntry(name, description, regions, null, false);
+        }
+        rows += r.rows();
+        exact &= r.rowsExact();
+      }
+      return new TableEntry(name, description, regions, regions.isEmpty() ? null : rows, exact);
+    }
+  }
 
   /** A system's tables; {@code page}: it has a console page of its own. */
   record SystemTables(String name, boolean page, List<TableEntry> tables) {}
@@ -218,6 +251,7 @@ final class Console {
 
   Cluster cluster() {
     Map<TableName, List<RegionEntry>> byTable = new TreeMap<>();
+    Map<TableName, List<Located>> regionsByTable = new TreeMap<>();
     List<ServerEntry> servers = new ArrayList<>();
     try (Admin admin = runtime.connection().getAdmin()) {
       ClusterMetrics metrics =
@@ -234,6 +268,8 @@ final class Console {
           byte[] regionName = rm.getRegionName();
           TableName table = RegionInfo.getTable(regionName);
           byte[] start = RegionInfo.getStartKey(regionName);
+          regionsByTable.computeIfAbsent(table, t -> new ArrayList<>()).add(new Located(start, rm));
+          RowEstimates.Estimate rows = rowEstimates.get(RegionInfo.encodeRegionName(regionName));
           byTable
               .computeIfAbsent(table, t -> new ArrayList<>())
               .add(
@@ -244,7 +280,9 @@ final class Console {
                       (long) rm.getStoreFileSize().get(Size.Unit.BYTE),
                       (long) rm.getMemStoreSize().get(Size.Unit.BYTE),
                       rm.getReadRequestCount(),
-                      rm.getWriteRequestCount()));
+                      rm.getWriteRequestCount(),
+                      rows == null ? null : rows.rows(),
+                      rows != null && rows.exact()));
         }
       }
     } catch (IOException e) {
@@ -252,15 +290,42 @@ final class Console {
     }
     byTable.values().forEach(l -> l.sort(java.util.Comparator.comparing(RegionEntry::startKey)));
     List<SystemTables> out = new ArrayList<>();
+    List<RowEstimates.Region> toSample = new ArrayList<>();
     for (SystemDescriptor d : systems) {
       List<TableEntry> tables = new ArrayList<>();
       for (TableSpec t : d.tables()) {
         tables.add(
-            new TableEntry(
+            TableEntry.of(
                 t.name().getNameAsString(), t.keyDoc(), byTable.getOrDefault(t.name(), List.of())));
+        toSample.addAll(sampleRanges(t.name(), regionsByTable.getOrDefault(t.name(), List.of())));
       }
       out.add(new SystemTables(d.name(), hasPage(d.name()), tables));
     }
+    rowEstimates.refresh(toSample);
     return new Cluster(runtime.mode().label(), System.currentTimeMillis(), servers, out);
+  }
+
+  /** A region's metrics with its start key. */
+  private record Located(byte[] start, RegionMetrics metrics) {}
+
+  /** A table's regions as key ranges: each ends where the next (by start key) begins. */
+  private static List<RowEstimates.Region> sampleRanges(TableName table, List<Located> regions) {
+    List<Located> sorted = new ArrayList<>(regions);
+    sorted.sort((a, b) -> Bytes.compareTo(a.start(), b.start()));
+    List<RowEstimates.Region> out = new ArrayList<>();
+    for (int i = 0; i < sorted.size(); i++) {
+      RegionMetrics rm = sorted.get(i).metrics();
+      byte[] stop = i + 1 < sorted.size() ? sorted.get(i + 1).start() : new byte[0];
+      out.add(
+          new RowEstimates.Region(
+              RegionInfo.encodeRegionName(rm.getRegionName()),
+              table,
+              sorted.get(i).start(),
+              stop,
+              (long) rm.getUncompressedStoreFileSize().get(Size.Unit.BYTE)
+                  + (long) rm.getMemStoreSize().get(Size.Unit.BYTE),
+              rm.getWriteRequestCount()));
+    }
+    return out;
   }
 }

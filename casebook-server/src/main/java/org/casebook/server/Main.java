@@ -3,10 +3,14 @@ package org.casebook.server;
 import java.io.PrintWriter;
 import java.util.List;
 import org.casebook.bench.BenchCommand;
+import org.casebook.bench.ServerLauncher;
 import org.casebook.core.CasebookSystem;
 import org.casebook.core.ErrorKind;
 import org.casebook.core.InvalidInputException;
+import org.casebook.core.Platform;
+import org.casebook.core.SystemDescriptor;
 import org.casebook.core.cli.RuntimeOptions;
+import org.casebook.core.net.ListenerSpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -73,7 +77,8 @@ public final class Main implements Runnable {
     ServeCommand.addListenerOptions(cli.getSubcommands().get("serve"), systems);
     cli.addSubcommand("schema", new SchemaCommand(systems, context));
     cli.addSubcommand("hotspot", new HotspotCommand(context));
-    cli.addSubcommand("bench", new BenchCommand(context.contextOf("bench")));
+    cli.addSubcommand(
+        "bench", new BenchCommand(context.contextOf("bench"), () -> benchServer(systems, context)));
     for (CasebookSystem system : systems) {
       cli.addSubcommand(system.descriptor().name(), system.command(context.contextOf(system)));
     }
@@ -90,6 +95,36 @@ public final class Main implements Runnable {
           return 2;
         });
     return cli;
+  }
+
+  /**
+   * The whole server in this process for {@code bench console}: every listener on a free port, so a
+   * {@code serve} on this machine's default ports does not stand in the way.
+   */
+  private static ServerLauncher.Running benchServer(
+      List<CasebookSystem> systems, CliContext context) {
+    Platform platform =
+        context.platform(
+            b -> {
+              for (CasebookSystem s : systems) {
+                SystemDescriptor d = s.descriptor();
+                for (ListenerSpec l : d.listeners()) {
+                  b.port(l.portOption(d.name(), d.listeners().size() == 1), 0);
+                }
+              }
+            });
+    Server server = Server.start(systems, platform, 0, 4);
+    return new ServerLauncher.Running() {
+      @Override
+      public int port() {
+        return server.port();
+      }
+
+      @Override
+      public void close() {
+        server.close();
+      }
+    };
   }
 
   /**

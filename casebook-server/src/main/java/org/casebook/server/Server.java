@@ -30,6 +30,7 @@ final class Server implements AutoCloseable {
   private final HttpApiServer http;
   private final Map<String, RunningSystem> running = new LinkedHashMap<>();
   private final Map<String, SystemContext> contexts = new LinkedHashMap<>();
+  private Console console;
 
   private Server(List<CasebookSystem> systems, Platform platform, HttpApiServer http) {
     this.systems = systems;
@@ -63,8 +64,9 @@ final class Server implements AutoCloseable {
                   .findFirst()
                   .orElseThrow(),
               req -> server.health()));
-      Console.serve(
-          systems.stream().map(CasebookSystem::descriptor).toList(), platform.runtime(), http);
+      server.console =
+          Console.serve(
+              systems.stream().map(CasebookSystem::descriptor).toList(), platform.runtime(), http);
       http.start();
       return server;
     } catch (RuntimeException e) {
@@ -96,6 +98,9 @@ final class Server implements AutoCloseable {
   @Override
   public void close() {
     http.close();
+    if (console != null) {
+      console.close();
+    }
     platform.close();
   }
 

@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.casebook.archive.ExperimentHooks;
+import org.casebook.core.HBaseRuntime;
 import org.casebook.core.Json;
 import org.casebook.core.testing.EmbeddedHBase;
 import org.junit.jupiter.api.Test;
@@ -15,8 +18,8 @@ import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.support.ui.Select;
 
 /**
- * The archive's console page starts an import of generated files, follows it to its report, and
- * shows an imported user with the statuses the REST API has for them.
+ * The archive's console page starts an import of generated files, follows it to its report, shows
+ * an imported user with the statuses the REST API has for them, and charts a recorded experiment.
  */
 @ExtendWith({EmbeddedHBase.class, ConsoleServer.class})
 class ArchiveConsolePageIT {
@@ -32,8 +35,38 @@ class ArchiveConsolePageIT {
     return Json.mapper().readTree(r.body());
   }
 
+  /**
+   * Results in the shape {@code bench archive} records (see ArchiveExperimentIT for a real run).
+   */
+  private static String experimentResults() {
+    StringBuilder runs = new StringBuilder();
+    String[] names = {
+      "no pre-split, no key rule", "pre-split, no key rule", "pre-split + key rule"
+    };
+    for (int c = 1; c <= 3; c++) {
+      for (int users : new int[] {1000, 2000}) {
+        runs.append(runs.length() == 0 ? "" : ",")
+            .append(
+                String.format(
+                    java.util.Locale.ROOT,
+                    "{\"case\":%d,\"caseName\":\"%s\",\"users\":%d,\"seconds\":%.1f}",
+                    c,
+                    names[c - 1],
+                    users,
+                    users / 1000.0 * (4 - c)));
+      }
+    }
+    return "{\"regions\":8,\"runs\":["
+        + runs
+        + "],\"bulkloadVsPut\":{\"bulkloadRecordsPerSecond\":31000,"
+        + "\"putRecordsPerSecond\":10000,\"speedup\":3.1},"
+        + "\"plantedBadFiles\":{\"files\":10,\"quarantined\":4,\"usersLoaded\":300,"
+        + "\"usersExpected\":300}}";
+  }
+
   @Test
-  void anImportStartedFromThePageReportsAndItsUsersShowWithTheirStatuses() throws Exception {
+  void anImportStartedFromThePageReportsAndItsUsersShowWithTheirStatuses(HBaseRuntime runtime)
+      throws Exception {
     Path input = EmbeddedHBase.scratchDir("archive-console").resolve("in");
     assertThat(
             Main.run(
@@ -54,6 +87,8 @@ class ArchiveConsolePageIT {
     try {
       browser.get(console.base() + "/#/system/archive");
       ConsoleServer.waitFor(browser).until(b -> !b.findElements(By.id("archive-input")).isEmpty());
+      ConsoleServer.waitFor(browser)
+          .until(b -> !b.findElements(By.id("archive-experiment-none")).isEmpty());
       browser.findElement(By.id("archive-input")).sendKeys(input.toString());
       new Select(browser.findElement(By.id("archive-mode"))).selectByValue("put");
       browser.findElement(By.cssSelector("#archive-import button")).click();
@@ -112,6 +147,13 @@ class ArchiveConsolePageIT {
       }
       assertThat(browser.findElement(By.id("archive-user-summary")).getText())
           .startsWith(firstUid + ":");
+      // The same user from a link: the imports and the user's statuses at once.
+      console.openLink(browser, "#/system/archive?uid=" + firstUid);
+      ConsoleServer.waitFor(browser)
+          .until(
+              b ->
+                  b.findElements(By.cssSelector("#archive-statuses tr")).size() == expected.size());
+      assertThat(browser.findElements(By.cssSelector("#archive-imports tr"))).isNotEmpty();
 
       assertThat(ConsoleServer.consoleErrors(browser)).isEmpty();
       // A user id the API refuses: its answer, in the page.
@@ -123,8 +165,29 @@ class ArchiveConsolePageIT {
               b ->
                   "error".equals(b.findElement(By.id("archive-message")).getDomAttribute("class")));
       assertThat(browser.findElement(By.id("archive-message")).getText()).isNotBlank();
-      ConsoleServer.screenshot(browser, "archive");
       ConsoleServer.assertOnlyRefused(browser, "/api/archive/users/no%20such%20user", 400);
+
+      // An experiment recorded as bench archive records it: one line per case over the sizes.
+      ExperimentHooks.recordResults(
+          runtime.connection(),
+          System.currentTimeMillis(),
+          experimentResults().getBytes(StandardCharsets.UTF_8));
+      browser.navigate().refresh();
+      ConsoleServer.waitFor(browser)
+          .until(b -> !b.findElements(By.id("archive-experiment-summary")).isEmpty());
+      assertThat(browser.findElement(By.id("archive-experiment-summary")).getText())
+          .contains("6 runs over 1,000, 2,000 users, 8 regions")
+          .contains("(3.10×)")
+          .contains("4 of 10 quarantined");
+      assertThat(
+              browser.findElement(By.id("archive-experiment-chart")).getDomAttribute("data-points"))
+          .isEqualTo("6");
+      assertThat(browser.findElements(By.cssSelector("#archive-experiment-chart canvas")))
+          .isNotEmpty();
+      assertThat(
+              browser.findElement(By.cssSelector("#archive-experiment-chart .u-legend")).getText())
+          .contains("case 1: no pre-split, no key rule", "case 3: pre-split + key rule");
+      ConsoleServer.screenshot(browser, "archive");
     } finally {
       browser.quit();
     }

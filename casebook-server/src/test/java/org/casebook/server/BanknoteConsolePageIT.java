@@ -243,6 +243,13 @@ class BanknoteConsolePageIT {
 
     WebDriver browser = openPage(console);
     try {
+      // A link looks the serial up at once.
+      console.openLink(browser, "#/system/banknote?serial=" + serial);
+      assertThat(rows(browser, "bn-history")).hasSize(3);
+      browser.get("about:blank");
+      browser.get(console.base() + "/#/system/banknote");
+      ConsoleServer.waitFor(browser).until(b -> !b.findElements(By.id("bn-lookup")).isEmpty());
+
       // A serial as a customer might type it: the API upper-cases letters.
       type(browser, "bn-serial", serial.toLowerCase(Locale.ROOT));
       browser.findElement(By.id("bn-lookup")).click();

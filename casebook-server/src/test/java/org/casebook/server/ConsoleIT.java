@@ -8,7 +8,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
 import org.casebook.core.CasebookSystem;
+import org.casebook.core.HBaseRuntime;
 import org.casebook.core.Json;
 import org.casebook.core.http.RouteSpec;
 import org.casebook.core.testing.EmbeddedHBase;
@@ -101,6 +107,57 @@ class ConsoleIT {
     }
   }
 
+  /**
+   * Every table gets a row count within a few refreshes; a table of no more than the sample's rows
+   * is counted exactly, which a full scan here confirms once the counts have caught up with the
+   * writes (a region is sampled again when its write counter moves).
+   */
+  @Test
+  void everyTableGetsARowCountAndSmallTablesAreCountedExactly(HBaseRuntime runtime)
+      throws Exception {
+    assertThat(
+            console
+                .send("POST", "/api/weibo/users/row-counter/posts", "{\"content\":\"counted\"}")
+                .statusCode())
+        .isEqualTo(201);
+    long deadline = System.currentTimeMillis() + 60_000;
+    List<String> differences;
+    int exact;
+    do {
+      Thread.sleep(200);
+      JsonNode cluster = Json.mapper().readTree(get("/api/cluster").body());
+      differences = new ArrayList<>();
+      exact = 0;
+      for (JsonNode s : cluster.get("systems")) {
+        for (JsonNode t : s.get("tables")) {
+          String name = t.get("name").asText();
+          if (t.path("rows").isNull() || t.path("rows").isMissingNode()) {
+            differences.add(name + ": no count yet");
+          } else if (t.get("rowsExact").asBoolean()) {
+            exact++;
+            long counted = countRows(runtime, name);
+            if (t.get("rows").asLong() != counted) {
+              differences.add(name + ": " + t.get("rows") + " shown, " + counted + " counted");
+            }
+          }
+        }
+      }
+    } while (!differences.isEmpty() && System.currentTimeMillis() < deadline);
+    assertThat(differences).as("after 60 s").isEmpty();
+    assertThat(exact).as("tables counted exactly").isPositive();
+  }
+
+  private static long countRows(HBaseRuntime runtime, String table) throws Exception {
+    long rows = 0;
+    try (Table t = runtime.connection().getTable(TableName.valueOf(table));
+        ResultScanner scanner = t.getScanner(new Scan().setFilter(new FirstKeyOnlyFilter()))) {
+      while (scanner.next() != null) {
+        rows++;
+      }
+    }
+    return rows;
+  }
+
   @Test
   void inChromiumTheOverviewSystemPagesAndApiPageRenderWithoutErrors() throws Exception {
     WebDriver browser = ConsoleServer.browser();
@@ -124,6 +181,11 @@ class ConsoleIT {
       assertThat(browser.findElements(By.cssSelector("#heatmap .heat-cell")).size())
           .isGreaterThanOrEqualTo(tables);
       assertThat(browser.findElements(By.cssSelector("#rate-chart canvas"))).isNotEmpty();
+      // Row counts arrive from the server's background sampling within a few refreshes.
+      wait.until(
+          b -> b.findElements(By.cssSelector("#heatmap .heat-table[data-rows]")).size() == tables);
+      assertThat(browser.findElement(By.cssSelector("#heatmap .heat-table .label")).getText())
+          .contains(" row");
       System.out.printf(
           "console overview: first data %s ms after navigation%n",
           browser.findElement(By.tagName("body")).getDomAttribute("data-first-data-ms"));

@@ -141,6 +141,25 @@ final class ConsoleServer implements ParameterResolver, ExtensionContext.Store.C
     return new ChromeDriver(service, options);
   }
 
+  /**
+   * Opens a console link ({@code #/system/<name>?…}) as a fresh navigation, not a fragment change,
+   * and waits until its page has drawn its first answer; returns the page's own first-data time.
+   */
+  long openLink(WebDriver browser, String link) {
+    browser.get("about:blank");
+    browser.get(base() + "/" + link);
+    String ms =
+        waitFor(browser)
+            .until(
+                b -> {
+                  String v =
+                      b.findElement(org.openqa.selenium.By.tagName("body"))
+                          .getDomAttribute("data-page-data-ms");
+                  return v == null || v.isEmpty() ? null : v;
+                });
+    return Long.parseLong(ms);
+  }
+
   static WebDriverWait waitFor(WebDriver browser) {
     return new WebDriverWait(browser, Duration.ofSeconds(30));
   }

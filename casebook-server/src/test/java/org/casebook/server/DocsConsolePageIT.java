@@ -108,6 +108,14 @@ class DocsConsolePageIT {
       // The page redraws tables whole: an element found just before a redraw goes stale.
       WebDriverWait wait = ConsoleServer.waitFor(browser);
       wait.ignoring(StaleElementReferenceException.class);
+      // A link opens the document at once.
+      console.openLink(
+          browser, "#/system/docs?type=blog&id=" + URLEncoder.encode(id, StandardCharsets.UTF_8));
+      assertThat(browser.findElement(By.id("docs-doc-id")).getText()).isEqualTo(id);
+      assertThat(browser.findElement(By.id("docs-version")).getDomAttribute("data-version"))
+          .isEqualTo(v1);
+
+      browser.get("about:blank");
       browser.get(console.base() + "/#/system/docs");
       wait.until(b -> !b.findElements(By.cssSelector("#docs-type option[value='blog']")).isEmpty());
 

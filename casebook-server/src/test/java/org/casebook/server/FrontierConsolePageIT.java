@@ -179,6 +179,21 @@ class FrontierConsolePageIT {
 
     WebDriver browser = ConsoleServer.browser();
     try {
+      // A link opens the channel as well as listing the channels.
+      console.openLink(browser, "#/system/frontier?crawl=" + enc(crawl));
+      ConsoleServer.waitFor(browser)
+          .until(
+              b ->
+                  crawl.equals(
+                      b.findElement(By.id("frontier-channel-title"))
+                          .getDomAttribute("data-crawl")));
+      assertThat(
+              browser
+                  .findElement(By.cssSelector("#frontier-channel-summary [data-field='kind']"))
+                  .getText())
+          .isEqualTo("PRIORITY");
+
+      browser.get("about:blank");
       browser.get(console.base() + "/#/system/frontier");
       By channelRow = By.cssSelector("#frontier-channels tbody tr[data-channel='" + crawl + "']");
       // The shared server may hold other tests' channels: page on until this one is listed.

@@ -143,6 +143,17 @@ class TrailsConsolePageIT {
 
     WebDriver browser = ConsoleServer.browser();
     try {
+      // A link to the trail (the id's '/' and ',' encoded) draws it at once.
+      console.openLink(
+          browser,
+          "#/system/trails?uid="
+              + URLEncoder.encode(active, StandardCharsets.UTF_8)
+              + "&from=2026-03-10&to=2026-03-12");
+      assertThat(browser.findElements(By.cssSelector("#trails-timeline .trail-mark"))).hasSize(5);
+      assertThat(browser.findElement(By.id("trails-uid")).getDomProperty("value"))
+          .isEqualTo(active);
+
+      browser.get("about:blank");
       browser.get(console.base() + "/#/system/trails");
       ConsoleServer.waitFor(browser).until(b -> !b.findElements(By.id("trails-uid")).isEmpty());
 

@@ -133,6 +133,13 @@ class TsdbConsolePageIT {
 
     WebDriver browser = ConsoleServer.browser();
     try {
+      // A link plots its query at once: every series summed, one point over the whole range.
+      console.openLink(browser, "#/system/tsdb?m=" + metric + "&start=1h-ago&ds=0all-max");
+      assertThat(browser.findElement(By.id("tsdb-summary")).getText()).startsWith("1 series, 1 ");
+      assertThat(browser.findElements(By.cssSelector("#tsdb-series tbody tr"))).hasSize(1);
+      assertThat(browser.findElements(By.cssSelector("#tsdb-chart canvas"))).isNotEmpty();
+
+      browser.get("about:blank");
       browser.get(console.base() + "/#/system/tsdb");
       ConsoleServer.waitFor(browser)
           .until(

@@ -41,6 +41,12 @@ class WeiboConsolePageIT {
     }
     WebDriver browser = ConsoleServer.browser();
     try {
+      // A link to the reader shows their timeline at once.
+      console.openLink(browser, "#/system/weibo?uid=" + reader);
+      assertThat(browser.findElements(By.cssSelector("#weibo-timeline tr"))).hasSize(3);
+      assertThat(browser.findElement(By.id("weibo-following")).getText()).isEqualTo(author);
+
+      browser.get("about:blank");
       browser.get(console.base() + "/#/system/weibo");
       ConsoleServer.waitFor(browser).until(b -> !b.findElements(By.id("weibo-uid")).isEmpty());
       browser.findElement(By.id("weibo-uid")).sendKeys(reader);

@@ -72,7 +72,11 @@ public final class SchemaManager {
       Map<TableSpec, Future<Void>> creating = new LinkedHashMap<>();
       for (TableSpec spec : specs) {
         if (!admin.tableExists(spec.name())) {
-          creating.put(spec, createAsync(admin, spec));
+          try {
+            creating.put(spec, createAsync(admin, spec));
+          } catch (TableExistsException raced) {
+            creating.put(spec, java.util.concurrent.CompletableFuture.failedFuture(raced));
+          }
         }
       }
       List<Result> results = new ArrayList<>();

@@ -1,0 +1,223 @@
+package org.casebook.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.casebook.core.InvalidInputException;
+import org.casebook.core.SystemContext;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code casebook bench console}: every system's data at its generator's default size, the whole
+ * server in this process, and each console page opened in headless Chromium with a link that asks
+ * its API at once. A page reports when it has drawn its first answer ({@code Casebook.dataDrawn()}
+ * sets {@code body[data-page-data-ms]}, milliseconds since navigation, measured by the browser);
+ * the overview reports its first refresh ({@code data-first-data-ms}).
+ */
+final class ConsoleBenchmark {
+  /** The command-line options of {@code bench console}. */
+  static final class Options {
+    @Option(
+        names = "--rounds",
+        paramLabel = "N",
+        defaultValue = "5",
+        description = "Page loads per page, each a fresh navigation (default ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Option(
+        names = "--target-ms",
+        paramLabel = "MS",
+        defaultValue = "1000",
+        description = "Page load to first data that passes (default ${DEFAULT-VALUE}).")
+    long targetMs;
+
+    @Option(
+        names = "--chromium",
+        paramLabel = "FILE",
+        defaultValue = "/usr/bin/chromium",
+        description = "The browser (default ${DEFAULT-VALUE}, Debian's chromium).")
+    Path chromium;
+
+    @Option(
+        names = "--chromedriver",
+        paramLabel = "FILE",
+        defaultValue = "/usr/bin/chromedriver",
+        description = "Its WebDriver (default ${DEFAULT-VALUE}, Debian's chromium-driver).")
+    Path chromedriver;
+  }
+
+  /** One page's figures: every load's milliseconds to first data, in order. */
+  record PageResult(
+      String page,
+      String link,
+      String data,
+      List<Long> millis,
+      long firstMillis,
+      long medianMillis,
+      long maxMillis,
+      boolean withinTarget) {}
+
+  private final Options options;
+  private final ServerLauncher launcher;
+  private final java.util.function.Supplier<SystemContext> context;
+
+  ConsoleBenchmark(
+      Options options,
+      ServerLauncher launcher,
+      java.util.function.Supplier<SystemContext> context) {
+    this.options = options;
+    this.launcher = launcher;
+    this.context = context;
+  }
+
+  Map<String, Object> run() throws Exception {
+    InvalidInputException.check(options.rounds >= 1, "rounds", "--rounds must be at least 1");
+    InvalidInputException.check(
+        Files.isExecutable(options.chromium),
+        "chromium",
+        options.chromium + " is not an executable browser (Debian: apt-get install chromium)");
+    InvalidInputException.check(
+        Files.isExecutable(options.chromedriver),
+        "chromedriver",
+        options.chromedriver
+            + " is not an executable WebDriver (Debian: apt-get install chromium-driver)");
+    // The server first: it builds the platform with free listener ports, so a `serve` running on
+    // this machine's default ports does not stop the benchmark.
+    try (ServerLauncher.Running server = launcher.start()) {
+      SystemContext ctx = context.get();
+      Path scratch = Files.createDirectories(ctx.dataDir().resolve("tmp").resolve("bench-console"));
+      System.out.println("loading every system's data at its generator's default size…");
+      List<ConsoleData.Loaded> loaded = ConsoleData.load(ctx, scratch, System.out);
+      String base = "http://127.0.0.1:" + server.port() + "/";
+      List<PageResult> pages = new ArrayList<>();
+      WebDriver browser = browser();
+      try {
+        pages.add(measure(browser, "overview", base + "#/", "", "data-first-data-ms"));
+        for (ConsoleData.Loaded l : loaded) {
+          String link = "#/system/" + l.system() + (l.query().isEmpty() ? "" : "?" + l.query());
+          pages.add(measure(browser, l.system(), base + link, l.what(), "data-page-data-ms"));
+        }
+      } finally {
+        browser.quit();
+      }
+      System.out.println();
+      System.out.print(table(pages));
+      Map<String, Object> json = new LinkedHashMap<>();
+      json.put("rounds", options.rounds);
+      json.put("targetMs", options.targetMs);
+      json.put("loaded", loaded);
+      json.put("pages", pages);
+      json.put("allWithinTarget", pages.stream().allMatch(PageResult::withinTarget));
+      return json;
+    }
+  }
+
+  private WebDriver browser() {
+    ChromeOptions o = new ChromeOptions();
+    o.setBinary(options.chromium.toFile());
+    o.addArguments(
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+        "--window-size=1300,1000");
+    ChromeDriverService service =
+        new ChromeDriverService.Builder()
+            .usingDriverExecutable(options.chromedriver.toFile())
+            .build();
+    return new ChromeDriver(service, o);
+  }
+
+  /**
+   * Opens {@code url} {@code rounds} times, each from a blank page (a fresh navigation, not a
+   * change of the link's fragment), and reads the page's own first-data time.
+   */
+  private PageResult measure(
+      WebDriver browser, String page, String url, String data, String attribute)
+      throws InterruptedException {
+    List<Long> millis = new ArrayList<>();
+    for (int round = 0; round < options.rounds; round++) {
+      browser.get("about:blank");
+      browser.get(url);
+      millis.add(awaitAttribute(browser, page, attribute));
+    }
+    List<Long> sorted = new ArrayList<>(millis);
+    sorted.sort(null);
+    long max = sorted.get(sorted.size() - 1);
+    PageResult r =
+        new PageResult(
+            page,
+            url.substring(url.indexOf('#')),
+            data,
+            millis,
+            millis.get(0),
+            sorted.get(sorted.size() / 2),
+            max,
+            max <= options.targetMs);
+    System.out.printf(
+        Locale.ROOT,
+        "  %-9s first %5d ms, median %5d ms, max %5d ms%n",
+        page,
+        r.firstMillis(),
+        r.medianMillis(),
+        r.maxMillis());
+    return r;
+  }
+
+  private static long awaitAttribute(WebDriver browser, String page, String attribute)
+      throws InterruptedException {
+    long deadline = System.currentTimeMillis() + 30_000;
+    while (System.currentTimeMillis() < deadline) {
+      String v = browser.findElement(By.tagName("body")).getDomAttribute(attribute);
+      if (v != null && !v.isEmpty()) {
+        return Long.parseLong(v);
+      }
+      Thread.sleep(20);
+    }
+    String error =
+        browser.findElements(By.cssSelector(".error")).stream()
+            .map(org.openqa.selenium.WebElement::getText)
+            .filter(t -> !t.isBlank())
+            .findFirst()
+            .orElse("no error shown");
+    throw new IllegalStateException(
+        "the " + page + " page drew no data within 30 s (" + error + ")");
+  }
+
+  static String table(List<PageResult> pages) {
+    StringBuilder out =
+        new StringBuilder("Console: page load to first data (ms, headless Chromium)\n");
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "%-9s %8s %8s %8s  %-6s %s%n",
+            "page",
+            "first",
+            "median",
+            "max",
+            "≤ tgt",
+            "data / link"));
+    for (PageResult p : pages) {
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "%-9s %8d %8d %8d  %-6s %s%n",
+              p.page(),
+              p.firstMillis(),
+              p.medianMillis(),
+              p.maxMillis(),
+              p.withinTarget() ? "yes" : "NO",
+              (p.data().isEmpty() ? "" : p.data() + " · ") + p.link()));
+    }
+    return out.toString();
+  }
+}

@@ -1,0 +1,154 @@
+package org.casebook.server;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Rows per region for the overview. HBase keeps no row count, so each region is sampled: a bounded
+ * scan of its first {@link #SAMPLE} rows. A region with fewer rows is counted exactly; a larger one
+ * is estimated as the region's uncompressed size divided by the sample's mean row size (versions
+ * and deletes not yet compacted away make that an over-estimate). Sampling runs on one background
+ * thread, so the overview never waits for it: a region is sampled again when its write counter has
+ * moved (at most every {@link #MIN_AGE_MILLIS}) and at least every {@link #MAX_AGE_MILLIS}.
+ */
+final class RowEstimates implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(RowEstimates.class);
+  static final int SAMPLE = 1000;
+  static final long MAX_AGE_MILLIS = 60_000;
+  static final long MIN_AGE_MILLIS = 2_000;
+
+  /**
+   * Rows of one region, exact when the region had no more than {@link #SAMPLE} rows; {@code
+   * writeRequests}: the region's write counter when it was sampled.
+   */
+  record Estimate(long rows, boolean exact, long atMillis, long writeRequests) {}
+
+  /**
+   * A region to sample: its table, its key range (an empty stop row is the table's end), and its
+   * uncompressed bytes (store files plus memstore) as the region server reports them.
+   */
+  record Region(
+      String encodedName,
+      TableName table,
+      byte[] startRow,
+      byte[] stopRow,
+      long uncompressedBytes,
+      long writeRequests) {}
+
+  private final Connection connection;
+  private final Map<String, Estimate> byRegion = new ConcurrentHashMap<>();
+  private final AtomicBoolean sampling = new AtomicBoolean();
+  private final ExecutorService worker =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "console-row-estimates");
+            t.setDaemon(true);
+            return t;
+          });
+
+  RowEstimates(Connection connection) {
+    this.connection = connection;
+  }
+
+  /** The latest estimate of a region, or null before its first sample. */
+  Estimate get(String encodedRegionName) {
+    return byRegion.get(encodedRegionName);
+  }
+
+  /**
+   * Starts sampling the regions whose estimate is missing, stale or behind their writes, unless a
+   * pass is already running; forgets regions that are gone (split, merged, dropped).
+   */
+  void refresh(List<Region> regions) {
+    byRegion.keySet().retainAll(regions.stream().map(Region::encodedName).toList());
+    long now = System.currentTimeMillis();
+    List<Region> due =
+        regions.stream()
+            .filter(
+                r -> {
+                  Estimate e = byRegion.get(r.encodedName());
+                  if (e == null) {
+                    return true;
+                  }
+                  long age = now - e.atMillis();
+                  return age > MAX_AGE_MILLIS
+                      || (age > MIN_AGE_MILLIS && r.writeRequests() != e.writeRequests());
+                })
+            .toList();
+    if (due.isEmpty() || !sampling.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      worker.execute(
+          () -> {
+            try {
+              for (Region r : due) {
+                byRegion.put(r.encodedName(), sample(r));
+              }
+            } catch (IOException | RuntimeException e) {
+              // The overview shows no estimate for the regions not reached; the next refresh
+              // tries again.
+              LOG.warn("row estimates: sampling stopped: {}", e.toString());
+            } finally {
+              sampling.set(false);
+            }
+          });
+    } catch (java.util.concurrent.RejectedExecutionException closed) {
+      sampling.set(false);
+    }
+  }
+
+  private Estimate sample(Region region) throws IOException {
+    Scan scan =
+        new Scan()
+            .withStartRow(region.startRow())
+            .withStopRow(region.stopRow())
+            .setLimit(SAMPLE + 1)
+            .setCaching(SAMPLE + 1)
+            .setCacheBlocks(false)
+            .setReadType(Scan.ReadType.PREAD);
+    long rows = 0;
+    long bytes = 0;
+    try (Table table = connection.getTable(region.table());
+        ResultScanner scanner = table.getScanner(scan)) {
+      for (Result row : scanner) {
+        rows++;
+        for (Cell c : row.rawCells()) {
+          bytes += c.getSerializedSize();
+        }
+      }
+    }
+    long now = System.currentTimeMillis();
+    if (rows <= SAMPLE) {
+      return new Estimate(rows, true, now, region.writeRequests());
+    }
+    double meanRowBytes = (double) bytes / rows;
+    long estimated = Math.round(region.uncompressedBytes() / meanRowBytes);
+    return new Estimate(Math.max(rows, estimated), false, now, region.writeRequests());
+  }
+
+  @Override
+  public void close() {
+    worker.shutdownNow();
+    try {
+      worker.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -43,6 +43,32 @@ public final class BenchCommand {
   }
 
   @Command(
+      name = "compare",
+      mixinStandardHelpOptions = true,
+      description =
+          "Two result files of one benchmark side by side: every number both have at the same"
+              + " place, with B ÷ A.")
+  int compare(
+      @picocli.CommandLine.Parameters(index = "0", paramLabel = "A.json") java.nio.file.Path a,
+      @picocli.CommandLine.Parameters(index = "1", paramLabel = "B.json") java.nio.file.Path b,
+      @picocli.CommandLine.Option(
+              names = "--only",
+              paramLabel = "REGEX",
+              defaultValue = "",
+              description = "Only paths that contain a match (e.g. p50|p99).")
+          String only) {
+    java.util.regex.Pattern pattern;
+    try {
+      pattern = java.util.regex.Pattern.compile(only);
+    } catch (java.util.regex.PatternSyntaxException e) {
+      throw new org.casebook.core.InvalidInputException(
+          "only", "--only is not a regular expression: " + e.getDescription());
+    }
+    System.out.print(BenchCompare.table(a, b, BenchCompare.compare(a, b, pattern)));
+    return 0;
+  }
+
+  @Command(
       name = "raw",
       mixinStandardHelpOptions = true,
       description =

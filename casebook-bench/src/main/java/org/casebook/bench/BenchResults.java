@@ -21,17 +21,55 @@ public final class BenchResults {
     return Path.of(System.getProperty("casebook.bench.dir", "bench-results"));
   }
 
-  /** Writes {@code value} to {@code <dir>/<name>-<timestamp>.json} and returns the path. */
+  /**
+   * Writes {@code value} to {@code <dir>/<name>-<timestamp>.json}, with a {@code machine} field
+   * added (cores, memory, JVM, OS, HBase) so that runs can be compared, and returns the path.
+   */
   public static Path write(String name, Object value) {
     try {
       Path dir = Files.createDirectories(directory());
       Path file =
           dir.resolve(
               name + "-" + LocalDateTime.now(ZoneId.systemDefault()).format(STAMP) + ".json");
-      Files.writeString(file, Json.writePretty(value) + System.lineSeparator());
+      com.fasterxml.jackson.databind.JsonNode tree = Json.mapper().valueToTree(value);
+      if (tree instanceof com.fasterxml.jackson.databind.node.ObjectNode object) {
+        object.set("machine", Json.mapper().valueToTree(machine()));
+      }
+      Files.writeString(file, Json.writePretty(tree) + System.lineSeparator());
       return file;
     } catch (IOException e) {
       throw LocalFileException.of("write benchmark results under", directory(), e);
     }
+  }
+
+  /** What a figure depends on besides the code: the machine and the software under it. */
+  public record Machine(
+      int cores,
+      long memoryBytes,
+      long maxHeapBytes,
+      String jvm,
+      String jvmArguments,
+      String os,
+      String hbase) {}
+
+  static Machine machine() {
+    long memory = -1;
+    if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.OperatingSystemMXBean os) {
+      memory = os.getTotalMemorySize();
+    }
+    return new Machine(
+        Runtime.getRuntime().availableProcessors(),
+        memory,
+        Runtime.getRuntime().maxMemory(),
+        System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"),
+        String.join(
+            " ", java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()),
+        System.getProperty("os.name")
+            + " "
+            + System.getProperty("os.version")
+            + " "
+            + System.getProperty("os.arch"),
+        org.apache.hadoop.hbase.util.VersionInfo.getVersion());
   }
 }

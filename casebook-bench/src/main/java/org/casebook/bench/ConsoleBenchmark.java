@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.logging.Level;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.SystemContext;
 import org.openqa.selenium.By;
@@ -14,6 +15,8 @@ import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
 import picocli.CommandLine.Option;
 
 /**
@@ -55,7 +58,10 @@ final class ConsoleBenchmark {
     Path chromedriver;
   }
 
-  /** One page's figures: every load's milliseconds to first data, in order. */
+  /**
+   * One page's figures: every load's milliseconds to first data, in order, and what the browser's
+   * console logged as errors (none expected).
+   */
   record PageResult(
       String page,
       String link,
@@ -64,7 +70,8 @@ final class ConsoleBenchmark {
       long firstMillis,
       long medianMillis,
       long maxMillis,
-      boolean withinTarget) {}
+      boolean withinTarget,
+      List<String> browserErrors) {}
 
   private final Options options;
   private final ServerLauncher launcher;
@@ -117,6 +124,12 @@ final class ConsoleBenchmark {
       json.put("loaded", loaded);
       json.put("pages", pages);
       json.put("allWithinTarget", pages.stream().allMatch(PageResult::withinTarget));
+      pages.stream()
+          .filter(p -> !p.browserErrors().isEmpty())
+          .forEach(
+              p ->
+                  System.out.println(
+                      "browser errors on " + p.page() + ": " + p.browserErrors().get(0)));
       return json;
     }
   }
@@ -130,6 +143,9 @@ final class ConsoleBenchmark {
         "--disable-dev-shm-usage",
         "--disable-gpu",
         "--window-size=1300,1000");
+    LoggingPreferences logs = new LoggingPreferences();
+    logs.enable(LogType.BROWSER, Level.SEVERE);
+    o.setCapability("goog:loggingPrefs", logs);
     ChromeDriverService service =
         new ChromeDriverService.Builder()
             .usingDriverExecutable(options.chromedriver.toFile())
@@ -145,10 +161,14 @@ final class ConsoleBenchmark {
       WebDriver browser, String page, String url, String data, String attribute)
       throws InterruptedException {
     List<Long> millis = new ArrayList<>();
+    List<String> errors = new ArrayList<>();
     for (int round = 0; round < options.rounds; round++) {
       browser.get("about:blank");
       browser.get(url);
       millis.add(awaitAttribute(browser, page, attribute));
+      browser.manage().logs().get(LogType.BROWSER).getAll().stream()
+          .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue())
+          .forEach(e -> errors.add(e.getMessage()));
     }
     List<Long> sorted = new ArrayList<>(millis);
     sorted.sort(null);
@@ -162,7 +182,8 @@ final class ConsoleBenchmark {
             millis.get(0),
             sorted.get(sorted.size() / 2),
             max,
-            max <= options.targetMs);
+            max <= options.targetMs,
+            errors);
     System.out.printf(
         Locale.ROOT,
         "  %-9s first %5d ms, median %5d ms, max %5d ms%n",
@@ -199,23 +220,25 @@ final class ConsoleBenchmark {
     out.append(
         String.format(
             Locale.ROOT,
-            "%-9s %8s %8s %8s  %-6s %s%n",
+            "%-9s %8s %8s %8s  %-6s %6s  %s%n",
             "page",
             "first",
             "median",
             "max",
             "≤ tgt",
+            "errors",
             "data / link"));
     for (PageResult p : pages) {
       out.append(
           String.format(
               Locale.ROOT,
-              "%-9s %8d %8d %8d  %-6s %s%n",
+              "%-9s %8d %8d %8d  %-6s %6d  %s%n",
               p.page(),
               p.firstMillis(),
               p.medianMillis(),
               p.maxMillis(),
               p.withinTarget() ? "yes" : "NO",
+              p.browserErrors().size(),
               (p.data().isEmpty() ? "" : p.data() + " · ") + p.link()));
     }
     return out.toString();

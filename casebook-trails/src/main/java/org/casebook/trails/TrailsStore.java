@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,6 +26,7 @@ import org.apache.hadoop.hbase.client.BufferedMutatorParams;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.RetriesExhaustedWithDetailsException;
@@ -32,6 +34,9 @@ import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.filter.ColumnPaginationFilter;
 import org.apache.hadoop.hbase.filter.ColumnPrefixFilter;
+import org.apache.hadoop.hbase.filter.Filter;
+import org.apache.hadoop.hbase.filter.FilterList;
+import org.apache.hadoop.hbase.filter.MultiRowRangeFilter;
 import org.apache.hadoop.hbase.filter.MultipleColumnPrefixFilter;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.casebook.core.Futures;
@@ -54,7 +59,7 @@ final class TrailsStore {
   private final TrailsSchema schema;
 
   /**
-   * The platform's shared pool: the per-user scans of a multi-user query run side by side on it.
+   * The platform's shared pool: the per-region scans of a multi-user query run side by side on it.
    */
   private final ExecutorService sideWork;
 
@@ -184,9 +189,10 @@ final class TrailsStore {
     if (plan.scans().size() == 1) {
       return scan(plan.scans().get(0));
     }
-    List<Future<List<Event>>> parts = new ArrayList<>(plan.scans().size());
-    for (TrailPlan.UserScan s : plan.scans()) {
-      parts.add(sideWork.submit(() -> scan(s)));
+    List<List<TrailPlan.UserScan>> byRegion = groupByRegion(plan.scans());
+    List<Future<List<Event>>> parts = new ArrayList<>(byRegion.size());
+    for (List<TrailPlan.UserScan> group : byRegion) {
+      parts.add(sideWork.submit(() -> scanRanges(group)));
     }
     List<Event> out = new ArrayList<>();
     try {
@@ -235,6 +241,79 @@ final class TrailsStore {
         TrailsKeys.EventRow row = TrailsKeys.eventRowOf(r.getRow());
         if (s.types().contains(row.behaviour())) {
           decodeRow(s.uid(), row.day(), row.behaviour(), r, out);
+        }
+      }
+      return out;
+    } catch (IOException e) {
+      throw StorageException.of("scan events", e);
+    }
+  }
+
+  /**
+   * Several users' scans grouped by the events region their range starts in (the region locations
+   * come from the connection's cache), so that each group is one {@link #scanRanges}.
+   */
+  private List<List<TrailPlan.UserScan>> groupByRegion(List<TrailPlan.UserScan> scans) {
+    byte[][] starts;
+    try (RegionLocator locator = connection.getRegionLocator(schema.events())) {
+      starts = locator.getStartKeys();
+    } catch (IOException e) {
+      throw StorageException.of("locate the events regions", e);
+    }
+    Map<Integer, List<TrailPlan.UserScan>> groups = new TreeMap<>();
+    for (TrailPlan.UserScan s : scans) {
+      byte[] start = TrailsKeys.eventDays(s.uid(), s.firstDay(), s.lastDay()).start();
+      int region = Arrays.binarySearch(starts, start, Bytes.BYTES_COMPARATOR);
+      // Not a start key itself: the region is the one before the insertion point.
+      int index = region >= 0 ? region : -region - 2;
+      groups.computeIfAbsent(index, i -> new ArrayList<>()).add(s);
+    }
+    return List.copyOf(groups.values());
+  }
+
+  /**
+   * One Scan for several users' day ranges: from the first range's start to the last one's stop,
+   * with a {@code MultiRowRangeFilter} so that the region server seeks from one user's rows to the
+   * next instead of reading what lies between. One call to the region server instead of one per
+   * user (the ranges of a group start in one region; a range that runs into the next region is
+   * still read whole, by the same scanner).
+   */
+  private List<Event> scanRanges(List<TrailPlan.UserScan> group) {
+    Map<String, TrailPlan.UserScan> byUser = new HashMap<>();
+    List<MultiRowRangeFilter.RowRange> ranges = new ArrayList<>(group.size());
+    byte[] first = null;
+    byte[] last = null;
+    for (TrailPlan.UserScan s : group) {
+      byUser.put(s.uid(), s);
+      KeyRange r = TrailsKeys.eventDays(s.uid(), s.firstDay(), s.lastDay());
+      ranges.add(new MultiRowRangeFilter.RowRange(r.start(), true, r.stop(), false));
+      first = first == null || Bytes.compareTo(r.start(), first) < 0 ? r.start() : first;
+      last = last == null || Bytes.compareTo(r.stop(), last) > 0 ? r.stop() : last;
+    }
+    // Every scan of one plan asks for the same fields (they come from one query).
+    List<String> fields = group.get(0).fields();
+    Filter filter = new MultiRowRangeFilter(ranges);
+    if (!fields.isEmpty()) {
+      filter = new FilterList(FilterList.Operator.MUST_PASS_ALL, filter, columnPrefixes(fields));
+    }
+    Scan scan =
+        new Scan()
+            .withStartRow(first)
+            .withStopRow(last)
+            .addFamily(D)
+            .setFilter(filter)
+            .setCaching(1000);
+    List<Event> out = new ArrayList<>();
+    try (Table t = connection.getTable(schema.events());
+        ResultScanner rs = t.getScanner(scan)) {
+      for (Result r : rs) {
+        TrailsKeys.EventRow row = TrailsKeys.eventRowOf(r.getRow());
+        TrailPlan.UserScan s = byUser.get(row.uid());
+        if (s != null
+            && row.day() >= s.firstDay()
+            && row.day() <= s.lastDay()
+            && s.types().contains(row.behaviour())) {
+          decodeRow(row.uid(), row.day(), row.behaviour(), r, out);
         }
       }
       return out;

@@ -224,13 +224,18 @@ final class TrailsStore {
     }
   }
 
-  /** The SCAN plan for one user: a user's rows for consecutive days are contiguous. */
+  /**
+   * The SCAN plan for one user: a user's rows for consecutive days are contiguous. Positional reads
+   * (PREAD) here and in the other small scans: a trail is a few blocks, and by default the region
+   * server switches a scan past four blocks to a stream reader of its own per store file.
+   */
   private List<Event> scan(TrailPlan.UserScan s) {
     Scan scan =
         TrailsKeys.eventDays(s.uid(), s.firstDay(), s.lastDay())
             .toScan()
             .addFamily(D)
-            .setCaching(1000);
+            .setCaching(1000)
+            .setReadType(Scan.ReadType.PREAD);
     if (!s.fields().isEmpty()) {
       scan.setFilter(columnPrefixes(s.fields()));
     }
@@ -302,7 +307,8 @@ final class TrailsStore {
             .withStopRow(last)
             .addFamily(D)
             .setFilter(filter)
-            .setCaching(1000);
+            .setCaching(1000)
+            .setReadType(Scan.ReadType.PREAD);
     List<Event> out = new ArrayList<>();
     try (Table t = connection.getTable(schema.events());
         ResultScanner rs = t.getScanner(scan)) {
@@ -478,7 +484,7 @@ final class TrailsStore {
   private List<Positioned> scanTall(String uid, Scan scan) throws IOException {
     List<Positioned> out = new ArrayList<>();
     try (Table t = connection.getTable(schema.tall());
-        ResultScanner s = t.getScanner(scan.addColumn(H, E))) {
+        ResultScanner s = t.getScanner(scan.addColumn(H, E).setReadType(Scan.ReadType.PREAD))) {
       for (Result r : s) {
         TrailsKeys.Position p = TrailsKeys.tallPosition(r.getRow());
         out.add(new Positioned(fromHistory(uid, p.ts(), r.getValue(H, E)), p));

@@ -49,8 +49,16 @@ public final class BenchCommand {
           "Two result files of one benchmark side by side: every number both have at the same"
               + " place, with B ÷ A.")
   int compare(
-      @picocli.CommandLine.Parameters(index = "0", paramLabel = "A.json") java.nio.file.Path a,
-      @picocli.CommandLine.Parameters(index = "1", paramLabel = "B.json") java.nio.file.Path b,
+      @picocli.CommandLine.Parameters(
+              index = "0",
+              paramLabel = "A.json",
+              description = "The first result file (the ratios' denominator).")
+          java.nio.file.Path a,
+      @picocli.CommandLine.Parameters(
+              index = "1",
+              paramLabel = "B.json",
+              description = "The second result file, of the same benchmark.")
+          java.nio.file.Path b,
       @picocli.CommandLine.Option(
               names = "--only",
               paramLabel = "REGEX",

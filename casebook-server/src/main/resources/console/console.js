@@ -264,6 +264,7 @@ async function showOwnPage(name, query, hasPage) {
   delete document.body.dataset.pageDataMs;
   if (!hasPage) return;
   if (!window.Casebook.pages[name]) await loadScript(`/console/systems/${name}.js`);
+  if (shownPage !== key) return; // the link changed while the script loaded: that render wins
   const page = window.Casebook.pages[name];
   window.Casebook.params = Object.fromEntries(new URLSearchParams(query));
   if (page) page.render(root);

@@ -108,7 +108,8 @@
             plot.setData(data);
           }
         }
-        Casebook.dataDrawn();
+        // With a user in the link, the user's statuses are the answer asked for (see statuses()).
+        if (!Casebook.params.uid) Casebook.dataDrawn();
         return r.json.imports;
       }
 
@@ -144,6 +145,7 @@
           el('td', {}, s.text), el('td', {}, s.source || ''), el('td', {}, `${s.reposts} / ${s.comments} / ${s.attitudes}`))));
         next = r.json.next;
         more.hidden = !next;
+        Casebook.dataDrawn();
       }
 
       async function user() {

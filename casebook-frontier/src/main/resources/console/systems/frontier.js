@@ -163,7 +163,8 @@
         }
         channelsNext = page.next;
         channelsMore.hidden = !page.next;
-        C.dataDrawn();
+        // With a channel in the link, its hosts and statistics are the answer asked for.
+        if (!C.params.crawl) C.dataDrawn();
       } catch (e) {
         showError(e.message);
       }
@@ -285,6 +286,7 @@
         const results = await Promise.allSettled([loadHosts(0), loadStats(false)]);
         const failed = results.find((r) => r.status === 'rejected');
         if (failed && mine === generation) showError(failed.reason.message);
+        if (!failed && mine === generation) C.dataDrawn();
       } catch (e) {
         if (mine !== generation) return;
         crawl = null;

@@ -213,7 +213,7 @@
     const uid = input('trails-latest-uid', '', { placeholder: 'user id' });
     const limit = input('trails-latest-limit', '10', { inputmode: 'numeric', title: '1 to 1000', style: 'min-width:5rem;width:6rem' });
     const layout = el('select', { id: 'trails-latest-layout' },
-      el('option', { value: 'tall' }, 'tall (a row per record)'), el('option', { value: 'wide' }, 'wide (a row per user)'));
+      el('option', { value: 'wide' }, 'wide (a row per user)'), el('option', { value: 'tall' }, 'tall (a row per record)'));
     const out = outcome('trails-latest');
     const form = el('form', { id: 'trails-latest-form', class: 'form', novalidate: '' },
       field('User', uid), field('Latest N', limit), field('History table', layout),

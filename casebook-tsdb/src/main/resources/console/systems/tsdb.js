@@ -332,7 +332,8 @@
           const names = [...aggregators.json].sort();
           const current = aggregator.value;
           aggregator.replaceChildren(...names.map((n) => option(n, n, n === current)));
-          dsFunction.replaceChildren(...names.filter((n) => n !== 'none').map((n) => option(n, n, n === 'avg')));
+          const fn = dsFunction.value || 'avg'; // a link's choice stays
+          dsFunction.replaceChildren(...names.filter((n) => n !== 'none').map((n) => option(n, n, n === fn)));
         }
         if (!types.ok) { showError(`Filter types: ${problem(types)}`); } else {
           filterTypes = Object.entries(types.json).map(([name, t]) => ({ name, description: t.description }))
@@ -362,9 +363,11 @@
       if (p.end) end.value = p.end;
       if (p.agg) aggregator.replaceChildren(option(p.agg, p.agg, true));
       if (p.ds) {
-        const [interval, fn] = p.ds.split('-');
+        // interval-function[-fill], as OpenTSDB writes a downsample
+        const [interval, fn, fill] = p.ds.split('-');
         dsInterval.value = interval;
         if (fn) dsFunction.replaceChildren(option(fn, fn, true));
+        if (fill && FILLS.includes(fill)) dsFill.value = fill;
       }
       submit();
     }

@@ -438,10 +438,19 @@ public final class ArchiveExperiment {
               comparison,
               badFiles);
       System.out.print(table(results));
+      Outcome outcome = write(outDir, results);
       // Kept in the archive's meta table too: the console's archive page charts it from there.
-      ExperimentHooks.recordResults(
-          connection, System.currentTimeMillis(), Json.writeBytes(results));
-      return write(outDir, results);
+      // The file is written first, so a failure here loses no run.
+      try {
+        ExperimentHooks.recordResults(
+            connection, System.currentTimeMillis(), Json.writeBytes(results));
+      } catch (RuntimeException e) {
+        LOG.warn(
+            "the results are in {} but could not be recorded for the console: {}",
+            outcome.json(),
+            e.toString());
+      }
+      return outcome;
     } finally {
       plainKeys.clear();
       delete(input);

@@ -18,7 +18,8 @@ import org.casebook.core.LocalFileException;
  * {@code casebook bench compare A.json B.json}: every number the two result files have at the same
  * place, side by side with B ÷ A. A place is the path of field names; in a list, an element that
  * names itself (a {@code step}, {@code name}, {@code page}, {@code system} or {@code query} field)
- * is found by that name, so rows compare by step even when a run added or dropped one.
+ * is found by that name, so rows compare by step even when a run added or dropped one; the second
+ * element of a repeated name is {@code name#2}, and so on.
  */
 final class BenchCompare {
   private static final List<String> NAMING_FIELDS =
@@ -71,8 +72,12 @@ final class BenchCompare {
     } else if (node.isObject()) {
       node.fields().forEachRemaining(e -> walk(e.getValue(), path + "/" + e.getKey(), out));
     } else if (node.isArray()) {
+      Map<String, Integer> seen = new java.util.HashMap<>();
       for (int i = 0; i < node.size(); i++) {
-        walk(node.get(i), path + "[" + elementName(node.get(i), i) + "]", out);
+        String name = elementName(node.get(i), i);
+        // A name that repeats (e.g. one case at several sizes) is told apart by its occurrence.
+        int n = seen.merge(name, 1, Integer::sum);
+        walk(node.get(i), path + "[" + name + (n > 1 ? "#" + n : "") + "]", out);
       }
     }
   }

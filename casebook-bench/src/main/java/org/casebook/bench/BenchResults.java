@@ -23,7 +23,8 @@ public final class BenchResults {
 
   /**
    * Writes {@code value} to {@code <dir>/<name>-<timestamp>.json}, with a {@code machine} field
-   * added (cores, memory, JVM, OS, HBase) so that runs can be compared, and returns the path.
+   * added (cores, memory, heap, JVM, OS, HBase) so that runs can be compared, and returns the path.
+   * The JVM's arguments are left out: a {@code -D} may hold a secret.
    */
   public static Path write(String name, Object value) {
     try {
@@ -48,7 +49,7 @@ public final class BenchResults {
       long memoryBytes,
       long maxHeapBytes,
       String jvm,
-      String jvmArguments,
+      String collector,
       String os,
       String hbase) {}
 
@@ -64,7 +65,10 @@ public final class BenchResults {
         Runtime.getRuntime().maxMemory(),
         System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"),
         String.join(
-            " ", java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()),
+            ", ",
+            java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream()
+                .map(java.lang.management.GarbageCollectorMXBean::getName)
+                .toList()),
         System.getProperty("os.name")
             + " "
             + System.getProperty("os.version")

@@ -103,7 +103,13 @@ final class ConsoleBenchmark {
       SystemContext ctx = context.get();
       Path scratch = Files.createDirectories(ctx.dataDir().resolve("tmp").resolve("bench-console"));
       System.out.println("loading every system's data at its generator's default size…");
-      List<ConsoleData.Loaded> loaded = ConsoleData.load(ctx, scratch, System.out);
+      List<ConsoleData.Loaded> loaded;
+      try {
+        loaded = ConsoleData.load(ctx, scratch, System.out);
+      } finally {
+        // The generated files are loaded (or the load failed): the tables hold what counts.
+        org.casebook.core.LocalFiles.deleteRecursively(scratch);
+      }
       String base = "http://127.0.0.1:" + server.port() + "/";
       List<PageResult> pages = new ArrayList<>();
       WebDriver browser = browser();

@@ -585,7 +585,7 @@ final class TrailsBenchmark {
       }
       if (row.step().contains(what)
           && hb == null
-          && (row.step().startsWith("HBase:") || row.step().startsWith("HBase 004 tall"))) {
+          && (row.step().startsWith("HBase:") || row.step().startsWith("HBase 004 wide"))) {
         hb = row;
       } else if (row.step().startsWith("PostgreSQL") && row.step().contains(pgWhat)) {
         pg = row;

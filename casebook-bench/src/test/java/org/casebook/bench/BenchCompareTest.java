@@ -40,6 +40,25 @@ class BenchCompareTest {
   }
 
   @Test
+  void aRepeatedNameIsToldApartByItsOccurrence() throws Exception {
+    Path a =
+        Files.writeString(
+            dir.resolve("a.json"),
+            "{\"runs\":[{\"case\":1,\"users\":100},{\"case\":1,\"users\":200}]}");
+    Path b =
+        Files.writeString(
+            dir.resolve("b.json"),
+            "{\"runs\":[{\"case\":1,\"users\":100},{\"case\":1,\"users\":400}]}");
+    assertThat(BenchCompare.compare(a, b, Pattern.compile("")))
+        .extracting(BenchCompare.Line::path, BenchCompare.Line::b)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("/runs[case=1]/case", 1.0),
+            org.assertj.core.groups.Tuple.tuple("/runs[case=1]/users", 100.0),
+            org.assertj.core.groups.Tuple.tuple("/runs[case=1#2]/case", 1.0),
+            org.assertj.core.groups.Tuple.tuple("/runs[case=1#2]/users", 400.0));
+  }
+
+  @Test
   void aFileThatIsNotJsonIsNamed() throws Exception {
     Path a = Files.writeString(dir.resolve("a.json"), "{\"x\":1}");
     Path bad = Files.writeString(dir.resolve("bad.json"), "{not json");

@@ -15,6 +15,8 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,20 +25,24 @@ import org.slf4j.LoggerFactory;
  * scan of its first {@link #SAMPLE} rows. A region with fewer rows is counted exactly; a larger one
  * is estimated as the region's uncompressed size divided by the sample's mean row size (versions
  * and deletes not yet compacted away make that an over-estimate). Sampling runs on one background
- * thread, so the overview never waits for it: a region is sampled again when its write counter has
- * moved (at most every {@link #MIN_AGE_MILLIS}) and at least every {@link #MAX_AGE_MILLIS}.
+ * thread, so the overview never waits for it: a region is sampled again when its write counter or
+ * its size has moved (a bulk load moves only the size), at most every {@link #MIN_AGE_MILLIS}, and
+ * at least every {@link #MAX_AGE_MILLIS}. The sample reads keys and value lengths only ({@code
+ * KeyOnlyFilter(true)}), so a region of large values costs no more than one of small ones.
  */
 final class RowEstimates implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RowEstimates.class);
   static final int SAMPLE = 1000;
   static final long MAX_AGE_MILLIS = 60_000;
   static final long MIN_AGE_MILLIS = 2_000;
+  static final int SAMPLE_TIMEOUT_MILLIS = 10_000;
 
   /**
    * Rows of one region, exact when the region had no more than {@link #SAMPLE} rows; {@code
    * writeRequests}: the region's write counter when it was sampled.
    */
-  record Estimate(long rows, boolean exact, long atMillis, long writeRequests) {}
+  record Estimate(
+      long rows, boolean exact, long atMillis, long writeRequests, long uncompressedBytes) {}
 
   /**
    * A region to sample: its table, its key range (an empty stop row is the table's end), and its
@@ -87,7 +93,9 @@ final class RowEstimates implements AutoCloseable {
                   }
                   long age = now - e.atMillis();
                   return age > MAX_AGE_MILLIS
-                      || (age > MIN_AGE_MILLIS && r.writeRequests() != e.writeRequests());
+                      || (age > MIN_AGE_MILLIS
+                          && (r.writeRequests() != e.writeRequests()
+                              || r.uncompressedBytes() != e.uncompressedBytes()));
                 })
             .toList();
     if (due.isEmpty() || !sampling.compareAndSet(false, true)) {
@@ -98,12 +106,18 @@ final class RowEstimates implements AutoCloseable {
           () -> {
             try {
               for (Region r : due) {
-                byRegion.put(r.encodedName(), sample(r));
+                try {
+                  byRegion.put(r.encodedName(), sample(r));
+                } catch (IOException | RuntimeException e) {
+                  // This region keeps its last estimate (or none); the others go on, and the next
+                  // refresh tries it again.
+                  LOG.warn(
+                      "row estimates: could not sample region {} of {}: {}",
+                      r.encodedName(),
+                      r.table(),
+                      e.toString());
+                }
               }
-            } catch (IOException | RuntimeException e) {
-              // The overview shows no estimate for the regions not reached; the next refresh
-              // tries again.
-              LOG.warn("row estimates: sampling stopped: {}", e.toString());
             } finally {
               sampling.set(false);
             }
@@ -121,25 +135,35 @@ final class RowEstimates implements AutoCloseable {
             .setLimit(SAMPLE + 1)
             .setCaching(SAMPLE + 1)
             .setCacheBlocks(false)
-            .setReadType(Scan.ReadType.PREAD);
+            .setReadType(Scan.ReadType.PREAD)
+            .setFilter(new KeyOnlyFilter(true));
     long rows = 0;
     long bytes = 0;
-    try (Table table = connection.getTable(region.table());
+    // Bounded: one slow region must not hold the sampling thread for the client's default 20 min.
+    try (Table table =
+            connection
+                .getTableBuilder(region.table(), null)
+                .setOperationTimeout(SAMPLE_TIMEOUT_MILLIS)
+                .setReadRpcTimeout(SAMPLE_TIMEOUT_MILLIS)
+                .build();
         ResultScanner scanner = table.getScanner(scan)) {
       for (Result row : scanner) {
         rows++;
         for (Cell c : row.rawCells()) {
-          bytes += c.getSerializedSize();
+          // The value is its own length (4 bytes): count the stored value's length instead.
+          int stored = Bytes.toInt(c.getValueArray(), c.getValueOffset(), c.getValueLength());
+          bytes += c.getSerializedSize() - c.getValueLength() + stored;
         }
       }
     }
     long now = System.currentTimeMillis();
     if (rows <= SAMPLE) {
-      return new Estimate(rows, true, now, region.writeRequests());
+      return new Estimate(rows, true, now, region.writeRequests(), region.uncompressedBytes());
     }
     double meanRowBytes = (double) bytes / rows;
     long estimated = Math.round(region.uncompressedBytes() / meanRowBytes);
-    return new Estimate(Math.max(rows, estimated), false, now, region.writeRequests());
+    return new Estimate(
+        Math.max(rows, estimated), false, now, region.writeRequests(), region.uncompressedBytes());
   }
 
   @Override

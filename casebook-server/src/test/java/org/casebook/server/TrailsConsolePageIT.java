@@ -274,7 +274,7 @@ class TrailsConsolePageIT {
               console.base()
                   + "/api/trails/"
                   + user
-                  + "/latest?limit=1001&layout=tall"
+                  + "/latest?limit=1001&layout=wide"
                   + failed
                   + " (Bad Request)");
 

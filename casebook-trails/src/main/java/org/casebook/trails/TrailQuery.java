@@ -28,7 +28,8 @@ public record TrailQuery(
     Objects.requireNonNull(users, "users is null");
     checkDate(from, "from");
     checkDate(to, "to");
-    users = List.copyOf(users);
+    // A user named twice is one user: every plan then reads and answers each user once.
+    users = List.copyOf(new java.util.LinkedHashSet<>(users));
     types = types == null || types.isEmpty() ? Set.of(Behaviour.values()) : Set.copyOf(types);
     fields = fields == null ? Set.of() : Set.copyOf(fields);
     InvalidInputException.check(!users.isEmpty(), "users", "at least one user is required");

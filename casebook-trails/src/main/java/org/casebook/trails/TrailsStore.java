@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -255,23 +254,20 @@ final class TrailsStore {
   }
 
   /**
-   * Several users' scans grouped by the events region their range starts in (the region locations
-   * come from the connection's cache), so that each group is one {@link #scanRanges}.
+   * Several users' scans grouped by the events region their range starts in, so that each group is
+   * one {@link #scanRanges}. Each location comes from the connection's region cache (not {@code
+   * getStartKeys()}, which reads {@code hbase:meta} on every call); a stale one costs only speed.
    */
   private List<List<TrailPlan.UserScan>> groupByRegion(List<TrailPlan.UserScan> scans) {
-    byte[][] starts;
+    Map<String, List<TrailPlan.UserScan>> groups = new LinkedHashMap<>();
     try (RegionLocator locator = connection.getRegionLocator(schema.events())) {
-      starts = locator.getStartKeys();
+      for (TrailPlan.UserScan s : scans) {
+        byte[] start = TrailsKeys.eventDays(s.uid(), s.firstDay(), s.lastDay()).start();
+        String region = locator.getRegionLocation(start).getRegion().getEncodedName();
+        groups.computeIfAbsent(region, r -> new ArrayList<>()).add(s);
+      }
     } catch (IOException e) {
       throw StorageException.of("locate the events regions", e);
-    }
-    Map<Integer, List<TrailPlan.UserScan>> groups = new TreeMap<>();
-    for (TrailPlan.UserScan s : scans) {
-      byte[] start = TrailsKeys.eventDays(s.uid(), s.firstDay(), s.lastDay()).start();
-      int region = Arrays.binarySearch(starts, start, Bytes.BYTES_COMPARATOR);
-      // Not a start key itself: the region is the one before the insertion point.
-      int index = region >= 0 ? region : -region - 2;
-      groups.computeIfAbsent(index, i -> new ArrayList<>()).add(s);
     }
     return List.copyOf(groups.values());
   }

@@ -338,7 +338,14 @@ class TrailsServiceIT {
                 DAY1,
                 DAY1.plusDays(3),
                 Set.of(Behaviour.VISIT),
-                Set.of("column")));
+                Set.of("column")),
+            // A user named twice is answered once, by both plans.
+            new TrailQuery(
+                List.of(users.get(0), users.get(1), users.get(0)),
+                DAY1,
+                DAY1.plusDays(3),
+                Set.of(),
+                Set.of()));
     for (TrailQuery q : queries) {
       Map<String, TrailsService.Trail> gets = trails.trails(q, TrailsService.Plan.GETS);
       Map<String, TrailsService.Trail> scan = trails.trails(q, TrailsService.Plan.SCAN);

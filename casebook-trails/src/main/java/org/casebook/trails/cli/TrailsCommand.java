@@ -224,8 +224,8 @@ public final class TrailsCommand {
       @Option(
               names = "--layout",
               paramLabel = "LAYOUT",
-              defaultValue = "tall",
-              description = "tall or wide (default ${DEFAULT-VALUE}).")
+              defaultValue = "wide",
+              description = "wide or tall (default ${DEFAULT-VALUE}, the faster).")
           String layout) {
     HistoryLayout l = Enums.parse(HistoryLayout.class, layout, "layout");
     Page<Event> page = service().latest(uid, pageOptions.request(10), l);

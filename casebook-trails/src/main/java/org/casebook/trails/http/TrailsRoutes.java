@@ -92,9 +92,16 @@ public final class TrailsRoutes {
               })
           .list(
               "/api/trails/{uid}/latest",
-              "A user's records, newest first, paged (layout tall or wide)",
+              "A user's records, newest first, paged (layout wide, the default, or tall)",
               TrailsRoutes::latest)
           .build();
+
+  /**
+   * The wide history (one row per user) unless asked: faster than the tall one for the latest
+   * records (bench trails: p50 0.48 against 0.61 ms at 300k records; p99 3.47 against 10.1 ms at
+   * 10M). Ingest writes both by default.
+   */
+  static final String DEFAULT_LAYOUT = "wide";
 
   private TrailsRoutes() {}
 
@@ -115,7 +122,7 @@ public final class TrailsRoutes {
   private static HttpResponse latest(TrailsService svc, HttpRequest req) {
     String uid = Ids.check(req.pathParam("uid"), "uid", LogParser.MAX_UID_CHARS);
     HistoryLayout layout =
-        Enums.parse(HistoryLayout.class, req.query("layout").orElse("tall"), "layout");
+        Enums.parse(HistoryLayout.class, req.query("layout").orElse(DEFAULT_LAYOUT), "layout");
     Page<Event> page = svc.latest(uid, req.page(10), layout);
     return HttpResponse.ok(new LatestPage(uid, EventView.of(page.items()), page.nextOrNull()));
   }

@@ -127,7 +127,7 @@ class TrailsRoutesIT {
     assertField(get(base + user + "/latest?limit=1001"), "limit");
     assertField(get(base + user + "/latest?limit=ten"), "limit");
     assertField(get(base + user + "/latest?cursor=AAAA"), "cursor");
-    String tallCursor = ok(get(base + user + "/latest?limit=1")).get("next").asText();
+    String tallCursor = ok(get(base + user + "/latest?limit=1&layout=tall")).get("next").asText();
     assertField(get(base + user + "/latest?layout=wide&cursor=" + tallCursor), "cursor");
     assertField(get(base + user + "/latest?layout=diagonal"), "layout");
     assertField(post(base + "query", "{\"users\":\"x\",\"from\":\"2026-09-01\"}"), "users");

@@ -12,11 +12,7 @@ import org.casebook.core.InvalidInputException;
 import org.casebook.core.SystemContext;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.logging.LogType;
-import org.openqa.selenium.logging.LoggingPreferences;
 import picocli.CommandLine.Option;
 
 /**
@@ -141,22 +137,7 @@ final class ConsoleBenchmark {
   }
 
   private WebDriver browser() {
-    ChromeOptions o = new ChromeOptions();
-    o.setBinary(options.chromium.toFile());
-    o.addArguments(
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-dev-shm-usage",
-        "--disable-gpu",
-        "--window-size=1300,1000");
-    LoggingPreferences logs = new LoggingPreferences();
-    logs.enable(LogType.BROWSER, Level.SEVERE);
-    o.setCapability("goog:loggingPrefs", logs);
-    ChromeDriverService service =
-        new ChromeDriverService.Builder()
-            .usingDriverExecutable(options.chromedriver.toFile())
-            .build();
-    return new ChromeDriver(service, o);
+    return HeadlessChromium.start(options.chromium, options.chromedriver, Level.SEVERE);
   }
 
   /**

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Level;
+import org.casebook.bench.HeadlessChromium;
 import org.casebook.core.CasebookSystem;
 import org.casebook.core.HBaseRuntime;
 import org.casebook.core.Platform;
@@ -17,12 +18,8 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
-import org.openqa.selenium.logging.LoggingPreferences;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -33,8 +30,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 final class ConsoleServer implements ParameterResolver, ExtensionContext.Store.CloseableResource {
   private static final String KEY = ConsoleServer.class.getName();
-  static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-  static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+  static final Path CHROMIUM = HeadlessChromium.CHROMIUM;
+  static final Path CHROMEDRIVER = HeadlessChromium.CHROMEDRIVER;
 
   private final Server server;
   private final List<CasebookSystem> systems;
@@ -125,20 +122,7 @@ final class ConsoleServer implements ParameterResolver, ExtensionContext.Store.C
         Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
         "Chromium and chromedriver are not installed here (Debian: apt-get install chromium"
             + " chromium-driver; .ci/run installs them)");
-    ChromeOptions options = new ChromeOptions();
-    options.setBinary(CHROMIUM.toFile());
-    options.addArguments(
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-dev-shm-usage",
-        "--disable-gpu",
-        "--window-size=1300,1000");
-    LoggingPreferences logs = new LoggingPreferences();
-    logs.enable(LogType.BROWSER, Level.ALL);
-    options.setCapability("goog:loggingPrefs", logs);
-    ChromeDriverService service =
-        new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).build();
-    return new ChromeDriver(service, options);
+    return HeadlessChromium.start(CHROMIUM, CHROMEDRIVER, Level.ALL);
   }
 
   /**

@@ -1,0 +1,42 @@
+package org.casebook.bench;
+
+import java.nio.file.Path;
+import java.util.logging.Level;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
+
+/**
+ * Headless Chromium driven through its chromedriver, as {@code bench console} and the console's
+ * browser tests open it: the given binaries (Debian's {@code chromium} and {@code
+ * chromium-driver}), no sandbox or GPU, a desktop-sized window, and the browser's console kept at
+ * {@code logLevel} and above.
+ */
+public final class HeadlessChromium {
+  /** Debian's paths. */
+  public static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+
+  public static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+
+  private HeadlessChromium() {}
+
+  public static WebDriver start(Path chromium, Path chromedriver, Level logLevel) {
+    ChromeOptions options = new ChromeOptions();
+    options.setBinary(chromium.toFile());
+    options.addArguments(
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+        "--window-size=1300,1000");
+    LoggingPreferences logs = new LoggingPreferences();
+    logs.enable(LogType.BROWSER, logLevel);
+    options.setCapability("goog:loggingPrefs", logs);
+    ChromeDriverService service =
+        new ChromeDriverService.Builder().usingDriverExecutable(chromedriver.toFile()).build();
+    return new ChromeDriver(service, options);
+  }
+}

@@ -2,6 +2,7 @@ package org.casebook.bench;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,7 +11,6 @@ import java.util.Map;
 import java.util.logging.Level;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.SystemContext;
-import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.logging.LogType;
 import picocli.CommandLine.Option;
@@ -150,9 +150,7 @@ final class ConsoleBenchmark {
     List<Long> millis = new ArrayList<>();
     List<String> errors = new ArrayList<>();
     for (int round = 0; round < options.rounds; round++) {
-      browser.get("about:blank");
-      browser.get(url);
-      millis.add(awaitAttribute(browser, page, attribute));
+      millis.add(HeadlessChromium.openAndAwait(browser, url, attribute, Duration.ofSeconds(30)));
       browser.manage().logs().get(LogType.BROWSER).getAll().stream()
           .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue())
           .forEach(e -> errors.add(e.getMessage()));
@@ -179,26 +177,6 @@ final class ConsoleBenchmark {
         r.medianMillis(),
         r.maxMillis());
     return r;
-  }
-
-  private static long awaitAttribute(WebDriver browser, String page, String attribute)
-      throws InterruptedException {
-    long deadline = System.currentTimeMillis() + 30_000;
-    while (System.currentTimeMillis() < deadline) {
-      String v = browser.findElement(By.tagName("body")).getDomAttribute(attribute);
-      if (v != null && !v.isEmpty()) {
-        return Long.parseLong(v);
-      }
-      Thread.sleep(20);
-    }
-    String error =
-        browser.findElements(By.cssSelector(".error")).stream()
-            .map(org.openqa.selenium.WebElement::getText)
-            .filter(t -> !t.isBlank())
-            .findFirst()
-            .orElse("no error shown");
-    throw new IllegalStateException(
-        "the " + page + " page drew no data within 30 s (" + error + ")");
   }
 
   static String table(List<PageResult> pages) {

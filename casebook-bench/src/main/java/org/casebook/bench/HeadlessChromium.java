@@ -2,6 +2,7 @@ package org.casebook.bench;
 
 import java.nio.file.Path;
 import java.util.logging.Level;
+import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -22,6 +23,34 @@ public final class HeadlessChromium {
   public static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
 
   private HeadlessChromium() {}
+
+  /**
+   * Opens {@code url} from a blank page (a fresh navigation, not a change of the link's fragment)
+   * and waits until the page has set {@code body[attribute]}, which it returns as a number: a
+   * console page's own milliseconds from navigation to its first drawn answer.
+   */
+  public static long openAndAwait(
+      WebDriver browser, String url, String attribute, java.time.Duration timeout)
+      throws InterruptedException {
+    browser.get("about:blank");
+    browser.get(url);
+    long deadline = System.currentTimeMillis() + timeout.toMillis();
+    while (System.currentTimeMillis() < deadline) {
+      String v = browser.findElement(By.tagName("body")).getDomAttribute(attribute);
+      if (v != null && !v.isEmpty()) {
+        return Long.parseLong(v);
+      }
+      Thread.sleep(20);
+    }
+    String error =
+        browser.findElements(By.cssSelector(".error")).stream()
+            .map(org.openqa.selenium.WebElement::getText)
+            .filter(t -> !t.isBlank())
+            .findFirst()
+            .orElse("no error shown");
+    throw new IllegalStateException(
+        url + " drew no data within " + timeout.toSeconds() + " s (" + error + ")");
+  }
 
   public static WebDriver start(Path chromium, Path chromedriver, Level logLevel) {
     ChromeOptions options = new ChromeOptions();

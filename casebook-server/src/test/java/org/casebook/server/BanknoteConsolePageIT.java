@@ -3,13 +3,9 @@ package org.casebook.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -30,8 +26,6 @@ import org.openqa.selenium.WebElement;
  */
 @ExtendWith({EmbeddedHBase.class, ConsoleServer.class})
 class BanknoteConsolePageIT {
-  private final HttpClient client =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private final ConsoleServer console;
 
   /** Unique to this test: the server and HBase are shared with other test classes. */
@@ -147,26 +141,13 @@ class BanknoteConsolePageIT {
   private void writeThroughTheCollector(List<Reading> readings) throws Exception {
     String lines = readings.stream().map(Reading::jsonLine).collect(Collectors.joining(","));
     HttpResponse<String> r =
-        client.send(
-            HttpRequest.newBuilder(URI.create(console.base() + "/api/banknotes/batches"))
-                .timeout(Duration.ofSeconds(20))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"notes\":[" + lines + "]}"))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
+        console.send("POST", "/api/banknotes/batches", "{\"notes\":[" + lines + "]}");
     assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
     assertThat(Json.mapper().readTree(r.body()).get("stored").asInt()).isEqualTo(readings.size());
   }
 
   private JsonNode apiError(String path) throws Exception {
-    HttpResponse<String> r =
-        client.send(
-            HttpRequest.newBuilder(URI.create(console.base() + path))
-                .timeout(Duration.ofSeconds(20))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
-    return Json.mapper().readTree(r.body());
+    return console.refused(path, 400);
   }
 
   private static WebDriver openPage(ConsoleServer console) {

@@ -108,6 +108,16 @@ final class ConsoleServer implements ParameterResolver, ExtensionContext.Store.C
     return http.send(b.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
   }
 
+  /** GETs {@code path}, asserts the answer is {@code status} and returns its JSON error body. */
+  com.fasterxml.jackson.databind.JsonNode refused(String path, int status)
+      throws java.io.IOException, InterruptedException {
+    java.net.http.HttpResponse<String> r = send("GET", path, null);
+    org.assertj.core.api.Assertions.assertThat(r.statusCode())
+        .as(path + ": " + r.body())
+        .isEqualTo(status);
+    return org.casebook.core.Json.mapper().readTree(r.body());
+  }
+
   /** {@code http://127.0.0.1:<port>} */
   String base() {
     return "http://127.0.0.1:" + server.port();
@@ -129,19 +139,9 @@ final class ConsoleServer implements ParameterResolver, ExtensionContext.Store.C
    * Opens a console link ({@code #/system/<name>?…}) as a fresh navigation, not a fragment change,
    * and waits until its page has drawn its first answer; returns the page's own first-data time.
    */
-  long openLink(WebDriver browser, String link) {
-    browser.get("about:blank");
-    browser.get(base() + "/" + link);
-    String ms =
-        waitFor(browser)
-            .until(
-                b -> {
-                  String v =
-                      b.findElement(org.openqa.selenium.By.tagName("body"))
-                          .getDomAttribute("data-page-data-ms");
-                  return v == null || v.isEmpty() ? null : v;
-                });
-    return Long.parseLong(ms);
+  long openLink(WebDriver browser, String link) throws InterruptedException {
+    return HeadlessChromium.openAndAwait(
+        browser, base() + "/" + link, "data-page-data-ms", Duration.ofSeconds(30));
   }
 
   static WebDriverWait waitFor(WebDriver browser) {

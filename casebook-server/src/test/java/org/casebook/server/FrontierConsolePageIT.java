@@ -78,9 +78,7 @@ class FrontierConsolePageIT {
 
   /** What the page should show for a failed answer: the error, after its field when it has one. */
   private String apiError(String path, int status) throws Exception {
-    HttpResponse<String> r = send("GET", path, null);
-    assertThat(r.statusCode()).as(r.body()).isEqualTo(status);
-    JsonNode e = Json.mapper().readTree(r.body());
+    JsonNode e = console.refused(path, status);
     return e.hasNonNull("field")
         ? e.get("field").asText() + ": " + e.get("error").asText()
         : e.get("error").asText();

@@ -3,15 +3,10 @@ package org.casebook.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import org.casebook.core.Json;
 import org.casebook.core.testing.EmbeddedHBase;
@@ -33,8 +28,6 @@ import org.openqa.selenium.WebElement;
  */
 @ExtendWith({EmbeddedHBase.class, ConsoleServer.class})
 class TrailsConsolePageIT {
-  private final HttpClient client =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private final ConsoleServer console;
 
   TrailsConsolePageIT(ConsoleServer console) {
@@ -55,14 +48,7 @@ class TrailsConsolePageIT {
   }
 
   private JsonNode apiError(String path) throws Exception {
-    HttpResponse<String> r =
-        client.send(
-            HttpRequest.newBuilder(URI.create(console.base() + path))
-                .timeout(Duration.ofSeconds(20))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    assertThat(r.statusCode()).as(path).isEqualTo(400);
-    return Json.mapper().readTree(r.body());
+    return console.refused(path, 400);
   }
 
   /** The text the page shows for a 400: the field, then the API's message. */

@@ -8,6 +8,7 @@ import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -415,10 +416,10 @@ final class ConsoleData {
     DocsService docs = new DocsService(ctx);
     AtomicReference<String> firstError = new AtomicReference<>();
     BulkSummary summary;
-    try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+    try (InputStream in = Files.newInputStream(file)) {
       summary =
           docs.bulk(
-              in.lines().iterator(),
+              in,
               item -> {
                 if (!item.ok()) {
                   firstError.compareAndSet(null, Json.write(item));

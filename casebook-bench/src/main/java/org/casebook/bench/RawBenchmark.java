@@ -3,6 +3,7 @@ package org.casebook.bench;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,6 +40,9 @@ public final class RawBenchmark {
   private static final byte[] FAMILY = Bytes.toBytes("f");
   private static final byte[] QUALIFIER = Bytes.toBytes("v");
 
+  /** Size of the extra cells of {@code --cells}: a version or counter cell's order of size. */
+  static final int SMALL_CELL_BYTES = 16;
+
   /** Sizes; the defaults finish in about a minute on a 2-core machine. */
   public static final class Options {
     @Option(
@@ -54,6 +58,17 @@ public final class RawBenchmark {
         defaultValue = "100",
         description = "Value size (default ${DEFAULT-VALUE}).")
     public int valueBytes;
+
+    @Option(
+        paramLabel = "N",
+        names = "--cells",
+        defaultValue = "1",
+        description =
+            "Cells per row: one of --value-bytes, the others of "
+                + SMALL_CELL_BYTES
+                + " B, as a system's rows carry small cells (versions, counters) beside their"
+                + " value (default ${DEFAULT-VALUE}).")
+    public int cells;
 
     @Option(
         paramLabel = "N",
@@ -99,6 +114,7 @@ public final class RawBenchmark {
       o.batch = 100;
       o.batches = 300;
       o.bufferMb = 8;
+      o.cells = 1;
       return o;
     }
 
@@ -108,6 +124,7 @@ public final class RawBenchmark {
           valueBytes >= 1 && valueBytes <= 1 << 20,
           "value-bytes",
           "--value-bytes must be 1..1048576");
+      InvalidInputException.check(cells >= 1 && cells <= 100, "cells", "--cells must be 1..100");
       InvalidInputException.check(
           regions >= 1 && regions <= 1024, "regions", "--regions must be 1..1024");
       InvalidInputException.check(gets >= 100, "gets", "--gets must be at least 100");
@@ -122,6 +139,7 @@ public final class RawBenchmark {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("rows", rows);
       m.put("valueBytes", valueBytes);
+      m.put("cells", cells);
       m.put("regions", regions);
       m.put("gets", gets);
       m.put("batch", batch);
@@ -169,10 +187,17 @@ public final class RawBenchmark {
       table.add(
           "write (BufferedMutator, " + options.bufferMb + " MB buffer)",
           options.rows,
-          "cells",
+          options.cells == 1 ? "cells" : "rows",
           writeSeconds,
           null,
-          "1 cell per row");
+          options.cells == 1
+              ? "1 cell per row"
+              : options.cells
+                  + " cells per row ("
+                  + (options.cells - 1)
+                  + " of "
+                  + SMALL_CELL_BYTES
+                  + " B)");
       Latency put = singlePuts(table);
       long t0 = System.nanoTime();
       try (Admin admin = connection.getAdmin()) {
@@ -214,10 +239,11 @@ public final class RawBenchmark {
    * second of {@code rows} rows of {@code valueBytes} through one BufferedMutator, into a fresh
    * table of the default regions, after a warm-up; the table is dropped afterwards.
    */
-  static double writeRate(Connection connection, int rows, int valueBytes) {
+  static double writeRate(Connection connection, int rows, int valueBytes, int cells) {
     Options o = Options.defaults();
     o.rows = rows;
     o.valueBytes = valueBytes;
+    o.cells = cells;
     RawBenchmark raw = new RawBenchmark(connection, o);
     SchemaManager schemas = new SchemaManager(connection);
     raw.createTable(schemas);
@@ -239,6 +265,7 @@ public final class RawBenchmark {
   private double write(long first, int count, String label) throws IOException {
     byte[] value = new byte[options.valueBytes];
     new SplittableRandom(7).nextBytes(value);
+    byte[] small = Arrays.copyOf(value, Math.min(SMALL_CELL_BYTES, value.length));
     AtomicReference<RetriesExhaustedWithDetailsException> failure = new AtomicReference<>();
     BufferedMutatorParams params =
         new BufferedMutatorParams(TABLE)
@@ -250,6 +277,9 @@ public final class RawBenchmark {
         BufferedMutator m = connection.getBufferedMutator(params)) {
       for (long i = first; i < first + count; i++) {
         Put p = new Put(row(i)).addColumn(FAMILY, QUALIFIER, value);
+        for (int c = 1; c < options.cells; c++) {
+          p.addColumn(FAMILY, new byte[] {(byte) c}, small);
+        }
         p.setDurability(org.apache.hadoop.hbase.client.Durability.USE_DEFAULT);
         m.mutate(p);
         if (progress != null) {

@@ -4,15 +4,15 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +33,7 @@ import org.casebook.core.Json;
 import org.casebook.core.NotFoundException;
 import org.casebook.core.StorageException;
 import org.casebook.core.Threads;
+import org.casebook.core.net.ByteLines;
 import org.casebook.docs.DocsStore.StoredRow;
 import org.casebook.docs.Documents.Mode;
 import org.casebook.docs.Documents.Target;
@@ -53,8 +54,8 @@ import org.casebook.docs.Documents.Target;
  * read-repair (an index does not read the state it replaces).
  */
 final class BulkLoader {
-  private static final int CHUNK_ACTIONS = 1000;
-  private static final long CHUNK_BYTES = 4L << 20;
+  private static final int CHUNK_ACTIONS = Integer.getInteger("docs.chunk", 1000);
+  private static final long CHUNK_BYTES = Long.getLong("docs.chunkBytes", 4L << 20);
 
   /** Actions a parser thread checks at a time. */
   private static final int PARSE_CHUNK = 250;
@@ -89,13 +90,13 @@ final class BulkLoader {
     /** A comment's parent, resolved once. */
     Target parent;
 
-    /** The document line until a parser checked it (null: missing). */
-    String document;
+    /** The document line's bytes until a parser checked it (null: missing). */
+    byte[] document;
 
     /** Whether the action takes a document line (all but delete). */
     boolean hasDocumentLine;
 
-    /** Characters of the document line, for the batch's size. */
+    /** Bytes of the document line, for the batch's size. */
     long documentBytes;
 
     Op(int line, String action) {
@@ -204,7 +205,7 @@ final class BulkLoader {
     this.documents = documents;
   }
 
-  BulkSummary load(Iterator<String> lines, Consumer<BulkItem> sink) {
+  BulkSummary load(InputStream ndjson, Consumer<BulkItem> sink) {
     long start = System.nanoTime();
     long[] counts = new long[4]; // actions, stored, deleted, failed
     Consumer<BulkItem> counting =
@@ -230,17 +231,21 @@ final class BulkLoader {
     Writers writers = new Writers();
     Batcher batcher = new Batcher(writer, writers, counting);
     ArrayDeque<Future<List<Op>>> parsing = new ArrayDeque<>();
+    // Lines stay bytes until a parser reads them (Jackson decodes UTF-8 as it parses): no decoding
+    // and no String of a whole document on this thread.
+    ByteLines lines = new ByteLines(ndjson, DocLimits.MAX_LINE_BYTES);
     try {
       List<Op> chunk = new ArrayList<>(PARSE_CHUNK);
-      while (lines.hasNext()) {
-        String line = lines.next();
+      while (nextLine(lines)) {
         lineNo++;
-        if (line.isBlank()) {
+        if (!lines.tooLong() && lines.blank()) {
           continue;
         }
-        Op op = parseAction(lineNo, line);
+        Op op = parseAction(lineNo, lines);
         if (!op.action.equals("delete")) {
-          op.document = lines.hasNext() ? lines.next() : null;
+          if (nextLine(lines)) {
+            op.document = lines.tooLong() ? TOO_LONG : lines.copy();
+          }
           op.hasDocumentLine = true;
           lineNo++;
         }
@@ -273,6 +278,17 @@ final class BulkLoader {
         counts[0], counts[1], counts[2], counts[3], (System.nanoTime() - start) / 1_000_000);
   }
 
+  /** A document line longer than {@link DocLimits#MAX_LINE_BYTES}, whose bytes were skipped. */
+  private static final byte[] TOO_LONG = new byte[0];
+
+  private static boolean nextLine(ByteLines lines) {
+    try {
+      return lines.next();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** Checks the documents of a chunk of actions, on a parser thread. */
   private Callable<List<Op>> parseDocuments(List<Op> chunk) {
     return () -> {
@@ -281,7 +297,7 @@ final class BulkLoader {
       Map<DocRef, Target> parents = new HashMap<>();
       for (Op op : chunk) {
         if (op.hasDocumentLine) {
-          op.documentBytes = op.document == null ? 0 : op.document.length();
+          op.documentBytes = op.document == null ? 0 : op.document.length;
           if (op.result == null) {
             document(op, op.document, parents);
           }
@@ -389,12 +405,16 @@ final class BulkLoader {
         });
   }
 
-  private Op parseAction(int line, String text) {
+  private Op parseAction(int line, ByteLines text) {
     BulkAction a;
     try {
-      a = plainAction(text);
+      InvalidInputException.check(
+          !text.tooLong(),
+          "action",
+          "an action line is longer than " + DocLimits.MAX_LINE_BYTES + " bytes");
+      a = plainAction(text.array(), text.offset(), text.length());
       if (a == null) {
-        a = Json.readBody(text.getBytes(StandardCharsets.UTF_8), BulkAction.class);
+        a = Json.readBody(text.copy(), BulkAction.class);
       }
     } catch (InvalidInputException e) {
       Op op = new Op(line, "?");
@@ -430,8 +450,8 @@ final class BulkLoader {
    * streaming parser; null for anything else (or anything wrong), which the strict record binding
    * then reads or rejects with its exact error. Half the parsing time of a line went to binding.
    */
-  static BulkAction plainAction(String text) {
-    try (JsonParser p = Json.mapper().createParser(text)) {
+  static BulkAction plainAction(byte[] text, int offset, int length) {
+    try (JsonParser p = Json.mapper().createParser(text, offset, length)) {
       if (p.nextToken() != JsonToken.START_OBJECT || p.nextToken() != JsonToken.FIELD_NAME) {
         return null;
       }
@@ -482,10 +502,14 @@ final class BulkLoader {
   }
 
   /** Checks the document line and resolves the row (a comment's key needs its created time). */
-  private void document(Op op, String line, Map<DocRef, Target> parents) {
+  private void document(Op op, byte[] line, Map<DocRef, Target> parents) {
     Target pending = op.target;
     try {
       InvalidInputException.check(line != null, "document", "the action has no document line");
+      InvalidInputException.check(
+          line != TOO_LONG,
+          "document",
+          "the document line is longer than " + DocLimits.MAX_LINE_BYTES + " bytes");
       // One streaming pass from the line to checked typed values; the Put encodes them once.
       DocType[] typed = {pending.type()};
       Map<String, Object> values =

@@ -171,7 +171,7 @@ final class DocCodec {
    * a field it lacks (another process may have added it).
    */
   static Map<String, Object> parse(
-      DocType type, String json, java.util.function.UnaryOperator<DocType> refresh) {
+      DocType type, byte[] json, java.util.function.UnaryOperator<DocType> refresh) {
     Map<String, Object> out = new LinkedHashMap<>();
     DocType current = type;
     boolean refreshed = false;

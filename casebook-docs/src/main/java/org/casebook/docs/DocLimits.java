@@ -15,6 +15,12 @@ final class DocLimits {
   static final int MAX_KEYWORDS = 100;
   static final int MAX_FIELDS = 64;
 
+  /**
+   * A line of a bulk request: a document of the largest fields (text of 64 Ki characters, up to 4
+   * UTF-8 bytes each, escaped) fits several times over.
+   */
+  static final int MAX_LINE_BYTES = 16 << 20;
+
   /** A comment's own key within its parent (it is part of the comment's id). */
   static final int MAX_CID_CHARS = 64;
 

@@ -1,8 +1,8 @@
 package org.casebook.docs;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.InputStream;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -217,13 +217,13 @@ public final class DocsService {
   // ---- bulk
 
   /**
-   * Runs a bulk request: NDJSON lines, an action line ({@code {"index"|"create"|"delete":
-   * {"_index": type, "_id": id, "parent": {"type", "id"}}}}) then, except for delete, the document.
-   * Each action's result goes to {@code onItem} once durable, in order; a bad document is reported
-   * and the rest stored.
+   * Runs a bulk request: UTF-8 NDJSON, read to its end (the caller closes it), an action line
+   * ({@code {"index"|"create"|"delete": {"_index": type, "_id": id, "parent": {"type", "id"}}}})
+   * then, except for delete, the document. Each action's result goes to {@code onItem} once
+   * durable, in order; a bad document is reported and the rest stored.
    */
-  public BulkSummary bulk(Iterator<String> lines, Consumer<BulkItem> onItem) {
-    return bulk.load(lines, onItem);
+  public BulkSummary bulk(InputStream ndjson, Consumer<BulkItem> onItem) {
+    return bulk.load(ndjson, onItem);
   }
 
   private static Map<String, Object> parse(DocType type, ObjectNode body, boolean nullsRemove) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +32,9 @@ class DocCodecTest {
             "{\"created\":\"2026-09-10T01:02:03+08:00\"}");
     for (String d : docs) {
       JsonNode tree = Json.mapper().readTree(d);
-      assertThat(DocCodec.parse(BLOG, d, SAME)).as(d).isEqualTo(DocCodec.parse(BLOG, tree, false));
+      assertThat(DocCodec.parse(BLOG, utf8(d), SAME))
+          .as(d)
+          .isEqualTo(DocCodec.parse(BLOG, tree, false));
     }
   }
 
@@ -57,7 +60,7 @@ class DocCodecTest {
     for (Map.Entry<String, String> e : bad.entrySet()) {
       InvalidInputException streaming =
           catchThrowableOfType(
-              () -> DocCodec.parse(BLOG, e.getKey(), SAME), InvalidInputException.class);
+              () -> DocCodec.parse(BLOG, utf8(e.getKey()), SAME), InvalidInputException.class);
       InvalidInputException tree =
           catchThrowableOfType(
               () -> DocCodec.parse(BLOG, Json.mapper().readTree(e.getKey()), false),
@@ -71,7 +74,7 @@ class DocCodecTest {
         List.of("[1]", "{\"title\":\"a\",\"title\":\"b\"}", "{} {}", "{\"title\"")) {
       InvalidInputException x =
           catchThrowableOfType(
-              () -> DocCodec.parse(BLOG, broken, SAME), InvalidInputException.class);
+              () -> DocCodec.parse(BLOG, utf8(broken), SAME), InvalidInputException.class);
       assertThat(x).as(broken).isNotNull();
       assertThat(x.field()).as(broken).isEqualTo("body");
     }
@@ -106,7 +109,8 @@ class DocCodecTest {
     Map<String, Object> values =
         DocCodec.parse(
             BLOG,
-            "{\"title\":\"标题\",\"created\":5,\"views\":7,\"sentiment\":0.25,\"tags\":[\"a\",\"b\"]}",
+            utf8(
+                "{\"title\":\"标题\",\"created\":5,\"views\":7,\"sentiment\":0.25,\"tags\":[\"a\",\"b\"]}"),
             SAME);
     Map<String, byte[]> cells = new java.util.HashMap<>();
     for (Family f : Family.values()) {
@@ -128,7 +132,7 @@ class DocCodecTest {
             "{\"create\":{\"_id\":\"x\",\"_index\":\"comment\",\"parent\":{\"type\":\"blog\",\"id\":\"p\"}}}",
             "{\"delete\":{\"_index\":\"blog\",\"_id\":\"x\"}}",
             "{\"index\":{\"_index\":\"blog\"}}")) {
-      assertThat(BulkLoader.plainAction(line))
+      assertThat(plainAction(line))
           .as(line)
           .isEqualTo(
               Json.readBody(
@@ -144,7 +148,16 @@ class DocCodecTest {
             "{\"index\":{\"_index\":\"blog\",\"parent\":{\"type\":\"blog\"}}}",
             "{\"update\":{\"_index\":\"blog\"}}",
             "{\"index\":{\"_index\":\"blog\"}} x")) {
-      assertThat(BulkLoader.plainAction(odd)).as(odd).isNull();
+      assertThat(plainAction(odd)).as(odd).isNull();
     }
+  }
+
+  private static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static BulkLoader.BulkAction plainAction(String line) {
+    byte[] b = utf8(line);
+    return BulkLoader.plainAction(b, 0, b.length);
   }
 }

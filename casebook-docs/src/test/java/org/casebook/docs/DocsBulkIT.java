@@ -3,6 +3,8 @@ package org.casebook.docs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -104,7 +106,7 @@ class DocsBulkIT {
 
   private List<BulkItem> bulk(String lines) {
     List<BulkItem> items = new ArrayList<>();
-    docs.bulk(lines.lines().iterator(), items::add);
+    docs.bulk(new ByteArrayInputStream(lines.getBytes(StandardCharsets.UTF_8)), items::add);
     return items;
   }
 

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -398,7 +400,8 @@ class DocsServiceIT {
             "{\"index\":{\"_index\":\"news\"}}",
             "{\"title\":\"generated\"}");
     List<BulkItem> items = new ArrayList<>();
-    BulkSummary s = docs.bulk(lines.lines().iterator(), items::add);
+    BulkSummary s =
+        docs.bulk(new ByteArrayInputStream(lines.getBytes(StandardCharsets.UTF_8)), items::add);
     assertThat(items)
         .extracting(BulkItem::status)
         .containsExactly(200, 400, 409, 200, 400, 400, 200, 201);
@@ -417,5 +420,31 @@ class DocsServiceIT {
         .extracting(Document::id)
         .containsExactly("k1:1789000000000:bbs:" + url(host, "a"));
     assertThat(listAll("bbs", host, "2026-09-05")).containsExactly(url(host, "a"));
+  }
+
+  @Test
+  void bulkReportsALineThatIsNotUtf8AndStoresTheRest() throws java.io.IOException {
+    String host = run + ".bytes.cn";
+    java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+    body.write(
+        ("{\"index\":{\"_index\":\"bbs\",\"_id\":\"" + url(host, "bad") + "\"}}\r\n")
+            .getBytes(StandardCharsets.UTF_8));
+    body.write("{\"title\":\"".getBytes(StandardCharsets.UTF_8));
+    body.write(new byte[] {(byte) 0xC3, '('}); // a lead byte without its continuation
+    body.write("\"}\n\n".getBytes(StandardCharsets.UTF_8));
+    body.write(
+        ("{\"index\":{\"_index\":\"bbs\",\"_id\":\""
+                + url(host, "good")
+                + "\"}}\n{\"title\":\"好\"}")
+            .getBytes(StandardCharsets.UTF_8));
+    List<BulkItem> items = new ArrayList<>();
+    docs.bulk(new ByteArrayInputStream(body.toByteArray()), items::add);
+    assertThat(items).extracting(BulkItem::status).containsExactly(400, 200);
+    assertThat(items.get(0).field()).isEqualTo("body");
+    assertThat(items.get(0).error()).contains("UTF-8");
+    assertThat(items).extracting(BulkItem::line).containsExactly(1, 4);
+    assertThatThrownBy(() -> docs.get("bbs", url(host, "bad")))
+        .isInstanceOf(NotFoundException.class);
+    assertThat(docs.get("bbs", url(host, "good")).fields()).containsEntry("title", "好");
   }
 }

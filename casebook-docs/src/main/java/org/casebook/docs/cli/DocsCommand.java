@@ -3,7 +3,6 @@ package org.casebook.docs.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -144,14 +143,13 @@ public final class DocsCommand {
     DocsService s = service();
     AtomicInteger shown = new AtomicInteger();
     BulkSummary summary;
-    try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8);
+    try (CountingInput lines = new CountingInput(Files.newInputStream(file));
         Progress progress = Progress.start("bulk " + file.getFileName(), size / 1024, "KiB")) {
-      CountingLines lines = new CountingLines(in.lines().iterator());
       summary =
           s.bulk(
               lines,
               item -> {
-                progress.advance(lines.takeBytes() / 1024);
+                progress.advance(lines.takeKib());
                 if (!item.ok() && shown.incrementAndGet() <= ERRORS_SHOWN) {
                   System.err.println(Json.write(item));
                 }
@@ -273,31 +271,34 @@ public final class DocsCommand {
     }
   }
 
-  /** Lines of a file, remembering how many bytes were handed out (for the progress bar). */
-  private static final class CountingLines implements java.util.Iterator<String> {
-    private final java.util.Iterator<String> lines;
-    private long bytes;
+  /** A file's bytes, remembering how many were read (for the progress bar, from another thread). */
+  private static final class CountingInput extends java.io.FilterInputStream {
+    private final java.util.concurrent.atomic.AtomicLong bytes =
+        new java.util.concurrent.atomic.AtomicLong();
 
-    CountingLines(java.util.Iterator<String> lines) {
-      this.lines = lines;
+    CountingInput(java.io.InputStream in) {
+      super(in);
     }
 
     @Override
-    public boolean hasNext() {
-      return lines.hasNext();
-    }
-
-    @Override
-    public String next() {
-      String line = lines.next();
-      bytes += line.length() + 1;
-      return line;
-    }
-
-    long takeBytes() {
-      long b = bytes;
-      bytes = 0;
+    public int read() throws IOException {
+      int b = super.read();
+      bytes.addAndGet(b < 0 ? 0 : 1);
       return b;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      int n = super.read(b, off, len);
+      bytes.addAndGet(Math.max(n, 0));
+      return n;
+    }
+
+    /** Whole KiB read since the last call (one caller). */
+    long takeKib() {
+      long kib = bytes.get() / 1024;
+      bytes.addAndGet(-kib * 1024);
+      return kib;
     }
   }
 }

@@ -1,7 +1,7 @@
 package org.casebook.docs.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.nio.charset.StandardCharsets;
+import java.io.ByteArrayInputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -71,8 +71,7 @@ public final class DocsRoutes {
               "Bulk load NDJSON (Elasticsearch _bulk shape); per-document results once durable",
               (svc, req) -> {
                 List<BulkItem> items = new ArrayList<>();
-                String body = new String(req.body(), StandardCharsets.UTF_8);
-                BulkSummary s = svc.bulk(body.lines().iterator(), items::add);
+                BulkSummary s = svc.bulk(new ByteArrayInputStream(req.body()), items::add);
                 return HttpResponse.ok(new BulkResponse(s.millis(), s.errors(), items));
               })
           .list(

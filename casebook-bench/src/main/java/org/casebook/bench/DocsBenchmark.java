@@ -63,7 +63,7 @@ final class DocsBenchmark {
     @Option(
         paramLabel = "N",
         names = "--documents",
-        defaultValue = "20000",
+        defaultValue = "200000",
         description = "Documents to load, pages and comments (default ${DEFAULT-VALUE}).")
     int documents;
 
@@ -109,7 +109,7 @@ final class DocsBenchmark {
     @Option(
         paramLabel = "N",
         names = "--raw-rows",
-        defaultValue = "20000",
+        defaultValue = "200000",
         description = "Rows of the raw ceiling run (value size = mean document); 0 skips it.")
     int rawRows;
 

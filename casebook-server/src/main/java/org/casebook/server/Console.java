@@ -251,7 +251,7 @@ final class Console implements AutoCloseable {
 
   Cluster cluster() {
     Map<TableName, List<RegionEntry>> byTable = new TreeMap<>();
-    Map<TableName, List<Located>> regionsByTable = new TreeMap<>();
+    Map<TableName, List<RowEstimates.Region>> regionsByTable = new TreeMap<>();
     List<ServerEntry> servers = new ArrayList<>();
     try (Admin admin = runtime.connection().getAdmin()) {
       ClusterMetrics metrics =
@@ -268,7 +268,15 @@ final class Console implements AutoCloseable {
           byte[] regionName = rm.getRegionName();
           TableName table = RegionInfo.getTable(regionName);
           byte[] start = RegionInfo.getStartKey(regionName);
-          regionsByTable.computeIfAbsent(table, t -> new ArrayList<>()).add(new Located(start, rm));
+          regionsByTable
+              .computeIfAbsent(table, t -> new ArrayList<>())
+              .add(
+                  new RowEstimates.Region(
+                      RegionInfo.encodeRegionName(regionName),
+                      table,
+                      (long) rm.getUncompressedStoreFileSize().get(Size.Unit.BYTE)
+                          + (long) rm.getMemStoreSize().get(Size.Unit.BYTE),
+                      rm.getWriteRequestCount()));
           RowEstimates.Estimate rows = rowEstimates.get(RegionInfo.encodeRegionName(regionName));
           byTable
               .computeIfAbsent(table, t -> new ArrayList<>())
@@ -297,35 +305,11 @@ final class Console implements AutoCloseable {
         tables.add(
             TableEntry.of(
                 t.name().getNameAsString(), t.keyDoc(), byTable.getOrDefault(t.name(), List.of())));
-        toSample.addAll(sampleRanges(t.name(), regionsByTable.getOrDefault(t.name(), List.of())));
+        toSample.addAll(regionsByTable.getOrDefault(t.name(), List.of()));
       }
       out.add(new SystemTables(d.name(), hasPage(d.name()), tables));
     }
     rowEstimates.refresh(toSample);
     return new Cluster(runtime.mode().label(), System.currentTimeMillis(), servers, out);
-  }
-
-  /** A region's metrics with its start key. */
-  private record Located(byte[] start, RegionMetrics metrics) {}
-
-  /** A table's regions as key ranges: each ends where the next (by start key) begins. */
-  private static List<RowEstimates.Region> sampleRanges(TableName table, List<Located> regions) {
-    List<Located> sorted = new ArrayList<>(regions);
-    sorted.sort((a, b) -> Bytes.compareTo(a.start(), b.start()));
-    List<RowEstimates.Region> out = new ArrayList<>();
-    for (int i = 0; i < sorted.size(); i++) {
-      RegionMetrics rm = sorted.get(i).metrics();
-      byte[] stop = i + 1 < sorted.size() ? sorted.get(i + 1).start() : new byte[0];
-      out.add(
-          new RowEstimates.Region(
-              RegionInfo.encodeRegionName(rm.getRegionName()),
-              table,
-              sorted.get(i).start(),
-              stop,
-              (long) rm.getUncompressedStoreFileSize().get(Size.Unit.BYTE)
-                  + (long) rm.getMemStoreSize().get(Size.Unit.BYTE),
-              rm.getWriteRequestCount()));
-    }
-    return out;
   }
 }

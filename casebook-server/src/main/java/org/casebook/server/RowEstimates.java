@@ -3,6 +3,7 @@ package org.casebook.server;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -10,7 +11,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
@@ -45,19 +48,20 @@ final class RowEstimates implements AutoCloseable {
       long rows, boolean exact, long atMillis, long writeRequests, long uncompressedBytes) {}
 
   /**
-   * A region to sample: its table, its key range (an empty stop row is the table's end), and its
-   * uncompressed bytes (store files plus memstore) as the region server reports them.
+   * A region to sample: its table and its uncompressed bytes (store files plus memstore) as the
+   * region server reports them. Its key range is looked up, not guessed from its neighbours: while
+   * a region splits, the parent and its daughters are reported side by side.
    */
-  record Region(
-      String encodedName,
-      TableName table,
-      byte[] startRow,
-      byte[] stopRow,
-      long uncompressedBytes,
-      long writeRequests) {}
+  record Region(String encodedName, TableName table, long uncompressedBytes, long writeRequests) {}
 
   private final Connection connection;
   private final Map<String, Estimate> byRegion = new ConcurrentHashMap<>();
+
+  /**
+   * Key ranges by encoded region name: a region's range never changes (a split makes new names).
+   */
+  private final Map<String, RegionInfo> ranges = new ConcurrentHashMap<>();
+
   private final AtomicBoolean sampling = new AtomicBoolean();
   private final ExecutorService worker =
       Executors.newSingleThreadExecutor(
@@ -81,7 +85,9 @@ final class RowEstimates implements AutoCloseable {
    * pass is already running; forgets regions that are gone (split, merged, dropped).
    */
   void refresh(List<Region> regions) {
-    byRegion.keySet().retainAll(regions.stream().map(Region::encodedName).toList());
+    List<String> names = regions.stream().map(Region::encodedName).toList();
+    byRegion.keySet().retainAll(names);
+    ranges.keySet().retainAll(names);
     long now = System.currentTimeMillis();
     List<Region> due =
         regions.stream()
@@ -107,7 +113,10 @@ final class RowEstimates implements AutoCloseable {
             try {
               for (Region r : due) {
                 try {
-                  byRegion.put(r.encodedName(), sample(r));
+                  Optional<RegionInfo> range = range(r);
+                  if (range.isPresent()) {
+                    byRegion.put(r.encodedName(), sample(r, range.get()));
+                  }
                 } catch (IOException | RuntimeException e) {
                   // This region keeps its last estimate (or none); the others go on, and the next
                   // refresh tries it again.
@@ -127,11 +136,28 @@ final class RowEstimates implements AutoCloseable {
     }
   }
 
-  private Estimate sample(Region region) throws IOException {
+  /**
+   * The region's key range, from the table's regions in {@code hbase:meta} when it is new to this
+   * process; empty when the region is gone (split or merged since it was reported).
+   */
+  private Optional<RegionInfo> range(Region region) throws IOException {
+    RegionInfo known = ranges.get(region.encodedName());
+    if (known == null) {
+      try (Admin admin = connection.getAdmin()) {
+        for (RegionInfo info : admin.getRegions(region.table())) {
+          ranges.put(info.getEncodedName(), info);
+        }
+      }
+      known = ranges.get(region.encodedName());
+    }
+    return Optional.ofNullable(known);
+  }
+
+  private Estimate sample(Region region, RegionInfo range) throws IOException {
     Scan scan =
         new Scan()
-            .withStartRow(region.startRow())
-            .withStopRow(region.stopRow())
+            .withStartRow(range.getStartKey())
+            .withStopRow(range.getEndKey())
             .setLimit(SAMPLE + 1)
             .setCaching(SAMPLE + 1)
             .setCacheBlocks(false)

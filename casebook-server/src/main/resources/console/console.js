@@ -229,10 +229,13 @@ window.Casebook = {
    */
   params: {},
   /**
-   * A page calls this when it has drawn its first answer from its API; the time since navigation
-   * lands in body[data-page-data-ms] (once per opened page), for people who look and for bench console.
+   * A page calls this with an element it drew its first answer from its API into; the time since
+   * navigation lands in body[data-page-data-ms] (once per opened page), for people who look and for
+   * bench console. A late answer to a page that was replaced meanwhile (its element no longer in
+   * the document) does not stamp the page now shown.
    */
-  dataDrawn() {
+  dataDrawn(drawnInto) {
+    if (!drawnInto || !drawnInto.isConnected) return;
     if (!document.body.dataset.pageDataMs) document.body.dataset.pageDataMs = String(Math.round(performance.now()));
   },
   /** The message of a failed answer: the JSON error body, naming the field when there is one. */

@@ -109,7 +109,7 @@
           }
         }
         // With a user in the link, the user's statuses are the answer asked for (see statuses()).
-        if (!Casebook.params.uid) Casebook.dataDrawn();
+        if (!Casebook.params.uid) Casebook.dataDrawn(importsBody);
         return r.json.imports;
       }
 
@@ -145,7 +145,7 @@
           el('td', {}, s.text), el('td', {}, s.source || ''), el('td', {}, `${s.reposts} / ${s.comments} / ${s.attitudes}`))));
         next = r.json.next;
         more.hidden = !next;
-        Casebook.dataDrawn();
+        Casebook.dataDrawn(statusesBody);
       }
 
       async function user() {

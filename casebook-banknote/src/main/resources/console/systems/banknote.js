@@ -224,7 +224,7 @@
       body.replaceChildren(...(answer.notes.length
         ? [timeline(answer.notes), notesTable('bn-history', answer.notes, columns(false, links)), pages.bar]
         : []));
-      window.Casebook.dataDrawn();
+      window.Casebook.dataDrawn(body);
     }
 
     form.addEventListener('submit', (e) => {
@@ -273,7 +273,7 @@
       pages.shown(step, cursor, answer.next, answer.notes.length);
       summary.textContent = `${answer.device} from ${answer.from} to ${answer.to}, oldest first${answer.notes.length ? '.' : ': nothing read.'}`;
       body.replaceChildren(...(answer.notes.length ? [notesTable('bn-device-notes', answer.notes, columns(true, links)), pages.bar] : []));
-      window.Casebook.dataDrawn();
+      window.Casebook.dataDrawn(body);
     }
 
     form.addEventListener('submit', (e) => {

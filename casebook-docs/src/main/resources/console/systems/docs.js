@@ -206,7 +206,7 @@
           ? `${listBody.children.length} ${q.type} document(s) from ${q.source} created ${q.day}, oldest first${q.next ? '; more follow' : ''}`
           : `No ${q.type} document from ${q.source} created ${q.day}`;
         listNote.hidden = false;
-        Casebook.dataDrawn();
+        Casebook.dataDrawn(listBody);
       } catch (e) {
         show(browseError, e.message);
       } finally {
@@ -241,7 +241,7 @@
         return;
       }
       drawDocument(type, r.json);
-      Casebook.dataDrawn();
+      Casebook.dataDrawn(root);
     }
 
     openForm.addEventListener('submit', (e) => {
@@ -457,7 +457,7 @@
         listQuery = { type: p.type, source: p.source, day: p.day, limit: listLimit.value.trim(), next: null };
         listPage(false);
       } else {
-        Casebook.dataDrawn();
+        Casebook.dataDrawn(root);
       }
     });
   }

@@ -164,7 +164,7 @@
         channelsNext = page.next;
         channelsMore.hidden = !page.next;
         // With a channel in the link, its hosts and statistics are the answer asked for.
-        if (!C.params.crawl) C.dataDrawn();
+        if (!C.params.crawl) C.dataDrawn(channelsBody);
       } catch (e) {
         showError(e.message);
       }
@@ -286,7 +286,7 @@
         const results = await Promise.allSettled([loadHosts(0), loadStats(false)]);
         const failed = results.find((r) => r.status === 'rejected');
         if (failed && mine === generation) showError(failed.reason.message);
-        if (!failed && mine === generation) C.dataDrawn();
+        if (!failed && mine === generation) C.dataDrawn(channel);
       } catch (e) {
         if (mine !== generation) return;
         crawl = null;

@@ -189,7 +189,7 @@
         out.done(`${events.length} event${events.length === 1 ? '' : 's'} of ${r.json.uid} (${counts}); hover a mark for its details.`,
           timeline(events, lanes, startMs, days),
           events.length ? eventTable('trails-events', events, false) : el('p', { id: 'trails-events-none', class: 'muted' }, 'No events in this range.'));
-        C.dataDrawn();
+        C.dataDrawn(out.result);
       } catch (e) {
         if (out.current(ticket)) out.fail(`Could not read the trail: ${e.message}`);
       }

@@ -65,7 +65,7 @@
         if (own.ok) postsBody.replaceChildren(...postRows(own.json.posts));
         await users('followers', followers);
         await users('following', following);
-        Casebook.dataDrawn();
+        Casebook.dataDrawn(postsBody);
       }
 
       async function publish() {

@@ -46,6 +46,18 @@ class WeiboConsolePageIT {
       assertThat(browser.findElements(By.cssSelector("#weibo-timeline tr"))).hasSize(3);
       assertThat(browser.findElement(By.id("weibo-following")).getText()).isEqualTo(author);
 
+      // An answer drawn into a page that was replaced meanwhile (a detached element) does not
+      // stamp the page shown now; one drawn into the page shown does.
+      Object stamps =
+          ((org.openqa.selenium.JavascriptExecutor) browser)
+              .executeScript(
+                  "delete document.body.dataset.pageDataMs;"
+                      + "Casebook.dataDrawn(document.createElement('tbody'));"
+                      + "const late = document.body.dataset.pageDataMs !== undefined;"
+                      + "Casebook.dataDrawn(document.getElementById('weibo-timeline'));"
+                      + "return [late, document.body.dataset.pageDataMs !== undefined];");
+      assertThat(stamps).isEqualTo(List.of(false, true));
+
       browser.get("about:blank");
       browser.get(console.base() + "/#/system/weibo");
       ConsoleServer.waitFor(browser).until(b -> !b.findElements(By.id("weibo-uid")).isEmpty());

@@ -520,7 +520,7 @@ final class DocsBenchmark {
           ps.setString(1, k[0]);
           ps.setString(2, k[1]);
           long s = System.nanoTime();
-          drain(ps);
+          EmbeddedPostgres.drain(ps);
           if (i >= 300) {
             read.recordNanos(System.nanoTime() - s);
           }
@@ -539,8 +539,8 @@ final class DocsBenchmark {
           parent.setString(1, g.bigBlog());
           comments.setString(1, g.bigBlog());
           long s = System.nanoTime();
-          drain(parent);
-          drain(comments);
+          EmbeddedPostgres.drain(parent);
+          EmbeddedPostgres.drain(comments);
           thread.recordNanos(System.nanoTime() - s);
         }
       }
@@ -667,17 +667,17 @@ final class DocsBenchmark {
                   + parent.get("id").asText();
         }
         chunk
-            .append(csv(type))
+            .append(EmbeddedPostgres.csv(type))
             .append(',')
-            .append(csv(id))
+            .append(EmbeddedPostgres.csv(id))
             .append(',')
-            .append(parent == null ? "" : csv(parent.get("type").asText()))
+            .append(parent == null ? "" : EmbeddedPostgres.csv(parent.get("type").asText()))
             .append(',')
-            .append(parent == null ? "" : csv(parent.get("id").asText()))
+            .append(parent == null ? "" : EmbeddedPostgres.csv(parent.get("id").asText()))
             .append(',')
             .append(created)
             .append(",1,")
-            .append(csv(doc))
+            .append(EmbeddedPostgres.csv(doc))
             .append('\n');
         rows++;
         if (chunk.length() > (1 << 20)) {
@@ -696,18 +696,6 @@ final class DocsBenchmark {
           new StringReader(chunk.toString()));
     }
     return rows;
-  }
-
-  private static String csv(String v) {
-    return '"' + v.replace("\"", "\"\"") + '"';
-  }
-
-  private static void drain(PreparedStatement ps) throws SQLException {
-    try (ResultSet rs = ps.executeQuery()) {
-      while (rs.next()) {
-        rs.getString(rs.getMetaData().getColumnCount());
-      }
-    }
   }
 
   private static String comparisons(

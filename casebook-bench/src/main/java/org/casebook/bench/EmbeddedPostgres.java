@@ -146,6 +146,20 @@ final class EmbeddedPostgres implements AutoCloseable {
    * Extracts the binaries once (a marker file says it is done); world-readable so {@code nobody}
    * can run them.
    */
+  /** A value as a quoted CSV field, for COPY … WITH (FORMAT csv). */
+  static String csv(String v) {
+    return '"' + v.replace("\"", "\"\"") + '"';
+  }
+
+  /** Runs a query and reads every row to its last column, as a client would, for timing. */
+  static void drain(java.sql.PreparedStatement ps) throws java.sql.SQLException {
+    try (java.sql.ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        rs.getString(rs.getMetaData().getColumnCount());
+      }
+    }
+  }
+
   private static Path extract(Path home) throws IOException {
     Path marker = home.resolve(".extracted");
     if (Files.exists(marker)) {

@@ -383,7 +383,7 @@ final class TrailsBenchmark {
           ps.setTimestamp(2, from);
           ps.setTimestamp(3, to);
           long s = System.nanoTime();
-          drain(ps);
+          EmbeddedPostgres.drain(ps);
           one.recordNanos(System.nanoTime() - s);
         }
       }
@@ -408,7 +408,7 @@ final class TrailsBenchmark {
           ps.setTimestamp(2, from);
           ps.setTimestamp(3, to);
           long s = System.nanoTime();
-          drain(ps);
+          EmbeddedPostgres.drain(ps);
           hundred.recordNanos(System.nanoTime() - s);
         }
       }
@@ -437,7 +437,7 @@ final class TrailsBenchmark {
           fetch.setArray(1, c.createArrayOf("text", found.toArray()));
           fetch.setTimestamp(2, from);
           fetch.setTimestamp(3, to);
-          drain(fetch);
+          EmbeddedPostgres.drain(fetch);
         }
         if (run > 0) {
           taskRuns.add((System.nanoTime() - s) / 1e9);
@@ -462,7 +462,7 @@ final class TrailsBenchmark {
         for (int i = 0; i < o.samples; i++) {
           ps.setString(1, LogGenerator.userId(rnd.nextInt(Math.min(o.users, 2000))));
           long t = System.nanoTime();
-          drain(ps);
+          EmbeddedPostgres.drain(ps);
           latest.recordNanos(System.nanoTime() - t);
         }
       }
@@ -488,13 +488,13 @@ final class TrailsBenchmark {
         }
         Event e = p.event().get();
         chunk
-            .append(csv(e.uid()))
+            .append(EmbeddedPostgres.csv(e.uid()))
             .append(',')
             .append(e.type().id())
             .append(',')
             .append(e.instant().toString())
             .append(',')
-            .append(csv(Json.write(e.fields())))
+            .append(EmbeddedPostgres.csv(Json.write(e.fields())))
             .append('\n');
         rows++;
         if (chunk.length() > (1 << 20)) {
@@ -508,18 +508,6 @@ final class TrailsBenchmark {
       copy.copyIn("COPY events FROM STDIN WITH (FORMAT csv)", new StringReader(chunk.toString()));
     }
     return rows;
-  }
-
-  private static String csv(String v) {
-    return '"' + v.replace("\"", "\"\"") + '"';
-  }
-
-  private static void drain(PreparedStatement ps) throws SQLException {
-    try (ResultSet rs = ps.executeQuery()) {
-      while (rs.next()) {
-        rs.getString(rs.getMetaData().getColumnCount());
-      }
-    }
   }
 
   private static String ratios(

@@ -10,7 +10,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -21,10 +20,6 @@ import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.client.Table;
 import org.casebook.core.HBaseRuntime;
 import org.casebook.core.Json;
-import org.casebook.core.Platform;
-import org.casebook.core.page.Page;
-import org.casebook.core.page.PageRequest;
-import org.casebook.core.schema.SchemaManager;
 import org.casebook.core.testing.EmbeddedHBase;
 import org.casebook.core.testing.TestIds;
 import org.junit.jupiter.api.AfterEach;
@@ -45,22 +40,21 @@ class DocsBulkIT {
   private static final int IDS = 25;
 
   private HBaseRuntime runtime;
-  private Platform platform;
+  private DocsTestStore store;
   private DocsService docs;
   private String run;
 
   @BeforeEach
   void setUp(HBaseRuntime runtime) {
     this.runtime = runtime;
-    new SchemaManager(runtime.connection()).ensureAll(DocsService.schemas("docs"));
-    platform = Platform.create(runtime, EmbeddedHBase.dataDir());
-    docs = new DocsService(platform.contextFor("docs"));
+    store = new DocsTestStore(runtime);
+    docs = store.docs;
     run = TestIds.unique("bk");
   }
 
   @AfterEach
   void tearDown() {
-    platform.close();
+    store.close();
   }
 
   private String host(int i) {
@@ -184,14 +178,7 @@ class DocsBulkIT {
   }
 
   private List<String> list(String host, String day) {
-    List<String> out = new ArrayList<>();
-    Optional<String> cursor = Optional.empty();
-    do {
-      Page<Document> p = docs.bySource("blog", host, day, new PageRequest(100, cursor));
-      p.items().forEach(d -> out.add(d.id()));
-      cursor = p.next();
-    } while (cursor.isPresent());
-    return out;
+    return store.listAll("blog", host, day, 100);
   }
 
   /** A bulk index as it would arrive late at the region server, stamped with {@code version}. */

@@ -8,7 +8,6 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,11 +20,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.casebook.core.HBaseRuntime;
 import org.casebook.core.Json;
-import org.casebook.core.Platform;
 import org.casebook.core.PreconditionFailedException;
-import org.casebook.core.page.Page;
 import org.casebook.core.page.PageRequest;
-import org.casebook.core.schema.SchemaManager;
 import org.casebook.core.testing.EmbeddedHBase;
 import org.casebook.core.testing.TestIds;
 import org.junit.jupiter.api.AfterEach;
@@ -45,21 +41,20 @@ class DocsConcurrencyIT {
   private static final int DOCS = 3;
   private static final List<String> DAYS = List.of("2026-09-01", "2026-09-02");
 
-  private Platform platform;
+  private DocsTestStore store;
   private DocsService docs;
   private String run;
 
   @BeforeEach
   void setUp(HBaseRuntime runtime) {
-    new SchemaManager(runtime.connection()).ensureAll(DocsService.schemas("docs"));
-    platform = Platform.create(runtime, EmbeddedHBase.dataDir());
-    docs = new DocsService(platform.contextFor("docs"));
+    store = new DocsTestStore(runtime);
+    docs = store.docs;
     run = TestIds.unique("cc");
   }
 
   @AfterEach
   void tearDown() {
-    platform.close();
+    store.close();
   }
 
   private List<String> hosts() {
@@ -179,14 +174,7 @@ class DocsConcurrencyIT {
   }
 
   private List<String> list(String host, String day) {
-    List<String> out = new ArrayList<>();
-    Optional<String> cursor = Optional.empty();
-    do {
-      Page<Document> p = docs.bySource("blog", host, day, new PageRequest(100, cursor));
-      p.items().forEach(d -> out.add(d.id()));
-      cursor = p.next();
-    } while (cursor.isPresent());
-    return out;
+    return store.listAll("blog", host, day, 100);
   }
 
   @Test

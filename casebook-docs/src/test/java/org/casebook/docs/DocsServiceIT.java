@@ -19,11 +19,9 @@ import org.casebook.core.HBaseRuntime;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.Json;
 import org.casebook.core.NotFoundException;
-import org.casebook.core.Platform;
 import org.casebook.core.PreconditionFailedException;
 import org.casebook.core.page.Page;
 import org.casebook.core.page.PageRequest;
-import org.casebook.core.schema.SchemaManager;
 import org.casebook.core.testing.EmbeddedHBase;
 import org.casebook.core.testing.TestIds;
 import org.junit.jupiter.api.AfterEach;
@@ -34,22 +32,21 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(EmbeddedHBase.class)
 class DocsServiceIT {
   private HBaseRuntime runtime;
-  private Platform platform;
+  private DocsTestStore store;
   private DocsService docs;
   private String run;
 
   @BeforeEach
   void setUp(HBaseRuntime runtime) {
     this.runtime = runtime;
-    new SchemaManager(runtime.connection()).ensureAll(DocsService.schemas("docs"));
-    platform = Platform.create(runtime, EmbeddedHBase.dataDir());
-    docs = new DocsService(platform.contextFor("docs"));
+    store = new DocsTestStore(runtime);
+    docs = store.docs;
     run = TestIds.unique("r");
   }
 
   @AfterEach
   void tearDown() {
-    platform.close();
+    store.close();
   }
 
   static ObjectNode json(Map<String, Object> fields) {
@@ -359,15 +356,9 @@ class DocsServiceIT {
         .isEqualTo("day");
   }
 
+  /** Two a page, so that every listing here also follows its cursor. */
   private List<String> listAll(String type, String source, String day) {
-    List<String> out = new ArrayList<>();
-    Optional<String> cursor = Optional.empty();
-    do {
-      Page<Document> p = docs.bySource(type, source, day, new PageRequest(2, cursor));
-      p.items().forEach(d -> out.add(d.id()));
-      cursor = p.next();
-    } while (cursor.isPresent());
-    return out;
+    return store.listAll(type, source, day, 2);
   }
 
   @Test

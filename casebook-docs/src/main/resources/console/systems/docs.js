@@ -241,7 +241,7 @@
         return;
       }
       drawDocument(type, r.json);
-      Casebook.dataDrawn(root);
+      Casebook.dataDrawn(docView);
     }
 
     openForm.addEventListener('submit', (e) => {
@@ -457,7 +457,7 @@
         listQuery = { type: p.type, source: p.source, day: p.day, limit: listLimit.value.trim(), next: null };
         listPage(false);
       } else {
-        Casebook.dataDrawn(root);
+        Casebook.dataDrawn(typeSelect); // the type list is the answer
       }
     });
   }

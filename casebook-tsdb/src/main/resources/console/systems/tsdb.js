@@ -307,7 +307,7 @@
         }
         showError(null);
         draw(r.json, performance.now() - began);
-        C.dataDrawn(root);
+        C.dataDrawn(summary);
       } catch (e) {
         if (mine === running) { clearAnswer(); showError(`The query failed: ${e.message}`); }
       } finally {

@@ -192,6 +192,22 @@ final class BanknoteBenchmark {
             new BanknoteGenerator.Spec(
                 o.devices, 1, o.notesPerDevice, 0.01, 0.001, o.images, 7, DAY, ZONE));
     Generated g = generate(gen, spools);
+    double recordBytes = (double) g.bytes / g.notes;
+    double rowBytes = (double) g.rowBytes / g.notes;
+    table.add(
+        "generate device files (FSN, JSON lines)",
+        g.notes,
+        "notes",
+        (System.nanoTime() - t0) / 1e9,
+        null,
+        String.format(
+            Locale.ROOT,
+            "%,d files, %,d MB, %.0f B a record in the files, %.0f B a stored notes row",
+            g.files,
+            g.bytes >> 20,
+            recordBytes,
+            rowBytes));
+
     // A tenth of the devices, a day earlier (other rows), drained before the timed run: the raw
     // ceiling warms up too, and a cold JIT on 2 cores halves a first run's rate.
     BanknoteGenerator warmGen =
@@ -209,21 +225,6 @@ final class BanknoteBenchmark {
     Path warmSpools = o.work.resolve("warm-up");
     long[] warmNotes = {0};
     warmGen.write(warmSpools, f -> warmNotes[0] += f.notes().size());
-    double recordBytes = (double) g.bytes / g.notes;
-    double rowBytes = (double) g.rowBytes / g.notes;
-    table.add(
-        "generate device files (FSN, JSON lines)",
-        g.notes,
-        "notes",
-        (System.nanoTime() - t0) / 1e9,
-        null,
-        String.format(
-            Locale.ROOT,
-            "%,d files, %,d MB, %.0f B a record in the files, %.0f B a stored notes row",
-            g.files,
-            g.bytes >> 20,
-            recordBytes,
-            rowBytes));
 
     RawBenchmark.Options ro = RawBenchmark.Options.defaults();
     ro.rows = (int) Math.max(1000, g.notes);
@@ -249,6 +250,10 @@ final class BanknoteBenchmark {
       long w0 = System.nanoTime();
       long warmDelivered =
           drain(agents(warmGen, warmSpools, base), "warm-up agents", warmNotes[0])[0];
+      if (warmDelivered != warmNotes[0]) {
+        throw new IllegalStateException(
+            "warm-up agents delivered " + warmDelivered + " notes, the files hold " + warmNotes[0]);
+      }
       System.out.printf(
           Locale.ROOT,
           "warm-up (not counted): %,d notes through agents in %.1f s%n",

@@ -18,9 +18,9 @@ import picocli.CommandLine.Option;
 /**
  * {@code casebook bench console}: every system's data at its generator's default size, the whole
  * server in this process, and each console page opened in headless Chromium with a link that asks
- * its API at once. A page reports when it has drawn its first answer ({@code Casebook.dataDrawn()}
- * sets {@code body[data-page-data-ms]}, milliseconds since navigation, measured by the browser);
- * the overview reports its first refresh ({@code data-first-data-ms}).
+ * its API at once. A page reports when it has drawn its first answer ({@code
+ * Casebook.dataDrawn(element)} sets {@code body[data-page-data-ms]}, milliseconds since navigation,
+ * measured by the browser); the overview reports its first refresh ({@code data-first-data-ms}).
  */
 final class ConsoleBenchmark {
   /** The command-line options of {@code bench console}. */

@@ -142,10 +142,6 @@ final class EmbeddedPostgres implements AutoCloseable {
     }
   }
 
-  /**
-   * Extracts the binaries once (a marker file says it is done); world-readable so {@code nobody}
-   * can run them.
-   */
   /** A value as a quoted CSV field, for COPY … WITH (FORMAT csv). */
   static String csv(String v) {
     return '"' + v.replace("\"", "\"\"") + '"';
@@ -160,6 +156,10 @@ final class EmbeddedPostgres implements AutoCloseable {
     }
   }
 
+  /**
+   * Extracts the binaries once (a marker file says it is done); world-readable so {@code nobody}
+   * can run them.
+   */
   private static Path extract(Path home) throws IOException {
     Path marker = home.resolve(".extracted");
     if (Files.exists(marker)) {

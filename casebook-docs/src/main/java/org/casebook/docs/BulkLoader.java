@@ -54,8 +54,8 @@ import org.casebook.docs.Documents.Target;
  * read-repair (an index does not read the state it replaces).
  */
 final class BulkLoader {
-  private static final int CHUNK_ACTIONS = Integer.getInteger("docs.chunk", 1000);
-  private static final long CHUNK_BYTES = Long.getLong("docs.chunkBytes", 4L << 20);
+  private static final int CHUNK_ACTIONS = 1000;
+  private static final long CHUNK_BYTES = 4L << 20;
 
   /** Actions a parser thread checks at a time. */
   private static final int PARSE_CHUNK = 250;

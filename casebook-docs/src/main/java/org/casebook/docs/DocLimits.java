@@ -16,8 +16,9 @@ final class DocLimits {
   static final int MAX_FIELDS = 64;
 
   /**
-   * A line of a bulk request: a document of the largest fields (text of 64 Ki characters, up to 4
-   * UTF-8 bytes each, escaped) fits several times over.
+   * A line of a bulk request (the CLI's files; an HTTP body has its own, smaller limit): room for a
+   * document with several text fields of the largest size (64 Ki characters, up to 3 UTF-8 bytes
+   * each for the BMP).
    */
   static final int MAX_LINE_BYTES = 16 << 20;
 

@@ -4,11 +4,13 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
@@ -59,8 +61,10 @@ final class RowEstimates implements AutoCloseable {
 
   /**
    * Key ranges by encoded region name: a region's range never changes (a split makes new names).
+   * Empty for a region that {@code hbase:meta} no longer lists (a split parent still reported), so
+   * that it is not looked up again while it is reported.
    */
-  private final Map<String, RegionInfo> ranges = new ConcurrentHashMap<>();
+  private final Map<String, Optional<RegionInfo>> ranges = new ConcurrentHashMap<>();
 
   private final AtomicBoolean sampling = new AtomicBoolean();
   private final ExecutorService worker =
@@ -85,7 +89,7 @@ final class RowEstimates implements AutoCloseable {
    * pass is already running; forgets regions that are gone (split, merged, dropped).
    */
   void refresh(List<Region> regions) {
-    List<String> names = regions.stream().map(Region::encodedName).toList();
+    Set<String> names = regions.stream().map(Region::encodedName).collect(Collectors.toSet());
     byRegion.keySet().retainAll(names);
     ranges.keySet().retainAll(names);
     long now = System.currentTimeMillis();
@@ -141,16 +145,16 @@ final class RowEstimates implements AutoCloseable {
    * process; empty when the region is gone (split or merged since it was reported).
    */
   private Optional<RegionInfo> range(Region region) throws IOException {
-    RegionInfo known = ranges.get(region.encodedName());
+    Optional<RegionInfo> known = ranges.get(region.encodedName());
     if (known == null) {
       try (Admin admin = connection.getAdmin()) {
         for (RegionInfo info : admin.getRegions(region.table())) {
-          ranges.put(info.getEncodedName(), info);
+          ranges.put(info.getEncodedName(), Optional.of(info));
         }
       }
-      known = ranges.get(region.encodedName());
+      known = ranges.computeIfAbsent(region.encodedName(), name -> Optional.empty());
     }
-    return Optional.ofNullable(known);
+    return known;
   }
 
   private Estimate sample(Region region, RegionInfo range) throws IOException {

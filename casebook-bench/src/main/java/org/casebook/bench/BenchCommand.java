@@ -77,6 +77,29 @@ public final class BenchCommand {
   }
 
   @Command(
+      name = "trails-growth",
+      mixinStandardHelpOptions = true,
+      description =
+          "How each trails step's time grows with the records loaded: a table and two log-log"
+              + " charts (p50, p99) from bench trails result files of different sizes.")
+  int trailsGrowth(
+      @picocli.CommandLine.Parameters(
+              arity = "2..*",
+              paramLabel = "RESULT.json",
+              description = "bench trails result files, two sizes or more.")
+          java.util.List<java.nio.file.Path> files) {
+    java.util.List<TrailsGrowth.Run> runs = TrailsGrowth.read(files);
+    java.util.List<TrailsGrowth.Row> rows = TrailsGrowth.rows(runs);
+    System.out.print(TrailsGrowth.table(runs, rows));
+    java.nio.file.Path json = BenchResults.write("trails-growth", TrailsGrowth.json(runs, rows));
+    System.out.println("JSON: " + json);
+    for (java.nio.file.Path png : TrailsGrowth.charts(runs, rows, json)) {
+      System.out.println("chart: " + png);
+    }
+    return 0;
+  }
+
+  @Command(
       name = "raw",
       mixinStandardHelpOptions = true,
       description =

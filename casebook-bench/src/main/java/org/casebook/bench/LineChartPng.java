@@ -8,6 +8,7 @@ import org.casebook.core.LocalFileException;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
@@ -25,6 +26,12 @@ final class LineChartPng {
   private LineChartPng() {}
 
   static void write(Path png, String title, String xLabel, String yLabel, List<Series> series) {
+    write(png, title, xLabel, yLabel, series, false);
+  }
+
+  /** As above; with {@code logAxes} both axes are logarithmic (every value must be positive). */
+  static void write(
+      Path png, String title, String xLabel, String yLabel, List<Series> series, boolean logAxes) {
     // Benchmarks run on servers without a display.
     if (System.getProperty("java.awt.headless") == null) {
       System.setProperty("java.awt.headless", "true");
@@ -40,6 +47,15 @@ final class LineChartPng {
     JFreeChart chart =
         ChartFactory.createXYLineChart(
             title, xLabel, yLabel, data, PlotOrientation.VERTICAL, true, false, false);
+    if (logAxes) {
+      // Plain numbers at the ticks (1,000,000 rather than 10^6.0).
+      LogAxis x = new LogAxis(xLabel);
+      x.setNumberFormatOverride(new java.text.DecimalFormat("#,##0"));
+      LogAxis y = new LogAxis(yLabel);
+      y.setNumberFormatOverride(new java.text.DecimalFormat("#,##0.##"));
+      chart.getXYPlot().setDomainAxis(x);
+      chart.getXYPlot().setRangeAxis(y);
+    }
     try {
       ChartUtils.saveChartAsPNG(png.toFile(), chart, 900, 560);
     } catch (IOException e) {

@@ -1,0 +1,204 @@
+package org.casebook.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.casebook.core.InvalidInputException;
+import org.casebook.core.Json;
+import org.casebook.core.LocalFileException;
+
+/**
+ * {@code casebook bench trails-growth A.json B.json …}: how each trails step's time grows with the
+ * records loaded, from {@code bench trails} result files of different sizes. Queries are compared
+ * by their p50 and p99, timed steps (loads, the 000 task) by their seconds; the table gives each
+ * size's figure and the last size's ÷ the first's, and two log–log charts (p50, p99) go next to the
+ * JSON.
+ */
+final class TrailsGrowth {
+  /** One result file: the records it loaded and its steps' figures. */
+  record Run(Path file, long records, Map<String, Figure> steps) {}
+
+  /** A step's figures; NaN where the step has none (a query has no seconds, a load no p50). */
+  record Figure(double p50Ms, double p99Ms, double seconds) {}
+
+  private TrailsGrowth() {}
+
+  /** The runs, smallest first; every file must be a {@code bench trails} result. */
+  static List<Run> read(List<Path> files) {
+    List<Run> runs = new ArrayList<>();
+    for (Path f : files) {
+      JsonNode root = read(f);
+      JsonNode accepted = root.path("ingest").path("accepted");
+      InvalidInputException.check(
+          accepted.canConvertToLong() && root.path("results").isArray(),
+          "file",
+          f + " is not a bench trails result (no ingest.accepted or results)");
+      Map<String, Figure> steps = new LinkedHashMap<>();
+      for (JsonNode r : root.get("results")) {
+        JsonNode latency = r.get("latency");
+        double seconds = r.path("seconds").asDouble(0);
+        Figure fig =
+            latency != null
+                ? new Figure(
+                    latency.path("p50Ms").asDouble(), latency.path("p99Ms").asDouble(), Double.NaN)
+                : new Figure(Double.NaN, Double.NaN, seconds > 0 ? seconds : Double.NaN);
+        steps.putIfAbsent(r.path("step").asText(), fig);
+      }
+      runs.add(new Run(f, accepted.asLong(), steps));
+    }
+    runs.sort(Comparator.comparingLong(Run::records));
+    return runs;
+  }
+
+  private static JsonNode read(Path file) {
+    InvalidInputException.check(Files.isRegularFile(file), "file", file + " is not a file");
+    try {
+      return Json.mapper().readTree(Files.readString(file));
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new InvalidInputException("file", file + " is not JSON: " + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw LocalFileException.of("read", file, e);
+    }
+  }
+
+  /** A figure's rows: a step and what is measured of it ("p50 ms", "p99 ms" or "s"). */
+  record Row(String step, String measure, double[] values) {
+    double growth() {
+      double first = values[0];
+      double last = values[values.length - 1];
+      return Double.isNaN(first) || Double.isNaN(last) || first == 0 ? Double.NaN : last / first;
+    }
+  }
+
+  static List<Row> rows(List<Run> runs) {
+    Set<String> steps = new LinkedHashSet<>();
+    runs.forEach(r -> steps.addAll(r.steps().keySet()));
+    List<Row> out = new ArrayList<>();
+    for (String step : steps) {
+      addRow(out, runs, step, "p50 ms", Figure::p50Ms);
+      addRow(out, runs, step, "p99 ms", Figure::p99Ms);
+      addRow(out, runs, step, "s", Figure::seconds);
+    }
+    return out;
+  }
+
+  private static void addRow(
+      List<Row> out,
+      List<Run> runs,
+      String step,
+      String measure,
+      java.util.function.ToDoubleFunction<Figure> of) {
+    double[] values = new double[runs.size()];
+    boolean any = false;
+    for (int i = 0; i < values.length; i++) {
+      Figure f = runs.get(i).steps().get(step);
+      values[i] = f == null ? Double.NaN : of.applyAsDouble(f);
+      any |= !Double.isNaN(values[i]);
+    }
+    if (any) {
+      out.add(new Row(step, measure, values));
+    }
+  }
+
+  static String table(List<Run> runs, List<Row> rows) {
+    StringBuilder out = new StringBuilder();
+    for (Run r : runs) {
+      out.append(String.format(Locale.ROOT, "%,14d records: %s%n", r.records(), r.file()));
+    }
+    int width = Math.max(4, rows.stream().mapToInt(r -> r.step().length()).max().orElse(4));
+    out.append(String.format(Locale.ROOT, "%-" + width + "s %-6s", "step", ""));
+    for (Run r : runs) {
+      out.append(String.format(Locale.ROOT, " %12s", records(r.records())));
+    }
+    out.append(String.format(Locale.ROOT, " %9s%n", "last÷first"));
+    for (Row row : rows) {
+      out.append(String.format(Locale.ROOT, "%-" + width + "s %-6s", row.step(), row.measure()));
+      for (double v : row.values()) {
+        out.append(
+            String.format(
+                Locale.ROOT,
+                " %12s",
+                Double.isNaN(v) ? "—" : String.format(Locale.ROOT, "%.3f", v)));
+      }
+      double g = row.growth();
+      out.append(
+          String.format(
+              Locale.ROOT,
+              " %9s%n",
+              Double.isNaN(g) ? "—" : String.format(Locale.ROOT, "%.2f×", g)));
+    }
+    return out.toString();
+  }
+
+  private static String records(long n) {
+    return n >= 1_000_000
+        ? (n / 100_000) / 10.0 + "M"
+        : n >= 1000 ? n / 1000 + "k" : Long.toString(n);
+  }
+
+  /** Two PNG charts, query p50 and p99 against records (log–log): the files written. */
+  static List<Path> charts(List<Run> runs, List<Row> rows, Path jsonFile) {
+    List<Path> written = new ArrayList<>();
+    for (String measure : List.of("p50 ms", "p99 ms")) {
+      List<LineChartPng.Series> series = new ArrayList<>();
+      for (Row row : rows) {
+        if (!row.measure().equals(measure)) {
+          continue;
+        }
+        List<double[]> points = new ArrayList<>();
+        for (int i = 0; i < runs.size(); i++) {
+          double v = row.values()[i];
+          if (!Double.isNaN(v) && v > 0) {
+            points.add(new double[] {runs.get(i).records(), v});
+          }
+        }
+        if (!points.isEmpty()) {
+          series.add(new LineChartPng.Series(row.step(), points));
+        }
+      }
+      String suffix = measure.startsWith("p50") ? "-p50.png" : "-p99.png";
+      Path png =
+          jsonFile.resolveSibling(jsonFile.getFileName().toString().replace(".json", suffix));
+      LineChartPng.write(
+          png,
+          "bench trails: query " + measure.replace(" ms", "") + " against records loaded",
+          "records (log)",
+          measure + " (log)",
+          series,
+          true);
+      written.add(png);
+    }
+    return written;
+  }
+
+  /** The growth table as JSON: sizes, and per row its values and growth. */
+  static Map<String, Object> json(List<Run> runs, List<Row> rows) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("files", runs.stream().map(r -> r.file().toString()).toList());
+    m.put("records", runs.stream().map(Run::records).toList());
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (Row r : rows) {
+      Map<String, Object> row = new LinkedHashMap<>();
+      row.put("step", r.step());
+      row.put("measure", r.measure());
+      List<Double> values = new ArrayList<>();
+      for (double v : r.values()) {
+        values.add(Double.isNaN(v) ? null : v);
+      }
+      row.put("values", values);
+      row.put("growth", Double.isNaN(r.growth()) ? null : r.growth());
+      out.add(row);
+    }
+    m.put("rows", out);
+    return m;
+  }
+}

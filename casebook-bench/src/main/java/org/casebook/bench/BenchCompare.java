@@ -1,8 +1,6 @@
 package org.casebook.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,9 +8,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
-import org.casebook.core.InvalidInputException;
-import org.casebook.core.Json;
-import org.casebook.core.LocalFileException;
 
 /**
  * {@code casebook bench compare A.json B.json}: every number the two result files have at the same
@@ -35,8 +30,8 @@ final class BenchCompare {
   private BenchCompare() {}
 
   static List<Line> compare(Path a, Path b, Pattern only) {
-    Map<String, Double> left = numbers(read(a));
-    Map<String, Double> right = numbers(read(b));
+    Map<String, Double> left = numbers(BenchResults.read(a));
+    Map<String, Double> right = numbers(BenchResults.read(b));
     List<Line> out = new ArrayList<>();
     left.forEach(
         (path, v) -> {
@@ -46,17 +41,6 @@ final class BenchCompare {
           }
         });
     return out;
-  }
-
-  private static JsonNode read(Path file) {
-    InvalidInputException.check(Files.isRegularFile(file), "file", file + " is not a file");
-    try {
-      return Json.mapper().readTree(Files.readString(file));
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new InvalidInputException("file", file + " is not JSON: " + e.getOriginalMessage());
-    } catch (IOException e) {
-      throw LocalFileException.of("read", file, e);
-    }
   }
 
   /** Every numeric leaf by its path, in document order. */

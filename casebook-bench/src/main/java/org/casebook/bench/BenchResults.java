@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import org.casebook.core.InvalidInputException;
 import org.casebook.core.Json;
 import org.casebook.core.LocalFileException;
 
@@ -19,6 +20,18 @@ public final class BenchResults {
 
   public static Path directory() {
     return Path.of(System.getProperty("casebook.bench.dir", "bench-results"));
+  }
+
+  /** A result file read back (for {@code bench compare} and {@code bench trails-growth}). */
+  static com.fasterxml.jackson.databind.JsonNode read(Path file) {
+    InvalidInputException.check(Files.isRegularFile(file), "file", file + " is not a file");
+    try {
+      return Json.mapper().readTree(Files.readString(file));
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new InvalidInputException("file", file + " is not JSON: " + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw LocalFileException.of("read", file, e);
+    }
   }
 
   /**

@@ -1,8 +1,6 @@
 package org.casebook.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -13,8 +11,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.casebook.core.InvalidInputException;
-import org.casebook.core.Json;
-import org.casebook.core.LocalFileException;
 
 /**
  * {@code casebook bench trails-growth A.json B.json …}: how each trails step's time grows with the
@@ -36,7 +32,7 @@ final class TrailsGrowth {
   static List<Run> read(List<Path> files) {
     List<Run> runs = new ArrayList<>();
     for (Path f : files) {
-      JsonNode root = read(f);
+      JsonNode root = BenchResults.read(f);
       JsonNode accepted = root.path("ingest").path("accepted");
       InvalidInputException.check(
           accepted.canConvertToLong() && root.path("results").isArray(),
@@ -57,17 +53,6 @@ final class TrailsGrowth {
     }
     runs.sort(Comparator.comparingLong(Run::records));
     return runs;
-  }
-
-  private static JsonNode read(Path file) {
-    InvalidInputException.check(Files.isRegularFile(file), "file", file + " is not a file");
-    try {
-      return Json.mapper().readTree(Files.readString(file));
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new InvalidInputException("file", file + " is not JSON: " + e.getOriginalMessage());
-    } catch (IOException e) {
-      throw LocalFileException.of("read", file, e);
-    }
   }
 
   /** A figure's rows: a step and what is measured of it ("p50 ms", "p99 ms" or "s"). */

@@ -113,6 +113,15 @@ final class BanknoteBenchmark {
         description = "Timed lookups and window queries each (default ${DEFAULT-VALUE}).")
     int samples;
 
+    @Option(
+        paramLabel = "N",
+        names = "--rounds",
+        defaultValue = "3",
+        description =
+            "Rounds of a raw write then the devices' files through the agents, alternating after"
+                + " the warm-up; medians compared (default ${DEFAULT-VALUE}).")
+    int rounds;
+
     @Option(names = "--images", description = "Files carry serial images (1,644-byte records).")
     boolean images;
 
@@ -134,6 +143,7 @@ final class BanknoteBenchmark {
       InvalidInputException.check(
           agentThreads >= 1 && agentThreads <= 512, "agent-threads", "--agent-threads is 1..512");
       InvalidInputException.check(samples >= 100, "samples", "--samples must be at least 100");
+      InvalidInputException.check(rounds >= 1 && rounds <= 9, "rounds", "--rounds is 1..9");
     }
 
     Map<String, Object> toJson() {
@@ -144,6 +154,7 @@ final class BanknoteBenchmark {
       m.put("agentThreads", agentThreads);
       m.put("batchSize", batchSize);
       m.put("samples", samples);
+      m.put("rounds", rounds);
       m.put("images", images);
       return m;
     }
@@ -169,8 +180,8 @@ final class BanknoteBenchmark {
     final Spread reversed = new Spread("reversed (reversed serial | MAX-time | origin | record)");
     final List<String> serials = new ArrayList<>();
 
-    /** Notes the warm-up delivered (in the tables, not in the timed figures). */
-    long warmUpNotes;
+    /** Notes the warm-up and the rounds delivered: in the tables before the preload. */
+    long storedNotes;
   }
 
   Map<String, Object> run() throws Exception {
@@ -259,8 +270,100 @@ final class BanknoteBenchmark {
           "warm-up (not counted): %,d notes through agents in %.1f s%n",
           warmDelivered,
           (System.nanoTime() - w0) / 1e9);
-      g.warmUpNotes = warmDelivered;
-      Map<String, Object> ingest = agents(gen, spools, base, g, table);
+      g.storedNotes = warmDelivered;
+      // Raw writes and ingest rounds alternate, and their medians are compared: on 2 cores either
+      // moves by a fifth from run to run. Each round's files are new notes (another day), so every
+      // round writes new rows; the first round's files are the ones described above.
+      List<Double> rawRates = new ArrayList<>();
+      List<Ingest> rounds = new ArrayList<>();
+      for (int round = 1; round <= o.rounds; round++) {
+        double rate =
+            RawBenchmark.writeRate(context.connection(), ro.rows, ro.valueBytes, ro.cells);
+        rawRates.add(rate);
+        Ingest in;
+        if (round == 1) {
+          in = agents(gen, spools, base, g.notes, true);
+        } else {
+          BanknoteGenerator roundGen =
+              new BanknoteGenerator(
+                  new BanknoteGenerator.Spec(
+                      o.devices,
+                      1,
+                      o.notesPerDevice,
+                      0.01,
+                      0.001,
+                      o.images,
+                      7 + round,
+                      DAY.minusDays(round + 1),
+                      ZONE));
+          Path roundSpools = o.work.resolve("spool-" + round);
+          long[] roundNotes = {0};
+          roundGen.write(roundSpools, f -> roundNotes[0] += f.notes().size());
+          in = agents(roundGen, roundSpools, base, roundNotes[0], false);
+        }
+        g.storedNotes += in.delivered();
+        rounds.add(in);
+        System.out.printf(
+            Locale.ROOT,
+            "round %d: raw write %,.0f rows/s; agents %,.0f notes/s (%.2fx per note)%n",
+            round,
+            rate,
+            in.notesPerSecond(),
+            in.notesPerSecond() / rate);
+      }
+      double rawMedian = median(rawRates);
+      Ingest medianRound =
+          rounds.stream()
+              .sorted(java.util.Comparator.comparingDouble(Ingest::notesPerSecond))
+              .toList()
+              .get((rounds.size() - 1) / 2);
+      table.add(
+          "agents -> HTTP collector -> HBase",
+          medianRound.delivered(),
+          "notes",
+          medianRound.seconds(),
+          null,
+          String.format(
+              Locale.ROOT,
+              "median of %d rounds (%s notes/s); %d agents on %d threads, %d quarantined files, %d"
+                  + " retries",
+              rounds.size(),
+              String.join(
+                  ", ",
+                  rounds.stream()
+                      .map(r -> String.format(Locale.ROOT, "%,.0f", r.notesPerSecond()))
+                      .toList()),
+              gen.devices().size(),
+              o.agentThreads,
+              medianRound.quarantined(),
+              medianRound.retries()));
+      table.add(
+          "raw BufferedMutator write, alternating",
+          ro.rows,
+          "rows",
+          ro.rows / rawMedian,
+          null,
+          String.format(
+              Locale.ROOT,
+              "median of %d rounds (%s rows/s), rows of %d B",
+              rawRates.size(),
+              String.join(
+                  ", ",
+                  rawRates.stream().map(r -> String.format(Locale.ROOT, "%,.0f", r)).toList()),
+              ro.valueBytes + rawKey));
+      Probe probe = rounds.get(0).probe();
+      table.add(
+          "delay: file in spool -> lookup finds it",
+          probe.latency.count(),
+          "files",
+          0,
+          probe.latency,
+          "probe files of 20 notes while the first round's agents run");
+      Map<String, Object> ingest = new LinkedHashMap<>();
+      ingest.put("rounds", rounds.stream().map(Ingest::toJson).toList());
+      ingest.put("rawRowsPerSecond", rawRates);
+      ingest.put("warmUpNotes", warmDelivered);
+      ingest.put("delay", probe.latency.toJson());
       json.put("ingest", ingest);
       try (Admin admin = context.connection().getAdmin()) {
         HotspotReport.Result live =
@@ -289,7 +392,7 @@ final class BanknoteBenchmark {
       }
     }
     System.out.println(table.render());
-    System.out.println(comparisons(table, raw, json));
+    System.out.println(comparisons(table, json));
     System.out.println(raw.table().render());
     json.put("table", table.toJson());
     return json;
@@ -331,56 +434,57 @@ final class BanknoteBenchmark {
   }
 
   /** Every device's agent drains its spool; probes measure file-to-lookup delay meanwhile. */
-  private Map<String, Object> agents(
-      BanknoteGenerator gen, Path spools, URI base, Generated g, BenchTable table)
+  /** One round through the agents: notes, seconds, retries, quarantined files, the probe. */
+  private record Ingest(
+      long delivered, double seconds, long retries, long quarantined, Probe probe) {
+    double notesPerSecond() {
+      return delivered / seconds;
+    }
+
+    Map<String, Object> toJson() {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("notes", delivered);
+      m.put("seconds", seconds);
+      m.put("notesPerSecond", notesPerSecond());
+      m.put("retries", retries);
+      m.put("quarantinedFiles", quarantined);
+      return m;
+    }
+  }
+
+  /**
+   * Every device's agent drains its spool, timed; with {@code probing}, a probe measures
+   * file-to-lookup delay meanwhile.
+   */
+  private Ingest agents(BanknoteGenerator gen, Path spools, URI base, long notes, boolean probing)
       throws Exception {
     Probe probe = new Probe(spools.resolve("probe"), base);
-    long t0 = System.nanoTime();
     Thread probes = new Thread(probe::run, "bench-probe");
     probes.setDaemon(true);
-    probes.start();
+    long t0 = System.nanoTime();
+    if (probing) {
+      probes.start();
+    }
     long[] counts;
     try {
-      counts = drain(agents(gen, spools, base), "agents", g.notes);
+      counts = drain(agents(gen, spools, base), "agents", notes);
     } finally {
       probe.stop();
     }
     double secs = (System.nanoTime() - t0) / 1e9;
-    probes.join(60_000);
-    long delivered = counts[0];
-    if (delivered != g.notes) {
-      throw new IllegalStateException(
-          "agents delivered " + delivered + " notes, the files hold " + g.notes);
+    if (probing) {
+      probes.join(60_000);
     }
-    table.add(
-        "agents -> HTTP collector -> HBase",
-        delivered,
-        "notes",
-        secs,
-        null,
-        String.format(
-            Locale.ROOT,
-            "%d agents on %d threads, %d quarantined files, %d retries",
-            gen.devices().size(),
-            o.agentThreads,
-            counts[2],
-            counts[1]));
-    table.add(
-        "delay: file in spool -> lookup finds it",
-        probe.latency.count(),
-        "files",
-        0,
-        probe.latency,
-        "probe files of 20 notes while the agents run");
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("notes", delivered);
-    m.put("seconds", secs);
-    m.put("notesPerSecond", delivered / secs);
-    m.put("retries", counts[1]);
-    m.put("quarantinedFiles", counts[2]);
-    m.put("warmUpNotes", g.warmUpNotes);
-    m.put("delay", probe.latency.toJson());
-    return m;
+    if (counts[0] != notes) {
+      throw new IllegalStateException(
+          "agents delivered " + counts[0] + " notes, the files hold " + notes);
+    }
+    return new Ingest(counts[0], secs, counts[1], counts[2], probe);
+  }
+
+  private static double median(List<Double> values) {
+    List<Double> sorted = values.stream().sorted().toList();
+    return sorted.get((sorted.size() - 1) / 2);
   }
 
   /** One agent per generated device, each on its own spool directory. */
@@ -525,7 +629,7 @@ final class BanknoteBenchmark {
 
   /** Fills the tables to {@code --rows} notes through the bulk writer (BufferedMutators). */
   private void preload(BanknoteService service, Generated g, BenchTable table) {
-    long more = o.rows - g.notes - g.warmUpNotes;
+    long more = o.rows - g.storedNotes;
     if (more <= 0) {
       return;
     }
@@ -680,14 +784,14 @@ final class BanknoteBenchmark {
     return m;
   }
 
-  private static String comparisons(
-      BenchTable table, RawBenchmark.Figures raw, Map<String, Object> json) {
+  private static String comparisons(BenchTable table, Map<String, Object> json) {
     Map<String, BenchTable.Row> rows = new LinkedHashMap<>();
     table.rows().forEach(r -> rows.put(r.step(), r));
     StringBuilder sb = new StringBuilder("comparisons:\n");
     Map<String, Object> c = new LinkedHashMap<>();
     BenchTable.Row ingest = rows.get("agents -> HTTP collector -> HBase");
-    double ratio = ingest.rate() / raw.writeCellsPerSecond();
+    double rawRate = rows.get("raw BufferedMutator write, alternating").rate();
+    double ratio = ingest.rate() / rawRate;
     sb.append(
         String.format(
             Locale.ROOT,
@@ -696,7 +800,7 @@ final class BanknoteBenchmark {
                 + " row); target >= 0.8x%n",
             ingest.rate(),
             ratio,
-            raw.writeCellsPerSecond()));
+            rawRate));
     c.put("ingestVsRaw", ratio);
     // Each note is two rows (notes, devices) plus a few index cells: the HBase work per note.
     sb.append(

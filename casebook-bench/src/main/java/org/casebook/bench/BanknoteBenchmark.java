@@ -198,10 +198,7 @@ final class BanknoteBenchmark {
     Path spools = o.work.resolve("spool");
     deleteTree(o.work);
     long t0 = System.nanoTime();
-    BanknoteGenerator gen =
-        new BanknoteGenerator(
-            new BanknoteGenerator.Spec(
-                o.devices, 1, o.notesPerDevice, 0.01, 0.001, o.images, 7, DAY, ZONE));
+    BanknoteGenerator gen = deviceFiles(o.devices, 7, DAY);
     Generated g = generate(gen, spools);
     double recordBytes = (double) g.bytes / g.notes;
     double rowBytes = (double) g.rowBytes / g.notes;
@@ -221,21 +218,9 @@ final class BanknoteBenchmark {
 
     // A tenth of the devices, a day earlier (other rows), drained before the timed run: the raw
     // ceiling warms up too, and a cold JIT on 2 cores halves a first run's rate.
-    BanknoteGenerator warmGen =
-        new BanknoteGenerator(
-            new BanknoteGenerator.Spec(
-                Math.max(10, o.devices / 10),
-                1,
-                o.notesPerDevice,
-                0.01,
-                0.001,
-                o.images,
-                9,
-                DAY.minusDays(1),
-                ZONE));
+    BanknoteGenerator warmGen = deviceFiles(Math.max(10, o.devices / 10), 9, DAY.minusDays(1));
     Path warmSpools = o.work.resolve("warm-up");
-    long[] warmNotes = {0};
-    warmGen.write(warmSpools, f -> warmNotes[0] += f.notes().size());
+    long warmNotes = write(warmGen, warmSpools);
 
     RawBenchmark.Options ro = RawBenchmark.Options.defaults();
     ro.rows = (int) Math.max(1000, g.notes);
@@ -259,11 +244,10 @@ final class BanknoteBenchmark {
       server.start();
       URI base = URI.create("http://127.0.0.1:" + server.port());
       long w0 = System.nanoTime();
-      long warmDelivered =
-          drain(agents(warmGen, warmSpools, base), "warm-up agents", warmNotes[0])[0];
-      if (warmDelivered != warmNotes[0]) {
+      long warmDelivered = drain(agents(warmGen, warmSpools, base), "warm-up agents", warmNotes)[0];
+      if (warmDelivered != warmNotes) {
         throw new IllegalStateException(
-            "warm-up agents delivered " + warmDelivered + " notes, the files hold " + warmNotes[0]);
+            "warm-up agents delivered " + warmDelivered + " notes, the files hold " + warmNotes);
       }
       System.out.printf(
           Locale.ROOT,
@@ -284,22 +268,9 @@ final class BanknoteBenchmark {
         if (round == 1) {
           in = agents(gen, spools, base, g.notes, true);
         } else {
-          BanknoteGenerator roundGen =
-              new BanknoteGenerator(
-                  new BanknoteGenerator.Spec(
-                      o.devices,
-                      1,
-                      o.notesPerDevice,
-                      0.01,
-                      0.001,
-                      o.images,
-                      7 + round,
-                      DAY.minusDays(round + 1),
-                      ZONE));
+          BanknoteGenerator roundGen = deviceFiles(o.devices, 7 + round, DAY.minusDays(round + 1));
           Path roundSpools = o.work.resolve("spool-" + round);
-          long[] roundNotes = {0};
-          roundGen.write(roundSpools, f -> roundNotes[0] += f.notes().size());
-          in = agents(roundGen, roundSpools, base, roundNotes[0], false);
+          in = agents(roundGen, roundSpools, base, write(roundGen, roundSpools), false);
         }
         g.storedNotes += in.delivered();
         rounds.add(in);
@@ -396,6 +367,23 @@ final class BanknoteBenchmark {
     System.out.println(raw.table().render());
     json.put("table", table.toJson());
     return json;
+  }
+
+  /**
+   * The device files of one day: {@code devices} devices' notes, 1 % damaged files and 0.1 % broken
+   * records, images as asked; another seed and day give other notes (other rows).
+   */
+  private BanknoteGenerator deviceFiles(int devices, long seed, LocalDate day) {
+    return new BanknoteGenerator(
+        new BanknoteGenerator.Spec(
+            devices, 1, o.notesPerDevice, 0.01, 0.001, o.images, seed, day, ZONE));
+  }
+
+  /** Writes the generator's files under {@code spools}: the notes they hold. */
+  private static long write(BanknoteGenerator gen, Path spools) {
+    long[] notes = {0};
+    gen.write(spools, f -> notes[0] += f.notes().size());
+    return notes[0];
   }
 
   private Generated generate(BanknoteGenerator gen, Path spools) {

@@ -19,7 +19,6 @@ public final class ByteLines {
   private int end;
   private byte[] partial = new byte[256];
   private int partialLength;
-  private long consumed;
 
   private byte[] lineArray;
   private int lineOffset;
@@ -34,11 +33,6 @@ public final class ByteLines {
   /** Whether bytes are waiting in this reader's buffer. */
   public boolean buffered() {
     return pos < end;
-  }
-
-  /** Bytes of the stream consumed so far, line breaks included (for progress). */
-  public long consumed() {
-    return consumed;
   }
 
   /** Moves to the next line; false at the end of the stream with nothing pending. */
@@ -66,7 +60,6 @@ public final class ByteLines {
       }
       int stop = nl < 0 ? end : nl;
       int length = stop - pos;
-      consumed += nl < 0 ? length : length + 1;
       if (!tooLong) {
         if (partialLength + length > maxLineBytes) {
           tooLong = true;

@@ -90,6 +90,16 @@ final class TrailsBenchmark {
     int activeUsers;
 
     @Option(
+        paramLabel = "S",
+        names = "--warmup-seconds",
+        defaultValue = "20",
+        description =
+            "Untimed single-user queries before the timed ones, on each side, for this long"
+                + " (default ${DEFAULT-VALUE}): the JIT needs thousands of calls through the"
+                + " client and the region server before their times settle.")
+    int warmupSeconds;
+
+    @Option(
         paramLabel = "N",
         names = "--raw-rows",
         defaultValue = "100000",
@@ -103,6 +113,20 @@ final class TrailsBenchmark {
     boolean noMapReduce;
 
     @Option(
+        paramLabel = "N",
+        names = "--load-rounds",
+        defaultValue = "3",
+        description =
+            "Timed rounds of the bulk load and of PostgreSQL's load, after an untimed first one"
+                + " each; the median is reported (default ${DEFAULT-VALUE}).")
+    int loadRounds;
+
+    @Option(
+        names = "--no-bulk-load",
+        description = "Skip the bulk load (MapReduce job writing HFiles) of the same log.")
+    boolean noBulkLoad;
+
+    @Option(
         paramLabel = "DIR",
         names = "--work",
         defaultValue = "bench-work/trails",
@@ -114,6 +138,10 @@ final class TrailsBenchmark {
       InvalidInputException.check(users >= 10, "users", "--users must be at least 10");
       InvalidInputException.check(days >= 1 && days <= 366, "days", "--days must be 1..366");
       InvalidInputException.check(samples >= 10, "samples", "--samples must be at least 10");
+      InvalidInputException.check(
+          warmupSeconds >= 0, "warmup-seconds", "--warmup-seconds must be 0 or more");
+      InvalidInputException.check(
+          loadRounds >= 1 && loadRounds <= 20, "load-rounds", "--load-rounds must be 1..20");
       InvalidInputException.check(
           activeUsers >= 1 && activeUsers <= users,
           "active-users",
@@ -188,17 +216,60 @@ final class TrailsBenchmark {
           String.format(
               Locale.ROOT, "%,d records, %,d rejected", report.accepted(), report.rejected()));
       json.put("ingest", report.toJson());
-      settle(specs);
-      // Warm-up: JIT and block cache, as PostgreSQL's shared buffers are warm after its load.
-      for (int i = 0; i < Math.min(o.samples, 300); i++) {
-        String uid = LogGenerator.userId(rnd.nextInt(Math.min(o.users, 2000)));
-        trails.trails(
-            new TrailQuery(List.of(uid), FIRST_DAY, lastDay, Set.of(), Set.of()),
-            TrailsService.Plan.GETS);
-        trails.trails(
-            new TrailQuery(List.of(uid), FIRST_DAY, lastDay, Set.of(), Set.of()),
-            TrailsService.Plan.SCAN);
+      if (!o.noBulkLoad) {
+        // An untimed first load, then the median of --load-rounds: the first MapReduce job in a
+        // JVM runs its shuffle and HFile writers through cold code (5.5 s against 2.5 s for the
+        // same job again here); PostgreSQL's load gets the same rounds.
+        List<Double> bulkRuns = new ArrayList<>();
+        IngestReport bulk = null;
+        for (int round = 0; round <= o.loadRounds; round++) {
+          bulk = bulkLoad(schemas, log, written.bytes());
+          if (round > 0) {
+            bulkRuns.add(bulk.seconds());
+          } else {
+            json.put("bulkLoadFirstSeconds", bulk.seconds());
+          }
+        }
+        table.add(
+            "HBase bulk load (MapReduce, HFiles)",
+            bulk.cells(),
+            "cells",
+            median(bulkRuns),
+            null,
+            String.format(
+                Locale.ROOT,
+                "the same 3 tables in another namespace, median of %s after an untimed first"
+                    + " load of %.2f s; %,d records, %,d rejected%s",
+                runs(bulkRuns),
+                (Double) json.get("bulkLoadFirstSeconds"),
+                bulk.accepted(),
+                bulk.rejected(),
+                bulk.cells() == report.cells() ? "" : " (the Puts wrote " + report.cells() + ")"));
+        json.put("bulkLoad", bulk.toJson());
       }
+      settle(specs);
+      // Warm-up, timed by the clock: JIT and block cache. PostgreSQL gets as long (its JDBC driver
+      // runs in this JVM too). With 600 queries the p50s were still falling.
+      // Its own random numbers: the timed queries then ask for the same users whatever the
+      // number of warm-up rounds.
+      SplittableRandom warmRnd = new SplittableRandom(6);
+      long warmQueries = 0;
+      long warmUntil = System.nanoTime() + o.warmupSeconds * 1_000_000_000L;
+      for (long n = 1; System.nanoTime() < warmUntil; n++) {
+        String uid = LogGenerator.userId(warmRnd.nextInt(Math.min(o.users, 2000)));
+        TrailQuery q = new TrailQuery(List.of(uid), FIRST_DAY, lastDay, Set.of(), Set.of());
+        trails.trails(q, TrailsService.Plan.GETS);
+        trails.trails(q, TrailsService.Plan.SCAN);
+        for (HistoryLayout layout : HistoryLayout.values()) {
+          trails.latest(uid, PageRequest.first(20), layout);
+        }
+        warmQueries += 2 + HistoryLayout.values().length;
+        if (n % 17 == 0) { // now and then, the multi-user path too
+          trails.trails(new TrailQuery(hundredUsers(rnd), FIRST_DAY, lastDay, Set.of(), Set.of()));
+          warmQueries++;
+        }
+      }
+      json.put("warmupQueries", warmQueries);
       for (TrailsService.Plan plan : List.of(TrailsService.Plan.GETS, TrailsService.Plan.SCAN)) {
         Latency one = new Latency();
         long events = 0;
@@ -233,11 +304,8 @@ final class TrailsBenchmark {
       }
 
       Latency hundred = new Latency();
-      for (int i = 0; i < 20; i++) {
-        List<String> us = new ArrayList<>();
-        for (int k = 0; k < 100; k++) {
-          us.add(LogGenerator.userId(rnd.nextInt(o.users)));
-        }
+      for (int i = 0; i < MULTI_USER_SAMPLES; i++) {
+        List<String> us = hundredUsers(rnd);
         long s = System.nanoTime();
         trails.trails(new TrailQuery(us, FIRST_DAY, lastDay, Set.of(), Set.of()));
         hundred.recordNanos(System.nanoTime() - s);
@@ -322,6 +390,28 @@ final class TrailsBenchmark {
   }
 
   /**
+   * Loads the log again through the bulk-load path, into the same tables in a namespace of their
+   * own (dropped afterwards): the load PostgreSQL's COPY is compared with.
+   */
+  private IngestReport bulkLoad(SchemaManager schemas, Path log, long bytes) {
+    String namespace = NAMESPACE + "_bulk";
+    List<TableSpec> specs = TrailsService.schemas(namespace);
+    specs.forEach(s -> schemas.drop(s.name()));
+    schemas.ensureAll(specs);
+    try (Progress p = Progress.start("bulk load", bytes, "bytes")) {
+      return new TrailsService(context, namespace)
+          .ingestBulk(
+              log,
+              new TrailsService.IngestOptions(
+                  o.work.resolve("rejects-bulk.tsv"), TrailsService.History.BOTH, 2),
+              o.work.toAbsolutePath().resolve("bulk"),
+              p);
+    } finally {
+      schemas.dropNamespace(namespace);
+    }
+  }
+
+  /**
    * Waits until the region servers have no compaction running on the tables (at most 2 minutes).
    */
   private void settle(List<TableSpec> specs) throws IOException, InterruptedException {
@@ -344,36 +434,63 @@ final class TrailsBenchmark {
       throws Exception {
     try (EmbeddedPostgres pg = EmbeddedPostgres.start(o.work.toAbsolutePath(), "512MB");
         java.sql.Connection c = pg.connect()) {
-      try (Statement st = c.createStatement()) {
-        st.execute(
-            "CREATE TABLE events (uid text NOT NULL, type smallint NOT NULL, ts timestamptz NOT NULL, fields jsonb NOT NULL)");
+      // An untimed first load, then the median of --load-rounds (each into a fresh table); the
+      // last round's table stays for the queries.
+      List<double[]> loads = new ArrayList<>();
+      double firstPostgresLoad = 0;
+      long rows = 0;
+      for (int round = 0; round <= o.loadRounds; round++) {
+        try (Statement st = c.createStatement()) {
+          st.execute("DROP TABLE IF EXISTS events");
+          st.execute(
+              "CREATE TABLE events (uid text NOT NULL, type smallint NOT NULL, ts timestamptz NOT NULL, fields jsonb NOT NULL)");
+        }
+        long t0 = System.nanoTime();
+        rows = copy(c, log);
+        double loadSecs = (System.nanoTime() - t0) / 1e9;
+        t0 = System.nanoTime();
+        try (Statement st = c.createStatement()) {
+          // The DBA's indexes: user + time serves trails, ranges and latest-N; type in front of
+          // time serves account x behaviour x range. Built after the load, then statistics.
+          st.execute("CREATE INDEX events_uid_ts ON events (uid, ts)");
+          st.execute("CREATE INDEX events_uid_type_ts ON events (uid, type, ts)");
+          st.execute("ANALYZE events");
+        }
+        double indexSecs = (System.nanoTime() - t0) / 1e9;
+        if (round > 0) {
+          loads.add(new double[] {loadSecs, indexSecs});
+        } else {
+          firstPostgresLoad = loadSecs + indexSecs;
+        }
       }
-      long t0 = System.nanoTime();
-      long rows = copy(c, log);
-      double loadSecs = (System.nanoTime() - t0) / 1e9;
-      t0 = System.nanoTime();
-      try (Statement st = c.createStatement()) {
-        // The DBA's indexes: user + time serves trails, ranges and latest-N; type in front of time
-        // serves account x behaviour x range. Built after the load, then statistics.
-        st.execute("CREATE INDEX events_uid_ts ON events (uid, ts)");
-        st.execute("CREATE INDEX events_uid_type_ts ON events (uid, type, ts)");
-        st.execute("ANALYZE events");
-      }
-      double indexSecs = (System.nanoTime() - t0) / 1e9;
-      table.add("PostgreSQL: COPY load", rows, "rows", loadSecs, null, "same cleaned records");
+      loads.sort(java.util.Comparator.comparingDouble(l -> l[0] + l[1]));
+      double[] median = loads.get(loads.size() / 2);
+      List<Double> totals = loads.stream().map(l -> l[0] + l[1]).toList();
+      table.add("PostgreSQL: COPY load", rows, "rows", median[0], null, "same cleaned records");
       table.add(
           "PostgreSQL: build 2 indexes + ANALYZE",
           1,
           "tables",
-          indexSecs,
+          median[1],
           null,
           "(uid, ts), (uid, type, ts)");
-      table.add("PostgreSQL: load + index", rows, "rows", loadSecs + indexSecs, null, "");
+      table.add(
+          "PostgreSQL: load + index",
+          rows,
+          "rows",
+          median[0] + median[1],
+          null,
+          String.format(
+              Locale.ROOT,
+              "median of %s after an untimed first load of %.2f s",
+              runs(totals),
+              firstPostgresLoad));
 
       Timestamp from = Timestamp.from(FIRST_DAY.atStartOfDay(ZoneOffset.UTC).toInstant());
       Timestamp to =
           Timestamp.from(FIRST_DAY.plusDays(o.days).atStartOfDay(ZoneOffset.UTC).toInstant());
       SplittableRandom rnd = new SplittableRandom(5);
+      warmUp(c, from, to, new SplittableRandom(6));
       Latency one = new Latency();
       try (PreparedStatement ps =
           c.prepareStatement(
@@ -395,14 +512,9 @@ final class TrailsBenchmark {
           one,
           "index (uid, ts)");
       Latency hundred = new Latency();
-      try (PreparedStatement ps =
-          c.prepareStatement(
-              "SELECT uid, type, ts, fields FROM events WHERE uid = ANY(?) AND ts >= ? AND ts < ? ORDER BY uid, ts")) {
-        for (int i = 0; i < 20; i++) {
-          List<String> us = new ArrayList<>();
-          for (int k = 0; k < 100; k++) {
-            us.add(LogGenerator.userId(rnd.nextInt(o.users)));
-          }
+      try (PreparedStatement ps = c.prepareStatement(HUNDRED_USERS_SQL)) {
+        for (int i = 0; i < MULTI_USER_SAMPLES; i++) {
+          List<String> us = hundredUsers(rnd);
           Array arr = c.createArrayOf("text", us.toArray());
           ps.setArray(1, arr);
           ps.setTimestamp(2, from);
@@ -421,9 +533,7 @@ final class TrailsBenchmark {
                 c.prepareStatement(
                     "SELECT uid FROM events WHERE uid = ANY(?) AND ts >= ? AND ts < ? "
                         + "GROUP BY uid HAVING count(DISTINCT type) = 4");
-            PreparedStatement fetch =
-                c.prepareStatement(
-                    "SELECT uid, type, ts, fields FROM events WHERE uid = ANY(?) AND ts >= ? AND ts < ? ORDER BY uid, ts")) {
+            PreparedStatement fetch = c.prepareStatement(HUNDRED_USERS_SQL)) {
           find.setArray(1, c.createArrayOf("text", activeUsers.toArray()));
           find.setTimestamp(2, from);
           find.setTimestamp(3, to);
@@ -467,6 +577,44 @@ final class TrailsBenchmark {
         }
       }
       table.add("PostgreSQL: latest 20", latest.count(), "queries", 0, latest, "");
+    }
+  }
+
+  /** 100 users drawn from all of them. */
+  private List<String> hundredUsers(SplittableRandom rnd) {
+    List<String> us = new ArrayList<>(100);
+    for (int k = 0; k < 100; k++) {
+      us.add(LogGenerator.userId(rnd.nextInt(o.users)));
+    }
+    return us;
+  }
+
+  /** PostgreSQL's side of the warm-up: its queries, for as long as HBase's. */
+  private void warmUp(java.sql.Connection c, Timestamp from, Timestamp to, SplittableRandom rnd)
+      throws SQLException {
+    try (PreparedStatement trail =
+            c.prepareStatement(
+                "SELECT type, ts, fields FROM events WHERE uid = ? AND ts >= ? AND ts < ? ORDER BY ts");
+        PreparedStatement latest =
+            c.prepareStatement(
+                "SELECT type, ts, fields FROM events WHERE uid = ? ORDER BY ts DESC LIMIT 20");
+        PreparedStatement hundred = c.prepareStatement(HUNDRED_USERS_SQL)) {
+      long until = System.nanoTime() + o.warmupSeconds * 1_000_000_000L;
+      for (long n = 1; System.nanoTime() < until; n++) {
+        if (n % 17 == 0) {
+          hundred.setArray(1, c.createArrayOf("text", hundredUsers(rnd).toArray()));
+          hundred.setTimestamp(2, from);
+          hundred.setTimestamp(3, to);
+          EmbeddedPostgres.drain(hundred);
+        }
+        String uid = LogGenerator.userId(rnd.nextInt(Math.min(o.users, 2000)));
+        trail.setString(1, uid);
+        trail.setTimestamp(2, from);
+        trail.setTimestamp(3, to);
+        EmbeddedPostgres.drain(trail);
+        latest.setString(1, uid);
+        EmbeddedPostgres.drain(latest);
+      }
     }
   }
 
@@ -528,42 +676,60 @@ final class TrailsBenchmark {
               raw.writeCellsPerSecond()));
       r.put("ingestVsRawWrite", ratio);
     }
-    pair(sb, r, rows, "trail, Gets", "p99", 99);
-    pair(sb, r, rows, "trail, Scan", "p99", 99);
-    pair(sb, r, rows, "100 users'", "p50", 50);
-    pair(sb, r, rows, "latest 20", "p99", 99);
+    // The targets at 300k records: p50 within 3x of PostgreSQL's and p99 within 2x.
+    pair(sb, r, rows, "trail, Scan", " (default plan)");
+    pair(sb, r, rows, "trail, Gets", " (the seed's plan, kept for comparison)");
+    pair(sb, r, rows, "100 users'", "");
+    pair(sb, r, rows, "latest 20", " (wide, the default layout)");
     BenchTable.Row hbTask = rows.get("HBase: 000 task, direct");
     BenchTable.Row pgTask = rows.get("PostgreSQL: 000 task (GROUP BY + fetch)");
     if (hbTask != null && pgTask != null) {
       sb.append(
           String.format(
               Locale.ROOT,
-              "  000 task: HBase %.2f s, PostgreSQL %.2f s (HBase/PostgreSQL %.2fx)%n",
+              "  000 task: HBase %.3f s, PostgreSQL %.3f s (HBase/PostgreSQL %.2fx, target <= 2x: %s)%n",
               hbTask.seconds(),
               pgTask.seconds(),
-              hbTask.seconds() / pgTask.seconds()));
+              hbTask.seconds() / pgTask.seconds(),
+              met(hbTask.seconds() / pgTask.seconds() <= 2)));
       r.put("task000HBaseVsPostgresSeconds", List.of(hbTask.seconds(), pgTask.seconds()));
     }
     BenchTable.Row pgLoad = rows.get("PostgreSQL: load + index");
+    BenchTable.Row bulk = rows.get("HBase bulk load (MapReduce, HFiles)");
+    if (bulk != null && pgLoad != null) {
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "  bulk load: HBase %.1f s (3 tables, MapReduce + HFiles), PostgreSQL %.1f s:"
+                  + " HBase/PostgreSQL %.2fx, target <= 2x: %s%n",
+              bulk.seconds(),
+              pgLoad.seconds(),
+              bulk.seconds() / pgLoad.seconds(),
+              met(bulk.seconds() / pgLoad.seconds() <= 2)));
+      r.put("bulkLoadHBaseVsPostgresSeconds", List.of(bulk.seconds(), pgLoad.seconds()));
+    }
     if (ingest != null && pgLoad != null) {
       sb.append(
           String.format(
               Locale.ROOT,
-              "  loading: HBase %.1f s (3 tables), PostgreSQL %.1f s (COPY + indexes)%n",
+              "  loading through Puts: HBase %.1f s (3 tables), PostgreSQL %.1f s (COPY + indexes):"
+                  + " HBase/PostgreSQL %.2fx%n",
               ingest.seconds(),
-              pgLoad.seconds()));
+              pgLoad.seconds(),
+              ingest.seconds() / pgLoad.seconds()));
+      r.put("loadHBaseVsPostgresSeconds", List.of(ingest.seconds(), pgLoad.seconds()));
     }
     json.put("comparisons", r);
     return sb.toString();
   }
 
+  /** One query's p50 and p99 on both sides, against the targets (p50 <= 3x, p99 <= 2x). */
   private static void pair(
       StringBuilder sb,
       Map<String, Object> r,
       Map<String, BenchTable.Row> rows,
       String what,
-      String label,
-      double pct) {
+      String remark) {
     BenchTable.Row hb = null;
     BenchTable.Row pg = null;
     String pgWhat = what.startsWith("trail,") ? "-day trail" : what;
@@ -579,24 +745,45 @@ final class TrailsBenchmark {
         pg = row;
       }
     }
-    if (hb != null && pg != null) {
-      double h = hb.latency().millis(pct);
-      double p = pg.latency().millis(pct);
-      sb.append(
-          String.format(
-              Locale.ROOT,
-              "  %s: HBase %s %.2f ms, PostgreSQL %.2f ms (HBase/PostgreSQL %.2fx)%n",
-              hb.step().replaceFirst("^HBase[^:]*: ", ""),
-              label,
-              h,
-              p,
-              h / p));
-      r.put(what + " " + label, List.of(h, p));
+    if (hb == null || pg == null) {
+      return;
     }
+    double h50 = hb.latency().millis(50);
+    double p50 = pg.latency().millis(50);
+    double h99 = hb.latency().millis(99);
+    double p99 = pg.latency().millis(99);
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "  %s%s: p50 HBase %.2f / PostgreSQL %.2f ms = %.2fx (<= 3x: %s), "
+                + "p99 %.2f / %.2f ms = %.2fx (<= 2x: %s)%n",
+            hb.step().replaceFirst("^HBase[^:]*: ", ""),
+            remark,
+            h50,
+            p50,
+            h50 / p50,
+            met(h50 / p50 <= 3),
+            h99,
+            p99,
+            h99 / p99,
+            met(h99 / p99 <= 2)));
+    r.put(what + " p50", List.of(h50, p50));
+    r.put(what + " p99", List.of(h99, p99));
+  }
+
+  private static String met(boolean met) {
+    return met ? "met" : "NOT met";
   }
 
   /** Timed runs of the seed-000 task on each side (after one untimed run). */
   private static final int TASK_RUNS = 5;
+
+  /** Timed 100-user queries on each side. */
+  private static final int MULTI_USER_SAMPLES = 100;
+
+  private static final String HUNDRED_USERS_SQL =
+      "SELECT uid, type, ts, fields FROM events WHERE uid = ANY(?) AND ts >= ? AND ts < ?"
+          + " ORDER BY uid, ts";
 
   private static double median(List<Double> values) {
     List<Double> sorted = new ArrayList<>(values);

@@ -117,6 +117,13 @@ class ClusterYarnIT {
     return users;
   }
 
+  /** A top-level number of a pretty-printed JSON report, or -1 when absent. */
+  private static long jsonNumber(String json, String field) {
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("\"" + field + "\"\\s*:\\s*(\\d+)").matcher(json);
+    return m.find() ? Long.parseLong(m.group(1)) : -1;
+  }
+
   @Test
   @Order(1)
   void trailsActiveUsersRunOnYarnWithTheLocalAnswer() throws Exception {
@@ -141,6 +148,19 @@ class ClusterYarnIT {
     Run ingest = casebook(Duration.ofMinutes(5), "trails", "ingest", logs.toString());
     assertThat(ingest.exit()).as(ingest.err()).isZero();
     assertThat(ingest.err()).contains("cluster (ZooKeeper 127.0.0.1:29181)");
+    // The same log again as a bulk load: a YARN job writes HFiles on HDFS that the cluster's
+    // HBase adopts; the same cells as the Puts (so the answers below are unchanged).
+    Run bulk = casebook(Duration.ofMinutes(6), "trails", "ingest", logs.toString(), "--bulk");
+    assertThat(bulk.exit()).as(bulk.err()).isZero();
+    assertThat(bulk.err())
+        .containsPattern("MapReduce on YARN at 127\\.0\\.0\\.1:29032, application_\\d+_\\d+");
+    for (String field : new String[] {"lines", "accepted", "rejected", "cells"}) {
+      assertThat(jsonNumber(bulk.out(), field))
+          .as(field)
+          .isEqualTo(jsonNumber(ingest.out(), field))
+          .isNotNegative();
+    }
+    assertThat(jsonNumber(bulk.out(), "accepted")).isPositive();
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < 1000; i++) {
       ids.add(Integer.toString(10_000_000 + i));

@@ -40,10 +40,10 @@ import org.casebook.core.cli.Progress;
  */
 final class TrailsIngest {
   private static final int CHUNK_LINES = 2000;
-  private static final int MAX_LINE_BYTES = 1 << 20;
+  static final int MAX_LINE_BYTES = 1 << 20;
 
   /** A rejected line: its number, the full reason, and the line as read. */
-  private record Reject(long line, String reason, String text) {}
+  record Reject(long line, String reason, String text) {}
 
   private final TrailsStore store;
   private final Path input;
@@ -75,7 +75,7 @@ final class TrailsIngest {
     } finally {
       pool.shutdownNow();
     }
-    writeRejects();
+    writeRejects(new ArrayList<>(rejects), options.rejectsFile());
     Map<String, Long> reasonCounts = new TreeMap<>();
     reasons.forEach((k, v) -> reasonCounts.put(k, v.get()));
     return new IngestReport(
@@ -103,6 +103,11 @@ final class TrailsIngest {
       byte[] line;
       while ((line = readLine(in)) != null) {
         lineNo++;
+        if (lineNo == 1 && startsWithByteOrderMark(line)) {
+          // A UTF-8 byte order mark (as Windows tools write) is not part of the first line; the
+          // bulk load's reader (Hadoop's) drops it too.
+          line = Arrays.copyOfRange(line, 3, line.length);
+        }
         chunk.add(line);
         if (chunk.size() == CHUNK_LINES) {
           futures.add(submit(pool, inFlight, writers, chunk, chunkStart));
@@ -153,43 +158,80 @@ final class TrailsIngest {
 
   /** Writes one line's event, or records why it was rejected. */
   private void clean(TrailsStore.Writers writers, long lineNo, byte[] raw) {
-    String text = null;
-    String category;
-    String reason;
-    if (raw.length > MAX_LINE_BYTES) {
-      category = "line too long";
-      reason = "line longer than " + MAX_LINE_BYTES + " bytes";
-    } else {
-      try {
-        text =
-            StandardCharsets.UTF_8
-                .newDecoder()
-                .onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT)
-                .decode(ByteBuffer.wrap(raw))
-                .toString();
-        LogParser.Parsed parsed = LogParser.parse(text);
-        if (parsed.event().isPresent()) {
-          cells.addAndGet(writers.write(parsed.event().get()));
-          accepted.incrementAndGet();
-          return;
-        }
-        category = parsed.category();
-        reason = parsed.reason();
-      } catch (CharacterCodingException e) {
-        category = "invalid UTF-8";
-        reason = "invalid UTF-8";
-      }
+    Cleaned c = clean(raw, raw.length);
+    if (c.event() != null) {
+      cells.addAndGet(writers.write(c.event()));
+      accepted.incrementAndGet();
+      return;
     }
-    String shown =
-        text != null
-            ? text
-            : new String(raw, 0, Math.min(raw.length, 2000), StandardCharsets.UTF_8);
-    rejects.add(new Reject(lineNo, reason, shown));
-    reasons.computeIfAbsent(category, k -> new AtomicLong()).incrementAndGet();
+    rejects.add(new Reject(lineNo, c.reason(), c.shown()));
+    reasons.computeIfAbsent(c.category(), k -> new AtomicLong()).incrementAndGet();
   }
 
-  /** One line without its terminator ({@code \n}, optional {@code \r}), or null at the end. */
+  /**
+   * A line's outcome: its event, or why it was rejected — the category counted, the full reason,
+   * and the line as shown in the rejects file.
+   */
+  record Cleaned(Event event, String category, String reason, String shown) {}
+
+  /**
+   * Cleans the first {@code length} bytes of {@code raw} (one line without its terminator): the
+   * rules of both ingest paths (Puts and the bulk load), so both accept and reject the same lines.
+   */
+  static Cleaned clean(byte[] raw, int length) {
+    if (length > MAX_LINE_BYTES) {
+      return tooLong(raw, length);
+    }
+    String text;
+    try {
+      text =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)
+              .decode(ByteBuffer.wrap(raw, 0, length))
+              .toString();
+    } catch (CharacterCodingException e) {
+      return new Cleaned(
+          null,
+          "invalid UTF-8",
+          "invalid UTF-8",
+          new String(raw, 0, Math.min(length, SHOWN_BYTES), StandardCharsets.UTF_8));
+    }
+    LogParser.Parsed parsed = LogParser.parse(text);
+    if (parsed.event().isPresent()) {
+      return new Cleaned(parsed.event().get(), null, null, null);
+    }
+    return new Cleaned(null, parsed.category(), parsed.reason(), text);
+  }
+
+  /** The category of lines over {@link #MAX_LINE_BYTES}. */
+  static final String TOO_LONG = "line too long";
+
+  /** How much of an undecodable or over-long line the rejects file shows. */
+  static final int SHOWN_BYTES = 2000;
+
+  /** The reject of an over-long line whose first {@code length} bytes are in {@code head}. */
+  private static Cleaned tooLong(byte[] head, int length) {
+    return new Cleaned(
+        null,
+        TOO_LONG,
+        "line longer than " + MAX_LINE_BYTES + " bytes",
+        new String(head, 0, Math.min(length, SHOWN_BYTES), StandardCharsets.UTF_8));
+  }
+
+  private static boolean startsWithByteOrderMark(byte[] line) {
+    return line.length >= 3
+        && line[0] == (byte) 0xEF
+        && line[1] == (byte) 0xBB
+        && line[2] == (byte) 0xBF;
+  }
+
+  /**
+   * One line without its terminator ({@code \n}, and a {@code \r} before it), or null at the end;
+   * of a line longer than {@link #MAX_LINE_BYTES} only the first {@link #KEPT_BYTES} are kept
+   * (enough to reject it as too long and show its head).
+   */
   private static byte[] readLine(InputStream in) throws IOException {
     ByteArrayOutputStream buf = new ByteArrayOutputStream(256);
     int b;
@@ -199,24 +241,35 @@ final class TrailsIngest {
       if (b == '\n') {
         break;
       }
-      if (buf.size() <= MAX_LINE_BYTES) {
+      if (buf.size() < KEPT_BYTES) {
         buf.write(b);
       }
     }
     if (!any) {
       return null;
     }
-    byte[] line = buf.toByteArray();
-    if (line.length > 0 && line[line.length - 1] == '\r') {
-      line = Arrays.copyOf(line, line.length - 1);
+    return withoutCarriageReturn(buf.toByteArray());
+  }
+
+  /** Bytes of a line kept: one over the limit, and the {@code \r} that may follow it. */
+  static final int KEPT_BYTES = MAX_LINE_BYTES + 2;
+
+  /**
+   * {@code line} without a final {@code \r}, unless the line is over the limit anyway (its kept
+   * bytes may end anywhere): both ingest paths end lines so.
+   */
+  static byte[] withoutCarriageReturn(byte[] line) {
+    int n = line.length;
+    if (n > 0 && n <= MAX_LINE_BYTES + 1 && line[n - 1] == '\r') {
+      return Arrays.copyOf(line, n - 1);
     }
     return line;
   }
 
-  private void writeRejects() {
+  /** Writes the rejects file: a header, then one line per reject in line order. */
+  static void writeRejects(List<Reject> rejects, Path file) {
     List<Reject> sorted = new ArrayList<>(rejects);
     sorted.sort(Comparator.comparingLong(Reject::line));
-    Path file = options.rejectsFile();
     try {
       if (file.getParent() != null) {
         Files.createDirectories(file.getParent());

@@ -100,23 +100,16 @@ final class TrailsStore {
     int write(Event e) {
       try {
         int hash = TrailsKeys.recordHash(e);
-        Put put = new Put(TrailsKeys.eventRow(e.uid(), TrailsKeys.epochDay(e.ts()), e.type()));
-        for (Map.Entry<String, String> f : e.fields().entrySet()) {
-          put.addColumn(
-              D, TrailsKeys.eventQualifier(f.getKey(), e.ts(), hash), Bytes.toBytes(f.getValue()));
-        }
-        events.mutate(put);
+        events.mutate(eventPut(e, hash));
         int cells = e.fields().size();
         if (tall != null || wide != null) {
           byte[] json = historyValue(e);
           if (tall != null) {
-            tall.mutate(new Put(TrailsKeys.tallRow(e.uid(), e.ts(), hash)).addColumn(H, E, json));
+            tall.mutate(tallPut(e, hash, json));
             cells++;
           }
           if (wide != null) {
-            wide.mutate(
-                new Put(TrailsKeys.wideRow(e.uid()))
-                    .addColumn(H, TrailsKeys.wideQualifier(e.ts(), hash), json));
+            wide.mutate(widePut(e, hash, json));
             cells++;
           }
         }
@@ -154,6 +147,27 @@ final class TrailsStore {
     } catch (IOException e) {
       throw StorageException.of("open the trails writers", e);
     }
+  }
+
+  /** The events row of {@code e} with its field cells ({@code hash}: its record hash). */
+  static Put eventPut(Event e, int hash) {
+    Put put = new Put(TrailsKeys.eventRow(e.uid(), TrailsKeys.epochDay(e.ts()), e.type()));
+    for (Map.Entry<String, String> f : e.fields().entrySet()) {
+      put.addColumn(
+          D, TrailsKeys.eventQualifier(f.getKey(), e.ts(), hash), Bytes.toBytes(f.getValue()));
+    }
+    return put;
+  }
+
+  /** The tall history row of {@code e}; {@code json} is its {@link #historyValue}. */
+  static Put tallPut(Event e, int hash, byte[] json) {
+    return new Put(TrailsKeys.tallRow(e.uid(), e.ts(), hash)).addColumn(H, E, json);
+  }
+
+  /** The wide history cell of {@code e} in its user's row. */
+  static Put widePut(Event e, int hash, byte[] json) {
+    return new Put(TrailsKeys.wideRow(e.uid()))
+        .addColumn(H, TrailsKeys.wideQualifier(e.ts(), hash), json);
   }
 
   /** The record minus the key parts (uid, ts), as stored in the history tables. */

@@ -153,15 +153,33 @@ public final class TrailsCommand {
               paramLabel = "N",
               defaultValue = "2",
               description = "Parser/writer threads, 1..64 (default ${DEFAULT-VALUE}).")
-          int threads) {
+          int threads,
+      @Option(
+              names = "--bulk",
+              description =
+                  "Bulk load: a MapReduce job writes HFiles that HBase adopts (LocalJobRunner"
+                      + " when embedded, YARN on a cluster); the same cells and rejects, faster"
+                      + " for large logs.")
+          boolean bulk) {
     InvalidInputException.check(Files.isRegularFile(file), "file", "no such file: " + file);
     TrailsService.History h = Enums.parse(TrailsService.History.class, history, "history");
     Path rejectsFile =
         rejects != null ? rejects : file.resolveSibling(file.getFileName() + ".rejects");
     TrailsService s = service();
+    TrailsService.IngestOptions options = new TrailsService.IngestOptions(rejectsFile, h, threads);
     IngestReport report;
     try (Progress p = Progress.start("ingest " + file.getFileName(), sizeOf(file), "bytes")) {
-      report = s.ingest(file, new TrailsService.IngestOptions(rejectsFile, h, threads), p);
+      if (bulk) {
+        SystemContext ctx = context.get();
+        report =
+            s.ingestBulk(
+                file,
+                options,
+                ctx.dataDir().resolve("tmp").resolve("trails-bulk-" + ctx.clock().millis()),
+                p);
+      } else {
+        report = s.ingest(file, options, p);
+      }
     }
     System.out.println(Json.writePretty(report.toJson()));
     return 0;

@@ -1,4 +1,4 @@
-package org.casebook.archive;
+package org.casebook.core.batch.hfile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package org.casebook.archive;
+package org.casebook.core.batch.hfile;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -27,7 +27,7 @@ final class RegionGroups {
   /**
    * Every region's first composite key (table; start row), sorted, base64: set when grouping is on.
    */
-  static final String REGION_STARTS = "casebook.archive.region.starts";
+  static final String REGION_STARTS = "casebook.bulkload.region.starts";
 
   private RegionGroups() {}
 
@@ -37,10 +37,57 @@ final class RegionGroups {
    * region starts. {@code starts}: every region's first composite key, sorted. Call after HBase's
    * set-up, which this overrides.
    */
-  static void install(Job job, List<byte[]> starts, int reducers, Path work) throws IOException {
-    List<byte[]> cuts = cuts(starts, reducers);
+  static void install(Job job, List<byte[]> starts, int reducers, Path work, TableIndex index)
+      throws IOException {
+    install(job, starts, cuts(starts, reducers), work, "region-groups", index);
+  }
+
+  /**
+   * As {@link #install}, with the groups cut by data: {@code sample} (composite keys with their
+   * cells, in any order) is cut into {@code reducers} runs of about equal cells, wherever those
+   * fall — inside a region too (its rows then go to two reducers, each writing its own HFiles of
+   * that region, which HBase loads side by side). A table of one region no longer lands on one
+   * reducer whole.
+   */
+  static void installBalanced(
+      Job job,
+      List<byte[]> starts,
+      List<HFileBulkLoad.SampledRow> sample,
+      int reducers,
+      Path work,
+      TableIndex index)
+      throws IOException {
+    install(job, starts, balancedCuts(sample, reducers), work, "balanced-groups", index);
+  }
+
+  /**
+   * One reducer per region, as HBase's own set-up partitions (the partition file in the job's map
+   * output keys); the output format is not told the regions: each reducer has one.
+   */
+  static void installPerRegion(Job job, List<byte[]> starts, Path work, TableIndex index)
+      throws IOException {
+    writePartitions(job, starts.subList(1, starts.size()), work, "regions", index);
+  }
+
+  /**
+   * Writes the partition file: {@code cuts} (composite keys, sorted) as map output keys of {@code
+   * index}, one reducer more than cuts; the output format hears every region's start.
+   */
+  private static void install(
+      Job job, List<byte[]> starts, List<byte[]> cuts, Path work, String name, TableIndex index)
+      throws IOException {
+    writePartitions(job, cuts, work, name, index);
+    job.getConfiguration()
+        .setStrings(
+            REGION_STARTS,
+            starts.stream().map(k -> Base64.getEncoder().encodeToString(k)).toArray(String[]::new));
+  }
+
+  /** The total-order partition file of {@code cuts} (composite keys, sorted) as map output keys. */
+  private static void writePartitions(
+      Job job, List<byte[]> cuts, Path work, String name, TableIndex index) throws IOException {
     Configuration conf = job.getConfiguration();
-    Path partitions = new Path(work, "region-groups.partitions");
+    Path partitions = new Path(work, name + ".partitions");
     FileSystem fs = partitions.getFileSystem(conf);
     fs.delete(partitions, false);
     try (SequenceFile.Writer writer =
@@ -50,14 +97,12 @@ final class RegionGroups {
             SequenceFile.Writer.keyClass(ImmutableBytesWritable.class),
             SequenceFile.Writer.valueClass(NullWritable.class))) {
       for (byte[] cut : cuts) {
-        writer.append(new ImmutableBytesWritable(cut), NullWritable.get());
+        writer.append(new ImmutableBytesWritable(index.key(cut)), NullWritable.get());
       }
     }
+    job.setPartitionerClass(TotalOrderPartitioner.class);
     TotalOrderPartitioner.setPartitionFile(conf, partitions);
     job.setNumReduceTasks(cuts.size() + 1);
-    conf.setStrings(
-        REGION_STARTS,
-        starts.stream().map(k -> Base64.getEncoder().encodeToString(k)).toArray(String[]::new));
   }
 
   /**
@@ -69,6 +114,33 @@ final class RegionGroups {
     List<byte[]> cuts = new ArrayList<>();
     for (int i = perGroup; i < starts.size(); i += perGroup) {
       cuts.add(starts.get(i));
+    }
+    return cuts;
+  }
+
+  /**
+   * Where {@code reducers} groups of about equal cells begin (the first excluded): the sampled keys
+   * sorted, cut where the running sum of cells passes each multiple of total / reducers. Distinct
+   * and increasing, possibly fewer than {@code reducers - 1} (few distinct keys).
+   */
+  static List<byte[]> balancedCuts(List<HFileBulkLoad.SampledRow> sample, int reducers) {
+    List<HFileBulkLoad.SampledRow> sorted = new ArrayList<>(sample);
+    sorted.sort((a, b) -> Bytes.BYTES_COMPARATOR.compare(a.key(), b.key()));
+    long total = 0;
+    for (HFileBulkLoad.SampledRow r : sorted) {
+      total += r.cells();
+    }
+    List<byte[]> cuts = new ArrayList<>();
+    long running = 0;
+    int next = 1;
+    for (HFileBulkLoad.SampledRow r : sorted) {
+      if (next < reducers && running >= total * next / reducers) {
+        if (cuts.isEmpty() || Bytes.compareTo(cuts.get(cuts.size() - 1), r.key()) < 0) {
+          cuts.add(r.key());
+        }
+        next++;
+      }
+      running += r.cells();
     }
     return cuts;
   }

@@ -1,4 +1,4 @@
-package org.casebook.archive;
+package org.casebook.core.batch.hfile;
 
 import java.io.IOException;
 import org.apache.hadoop.hbase.Cell;

@@ -11,7 +11,8 @@ import org.apache.hadoop.mapreduce.Job;
  * Casebook's bridge to HBase's own multi-table HFile job set-up. HBase 2.6 makes {@link
  * MultiTableHFileOutputFormat#configureIncrementalLoad} public but keeps its argument type ({@code
  * HFileOutputFormat2.TableInfo}) package-private, so it cannot be called from another package; this
- * class only builds that list. It runs in the job driver, never in tasks.
+ * class only builds that list, and reads HBase's composite keys apart (its accessors are protected
+ * as well). It runs in the job driver, never in tasks.
  */
 public final class MultiTableIncrementalLoad {
   private MultiTableIncrementalLoad() {}
@@ -31,5 +32,15 @@ public final class MultiTableIncrementalLoad {
       infos.add(new HFileOutputFormat2.TableInfo(tables.get(i), locators.get(i)));
     }
     MultiTableHFileOutputFormat.configureIncrementalLoad(job, infos);
+  }
+
+  /** The table name of HBase's composite key {@code table;row} (HBase keeps its own protected). */
+  public static byte[] tableOf(byte[] composite) {
+    return MultiTableHFileOutputFormat.getTableName(composite);
+  }
+
+  /** The row of HBase's composite key {@code table;row}. */
+  public static byte[] rowOf(byte[] composite) {
+    return MultiTableHFileOutputFormat.getSuffix(composite);
   }
 }

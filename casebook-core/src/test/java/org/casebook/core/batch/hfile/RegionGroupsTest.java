@@ -1,4 +1,4 @@
-package org.casebook.archive;
+package org.casebook.core.batch.hfile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -38,5 +38,28 @@ class RegionGroupsTest {
           .as(probes[i])
           .isEqualTo(expected[i]);
     }
+  }
+
+  @Test
+  void balancedCutsGiveEachGroupAboutTheSameCellsWhereverTheRegionsAre() {
+    // One region's table with 90 rows of one cell beside 10 rows of 9 cells: by cells, not by
+    // regions or rows.
+    List<HFileBulkLoad.SampledRow> sample = new ArrayList<>();
+    for (int i = 0; i < 90; i++) {
+      sample.add(new HFileBulkLoad.SampledRow(Bytes.toBytes(String.format("t;%03d", i)), 1));
+    }
+    for (int i = 0; i < 10; i++) {
+      sample.add(new HFileBulkLoad.SampledRow(Bytes.toBytes(String.format("a;%03d", i)), 9));
+    }
+    java.util.Collections.shuffle(sample, new java.util.Random(3));
+    List<byte[]> cuts = RegionGroups.balancedCuts(sample, 4);
+    assertThat(cuts).extracting(Bytes::toString).containsExactly("a;005", "t;000", "t;045");
+    assertThat(RegionGroups.balancedCuts(sample, 1)).isEmpty();
+    assertThat(RegionGroups.balancedCuts(List.of(), 4)).isEmpty();
+    List<HFileBulkLoad.SampledRow> same = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      same.add(new HFileBulkLoad.SampledRow(Bytes.toBytes("t;x"), 1));
+    }
+    assertThat(RegionGroups.balancedCuts(same, 4)).as("cuts are distinct").hasSizeLessThan(2);
   }
 }

@@ -1,4 +1,4 @@
-package org.casebook.archive;
+package org.casebook.core.batch.hfile;
 
 import java.io.DataInput;
 import java.io.DataOutput;
@@ -15,7 +15,7 @@ import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Reducer;
 
 /**
- * How the bulk-load job moves cells from mappers to HFile writers, in place of HBase's per-cell
+ * How a bulk-load job moves cells from mappers to HFile writers, in place of HBase's per-cell
  * records ({@code CellSerialization} + {@code CellSortReducer}). Two costs measured with JFR on the
  * archive experiment went away: (1) a map output record per cell — ten per input record, each one
  * sorted and merged on its own; here a record is one row's cells, 3.4× fewer records; (2) HBase's
@@ -23,7 +23,7 @@ import org.apache.hadoop.mapreduce.Reducer;
  * copies the row on every call, and the ROW bloom filter reads the row byte by byte — 37 % of
  * reduce time. Here cells arrive as plain {@link KeyValue}s.
  */
-final class KeyValueShuffle {
+public final class KeyValueShuffle {
   private KeyValueShuffle() {}
 
   /**
@@ -99,10 +99,19 @@ final class KeyValueShuffle {
     }
   }
 
-  /** Writes one row's cells, from every map output value for it, sorted and without repeats. */
+  /**
+   * Writes one row's cells, from every map output value for it, sorted and without repeats, under
+   * HBase's composite key ({@code table;row}) that its HFile writers expect.
+   */
   public static final class SortedRowReducer
       extends Reducer<ImmutableBytesWritable, RowCells, ImmutableBytesWritable, KeyValue> {
     private final List<KeyValue> row = new ArrayList<>();
+    private TableIndex index;
+
+    @Override
+    protected void setup(Context context) {
+      index = TableIndex.of(context.getConfiguration());
+    }
 
     @Override
     protected void reduce(ImmutableBytesWritable key, Iterable<RowCells> values, Context context)
@@ -111,8 +120,10 @@ final class KeyValueShuffle {
       for (RowCells v : values) {
         row.addAll(v.cells());
       }
+      ImmutableBytesWritable composite =
+          new ImmutableBytesWritable(index.composite(key.get(), key.getOffset(), key.getLength()));
       for (KeyValue kv : sortedDistinct(row)) {
-        context.write(key, kv);
+        context.write(composite, kv);
       }
       row.clear();
     }

@@ -1,0 +1,426 @@
+package org.casebook.trails;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.Counter;
+import org.apache.hadoop.mapreduce.CounterGroup;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.casebook.core.LocalFileException;
+import org.casebook.core.StorageException;
+import org.casebook.core.batch.MapReduceJobs;
+import org.casebook.core.batch.hfile.HFileBulkLoad;
+import org.casebook.core.batch.hfile.KeyValueShuffle;
+import org.casebook.core.cli.Progress;
+
+/**
+ * The bulk-load ingest (seed 000 loads its logs with a MapReduce job): one job reads the log in
+ * splits, cleans every line with the Put path's rules ({@link TrailsIngest#clean}), and emits the
+ * events, tall and wide cells; core's {@link HFileBulkLoad} writes them as HFiles, one or more per
+ * region, and moves them into the tables. The cells are the Put path's (same keys, qualifiers and
+ * values), so both paths store the same data and a file loaded twice holds the same cells.
+ *
+ * <p>Rejected lines: each map task writes its own to a side file (byte offset, reason, line); the
+ * driver turns the offsets into line numbers with one pass over the log and writes the same rejects
+ * file as the Put path.
+ */
+final class TrailsBulkLoad {
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(TrailsBulkLoad.class);
+  static final String TABLES = "casebook.trails.bulk.tables";
+  static final String REJECTS = "casebook.trails.bulk.rejects";
+
+  /** Lines read from the log to cut the reducers' shares. */
+  static final int SAMPLE_LINES = 10_000;
+
+  /** The counter group holding one counter per reject category. */
+  static final String REASONS = "casebook trails rejects";
+
+  enum Counters {
+    LINES,
+    BYTES,
+    ACCEPTED,
+    REJECTED,
+    CELLS
+  }
+
+  private TrailsBulkLoad() {}
+
+  /**
+   * Loads {@code input} (a local file) into {@code schema}'s tables; {@code localWork} is the
+   * scratch directory of a LocalJobRunner run (on YARN the work goes under the cluster file
+   * system's {@code /tmp}, where the log is copied first).
+   */
+  static IngestReport run(
+      Connection connection,
+      Configuration base,
+      TrailsSchema schema,
+      java.nio.file.Path input,
+      TrailsService.IngestOptions options,
+      java.nio.file.Path localWork,
+      Progress progress) {
+    if (!Files.isRegularFile(input)) {
+      throw LocalFileException.of("read", input, new java.io.FileNotFoundException("no such file"));
+    }
+    long t0 = System.nanoTime();
+    Configuration conf = new Configuration(base);
+    boolean local = MapReduceJobs.isLocal(conf);
+    if (local) {
+      // A log is one file: splits of a quarter of it per core (8 to 128 MB) keep both cores
+      // mapping; a map's output (about five times its input as cells) then fits one sort buffer.
+      long split =
+          Math.max(
+              8L << 20,
+              Math.min(
+                  128L << 20, sizeOf(input) / (4L * Runtime.getRuntime().availableProcessors())));
+      MapReduceJobs.setUnlessConfigured(
+          conf, "mapreduce.input.fileinputformat.split.maxsize", Long.toString(split));
+      MapReduceJobs.setUnlessConfigured(conf, "mapreduce.task.io.sort.mb", "128");
+    }
+    HFileBulkLoad.tuneLocal(conf);
+    Path work =
+        local
+            ? new Path(localWork.toAbsolutePath().toUri())
+            : new Path(
+                "/tmp/casebook-" + System.getProperty("user.name"),
+                "trails-bulk-" + UUID.randomUUID());
+    List<TableName> tables = new ArrayList<>();
+    tables.add(schema.events());
+    TrailsService.History history = options.history();
+    if (history == TrailsService.History.TALL || history == TrailsService.History.BOTH) {
+      tables.add(schema.tall());
+    }
+    if (history == TrailsService.History.WIDE || history == TrailsService.History.BOTH) {
+      tables.add(schema.wide());
+    }
+    try {
+      FileSystem fs = work.getFileSystem(conf);
+      fs.delete(work, true);
+      fs.mkdirs(work);
+      Path log = new Path(input.toAbsolutePath().toUri());
+      if (!local) {
+        log = new Path(new Path(work, "input"), input.getFileName().toString());
+        fs.copyFromLocalFile(false, true, new Path(input.toAbsolutePath().toUri()), log);
+      }
+      Path rejectsDir = new Path(work, "rejects");
+      Path out = new Path(work, "hfiles");
+      conf.setStrings(
+          TABLES, tables.stream().map(TableName::getNameAsString).toArray(String[]::new));
+      conf.set(REJECTS, rejectsDir.toString());
+      // The tasks write their rejects to a file per task: no second attempt beside the first.
+      conf.setBoolean("mapreduce.map.speculative", false);
+      Job job = Job.getInstance(conf, "casebook-trails bulk load " + input.getFileName());
+      job.setJarByClass(TrailsBulkLoad.class);
+      job.setInputFormatClass(LogLineInputFormat.class);
+      FileInputFormat.setInputPaths(job, log);
+      job.setMapperClass(LineMapper.class);
+      byte[][] names = LineMapper.tableNames(tables);
+      HFileBulkLoad.configure(
+          job,
+          connection,
+          tables,
+          out,
+          work,
+          sample(input, names[0], names[1], names[2], SAMPLE_LINES));
+      MapReduceJobs.prepare(job, TrailsBulkLoad.class);
+      long[] shown = {0};
+      progress.detail("MapReduce job");
+      MapReduceJobs.run(
+          job,
+          where -> {
+            LOG.info("bulk load of {}: {}", input.getFileName(), where);
+            progress.detail(where);
+          },
+          running -> {
+            try {
+              long bytes = running.getCounters().findCounter(Counters.BYTES).getValue();
+              progress.advance(bytes - shown[0]);
+              shown[0] = bytes;
+            } catch (IOException e) {
+              // A progress read that failed is skipped; the next one catches up.
+              progress.detail("progress not readable now: " + e.getMessage());
+            }
+          });
+      double jobSeconds = (System.nanoTime() - t0) / 1e9;
+      org.apache.hadoop.mapreduce.Counters c = job.getCounters();
+      progress.advance(c.findCounter(Counters.BYTES).getValue() - shown[0]);
+      progress.detail("loading HFiles");
+      HFileBulkLoad.Loaded loaded = HFileBulkLoad.load(connection, conf, out, tables);
+      LOG.info(
+          "bulk load of {}: job {} s, {} HFiles loaded in {} s",
+          input.getFileName(),
+          String.format(java.util.Locale.ROOT, "%.2f", jobSeconds),
+          loaded.hfiles(),
+          String.format(java.util.Locale.ROOT, "%.2f", loaded.seconds()));
+      TrailsIngest.writeRejects(readRejects(fs, rejectsDir, input), options.rejectsFile());
+      Map<String, Long> reasons = new TreeMap<>();
+      CounterGroup group = c.getGroup(REASONS);
+      for (Counter counter : group) {
+        reasons.put(counter.getName(), counter.getValue());
+      }
+      return new IngestReport(
+          input,
+          c.findCounter(Counters.LINES).getValue(),
+          c.findCounter(Counters.ACCEPTED).getValue(),
+          c.findCounter(Counters.REJECTED).getValue(),
+          c.findCounter(Counters.CELLS).getValue(),
+          (System.nanoTime() - t0) / 1e9,
+          options.rejectsFile(),
+          reasons);
+    } catch (IOException e) {
+      throw StorageException.of("bulk-load " + input + " (work in " + work + ")", e);
+    } catch (InterruptedException e) {
+      throw StorageException.interrupted("bulk-load " + input, e);
+    } finally {
+      removeWork(conf, work);
+    }
+  }
+
+  /** Deletes the work directory (the log's copy, HFiles not loaded, side files), come what may. */
+  private static void removeWork(Configuration conf, Path work) {
+    try {
+      work.getFileSystem(conf).delete(work, true);
+    } catch (IOException e) {
+      // The load's outcome stands; the directory is named in the warning for a manual clean-up.
+      LOG.warn("bulk load: could not remove its work directory {}: {}", work, e.toString());
+    }
+  }
+
+  private static long sizeOf(java.nio.file.Path file) {
+    try {
+      return Files.size(file);
+    } catch (IOException e) {
+      throw LocalFileException.of("read", file, e);
+    }
+  }
+
+  /**
+   * The map tasks' rejects files, as rejects numbered by line: sorted by byte offset, the offsets
+   * turned into line numbers by counting the log's newlines in one pass.
+   */
+  private static List<TrailsIngest.Reject> readRejects(
+      FileSystem fs, Path dir, java.nio.file.Path input) throws IOException {
+    List<long[]> offsets = new ArrayList<>();
+    List<String[]> texts = new ArrayList<>();
+    if (fs.exists(dir)) {
+      for (FileStatus f : fs.listStatus(dir)) {
+        try (BufferedReader r =
+            new BufferedReader(
+                new InputStreamReader(fs.open(f.getPath()), StandardCharsets.UTF_8))) {
+          String line;
+          while ((line = r.readLine()) != null) {
+            int a = line.indexOf('\t');
+            int b = line.indexOf('\t', a + 1);
+            offsets.add(new long[] {Long.parseLong(line.substring(0, a)), texts.size()});
+            texts.add(new String[] {line.substring(a + 1, b), line.substring(b + 1)});
+          }
+        }
+      }
+    }
+    offsets.sort((x, y) -> Long.compare(x[0], y[0]));
+    List<TrailsIngest.Reject> out = new ArrayList<>(offsets.size());
+    if (offsets.isEmpty()) {
+      return out;
+    }
+    try (InputStream in = Files.newInputStream(input)) {
+      byte[] buf = new byte[1 << 16];
+      long pos = 0;
+      long newlines = 0;
+      int next = 0;
+      int n;
+      while (next < offsets.size() && (n = in.read(buf)) > 0) {
+        for (int i = 0; i < n && next < offsets.size(); i++) {
+          while (next < offsets.size() && offsets.get(next)[0] == pos + i) {
+            String[] t = texts.get((int) offsets.get(next)[1]);
+            out.add(new TrailsIngest.Reject(newlines + 1, t[0], t[1]));
+            next++;
+          }
+          if (buf[i] == '\n') {
+            newlines++;
+          }
+        }
+        pos += n;
+      }
+    }
+    if (out.size() != offsets.size()) {
+      throw new IOException(
+          "the map tasks' rejects name offsets that are not line starts of " + input);
+    }
+    return out;
+  }
+
+  /** Where an event's rows go: a table (its {@code TableName.getName()}) and the row's Put. */
+  interface RowSink {
+    void accept(byte[] table, org.apache.hadoop.hbase.client.Put put) throws IOException;
+  }
+
+  /** The Put path's rows of {@code e}: events, and tall and wide when their tables are given. */
+  static void rowsOf(Event e, byte[] events, byte[] tall, byte[] wide, RowSink sink)
+      throws IOException {
+    int hash = TrailsKeys.recordHash(e);
+    sink.accept(events, TrailsStore.eventPut(e, hash));
+    if (tall != null || wide != null) {
+      byte[] json = TrailsStore.historyValue(e);
+      if (tall != null) {
+        sink.accept(tall, TrailsStore.tallPut(e, hash, json));
+      }
+      if (wide != null) {
+        sink.accept(wide, TrailsStore.widePut(e, hash, json));
+      }
+    }
+  }
+
+  /**
+   * The rows of {@code lines} lines read at evenly spaced places in the log: what the job will
+   * write, in proportion, so the reducers can be given equal shares (a TeraSort-style sample).
+   */
+  static List<HFileBulkLoad.SampledRow> sample(
+      java.nio.file.Path input, byte[] events, byte[] tall, byte[] wide, int lines)
+      throws IOException {
+    List<HFileBulkLoad.SampledRow> out = new ArrayList<>();
+    long size = Files.size(input);
+    java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(8 << 10);
+    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(input)) {
+      for (int i = 0; i < lines && size > 0; i++) {
+        long pos = size * i / lines;
+        buf.clear();
+        int n = ch.read(buf, pos);
+        if (n <= 0) {
+          break;
+        }
+        byte[] b = buf.array();
+        // A line starts at the file's start or after a newline; lines longer than the buffer
+        // are left out of the sample.
+        int start = 0;
+        if (pos > 0) {
+          while (start < n && b[start] != '\n') {
+            start++;
+          }
+          start++;
+        }
+        int end = start;
+        while (end < n && b[end] != '\n') {
+          end++;
+        }
+        if (start >= n || end >= n) {
+          continue;
+        }
+        int length = end > start && b[end - 1] == '\r' ? end - start - 1 : end - start;
+        TrailsIngest.Cleaned c =
+            TrailsIngest.clean(java.util.Arrays.copyOfRange(b, start, start + length), length);
+        if (c.event() != null) {
+          rowsOf(
+              c.event(), events, tall, wide, (t, p) -> out.add(HFileBulkLoad.SampledRow.of(t, p)));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Cleans the lines of one split and emits their cells; rejects go to the task's side file. */
+  public static final class LineMapper
+      extends Mapper<LongWritable, Text, ImmutableBytesWritable, KeyValueShuffle.RowCells> {
+    private byte[] events;
+    private byte[] tall;
+    private byte[] wide;
+    private Path rejectsFile;
+    private OutputStream rejects;
+    private HFileBulkLoad.Emitter emitter;
+
+    /** The events, tall and wide table names among {@code tables}; null for one not written. */
+    static byte[][] tableNames(List<TableName> tables) {
+      byte[][] names = new byte[3][];
+      for (TableName t : tables) {
+        switch (t.getQualifierAsString()) {
+          case "events" -> names[0] = t.getName();
+          case "history_tall" -> names[1] = t.getName();
+          case "history_wide" -> names[2] = t.getName();
+          default -> throw new IllegalArgumentException("not a trails table: " + t);
+        }
+      }
+      return names;
+    }
+
+    @Override
+    protected void setup(Context context) {
+      List<TableName> tables = new ArrayList<>();
+      for (String name : context.getConfiguration().getStrings(TABLES)) {
+        tables.add(TableName.valueOf(name));
+      }
+      byte[][] names = tableNames(tables);
+      emitter = HFileBulkLoad.emitter(context.getConfiguration());
+      events = names[0];
+      tall = names[1];
+      wide = names[2];
+      // Named by task, not attempt: a retried task overwrites its failed attempt's files.
+      rejectsFile =
+          new Path(
+              context.getConfiguration().get(REJECTS),
+              "rejects-" + context.getTaskAttemptID().getTaskID().getId());
+    }
+
+    @Override
+    protected void map(LongWritable offset, Text line, Context context)
+        throws IOException, InterruptedException {
+      byte[] raw = line.getBytes();
+      int length = line.getLength();
+      context.getCounter(Counters.LINES).increment(1);
+      context.getCounter(Counters.BYTES).increment(length + 1L);
+      if (length > 0 && length <= TrailsIngest.MAX_LINE_BYTES + 1 && raw[length - 1] == '\r') {
+        length--; // TrailsIngest.withoutCarriageReturn's rule, without copying the line
+      }
+      TrailsIngest.Cleaned c = TrailsIngest.clean(raw, length);
+      if (c.event() == null) {
+        context.getCounter(Counters.REJECTED).increment(1);
+        context.getCounter(REASONS, c.category()).increment(1);
+        if (rejects == null) {
+          rejects = rejectsFile.getFileSystem(context.getConfiguration()).create(rejectsFile, true);
+        }
+        rejects.write(
+            (offset.get() + "\t" + oneLine(c.reason()) + "\t" + oneLine(c.shown()) + "\n")
+                .getBytes(StandardCharsets.UTF_8));
+        return;
+      }
+      long[] cells = {0};
+      rowsOf(
+          c.event(),
+          events,
+          tall,
+          wide,
+          (table, put) -> cells[0] += emitter.emit(context, table, put));
+      context.getCounter(Counters.ACCEPTED).increment(1);
+      context.getCounter(Counters.CELLS).increment(cells[0]);
+    }
+
+    private static String oneLine(String s) {
+      return s.replace('\t', ' ').replace('\n', ' ').replace('\r', ' ');
+    }
+
+    @Override
+    protected void cleanup(Context context) throws IOException {
+      if (rejects != null) {
+        rejects.close();
+      }
+    }
+  }
+}

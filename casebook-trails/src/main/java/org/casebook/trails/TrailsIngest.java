@@ -105,7 +105,7 @@ final class TrailsIngest {
         lineNo++;
         if (lineNo == 1 && startsWithByteOrderMark(line)) {
           // A UTF-8 byte order mark (as Windows tools write) is not part of the first line; the
-          // bulk load's reader (Hadoop's) drops it too.
+          // bulk load's reader (LogLineInputFormat) drops it too.
           line = Arrays.copyOfRange(line, 3, line.length);
         }
         chunk.add(line);

@@ -94,7 +94,7 @@ class TrailsBulkLoadIT {
     extra.write(badUtf8);
     extra.write('\n');
     extra.write("ERROR upload\rfailed\n".getBytes(StandardCharsets.UTF_8));
-    // Over the 1 MiB limit: Hadoop's reader skips such a line, the driver finds and rejects it.
+    // Over the 1 MiB limit: both paths keep only its head and reject it as too long.
     extra.write("{\"uid\":\"".getBytes(StandardCharsets.UTF_8));
     extra.write("x".repeat(TrailsIngest.MAX_LINE_BYTES + 100).getBytes(StandardCharsets.UTF_8));
     extra.write("\"}\n".getBytes(StandardCharsets.UTF_8));

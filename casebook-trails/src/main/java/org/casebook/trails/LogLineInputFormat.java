@@ -87,19 +87,11 @@ final class LogLineInputFormat extends InputFormat<LongWritable, Text> {
       if (consumed == 0) {
         return false;
       }
-      if (pos == 0 && startsWithByteOrderMark(value)) {
+      if (pos == 0 && TrailsIngest.startsWithByteOrderMark(value.getBytes(), value.getLength())) {
         value.set(value.getBytes(), 3, value.getLength() - 3);
       }
       pos += consumed;
       return true;
-    }
-
-    private static boolean startsWithByteOrderMark(Text t) {
-      byte[] b = t.getBytes();
-      return t.getLength() >= 3
-          && b[0] == (byte) 0xEF
-          && b[1] == (byte) 0xBB
-          && b[2] == (byte) 0xBF;
     }
 
     @Override

@@ -47,7 +47,8 @@ import org.casebook.core.cli.Progress;
 final class TrailsBulkLoad {
   private static final org.slf4j.Logger LOG =
       org.slf4j.LoggerFactory.getLogger(TrailsBulkLoad.class);
-  static final String TABLES = "casebook.trails.bulk.tables";
+  static final String NAMESPACE = "casebook.trails.bulk.namespace";
+  static final String HISTORY = "casebook.trails.bulk.history";
   static final String REJECTS = "casebook.trails.bulk.rejects";
 
   /** Lines read from the log to cut the reducers' shares. */
@@ -104,15 +105,7 @@ final class TrailsBulkLoad {
             : new Path(
                 "/tmp/casebook-" + System.getProperty("user.name"),
                 "trails-bulk-" + UUID.randomUUID());
-    List<TableName> tables = new ArrayList<>();
-    tables.add(schema.events());
-    TrailsService.History history = options.history();
-    if (history == TrailsService.History.TALL || history == TrailsService.History.BOTH) {
-      tables.add(schema.tall());
-    }
-    if (history == TrailsService.History.WIDE || history == TrailsService.History.BOTH) {
-      tables.add(schema.wide());
-    }
+    List<TableName> tables = tables(schema, options.history());
     try {
       FileSystem fs = work.getFileSystem(conf);
       fs.delete(work, true);
@@ -124,8 +117,8 @@ final class TrailsBulkLoad {
       }
       Path rejectsDir = new Path(work, "rejects");
       Path out = new Path(work, "hfiles");
-      conf.setStrings(
-          TABLES, tables.stream().map(TableName::getNameAsString).toArray(String[]::new));
+      conf.set(NAMESPACE, schema.events().getNamespaceAsString());
+      conf.setEnum(HISTORY, options.history());
       conf.set(REJECTS, rejectsDir.toString());
       // The tasks write their rejects to a file per task: no second attempt beside the first.
       conf.setBoolean("mapreduce.map.speculative", false);
@@ -134,14 +127,13 @@ final class TrailsBulkLoad {
       job.setInputFormatClass(LogLineInputFormat.class);
       FileInputFormat.setInputPaths(job, log);
       job.setMapperClass(LineMapper.class);
-      byte[][] names = LineMapper.tableNames(tables);
       HFileBulkLoad.configure(
           job,
           connection,
           tables,
           out,
           work,
-          sample(input, names[0], names[1], names[2], SAMPLE_LINES));
+          sample(input, schema, options.history(), SAMPLE_LINES));
       MapReduceJobs.prepare(job, TrailsBulkLoad.class);
       long[] shown = {0};
       progress.detail("MapReduce job");
@@ -269,25 +261,16 @@ final class TrailsBulkLoad {
     return out;
   }
 
-  /** Where an event's rows go: a table (its {@code TableName.getName()}) and the row's Put. */
-  interface RowSink {
-    void accept(byte[] table, org.apache.hadoop.hbase.client.Put put) throws IOException;
-  }
-
-  /** The Put path's rows of {@code e}: events, and tall and wide when their tables are given. */
-  static void rowsOf(Event e, byte[] events, byte[] tall, byte[] wide, RowSink sink)
-      throws IOException {
-    int hash = TrailsKeys.recordHash(e);
-    sink.accept(events, TrailsStore.eventPut(e, hash));
-    if (tall != null || wide != null) {
-      byte[] json = TrailsStore.historyValue(e);
-      if (tall != null) {
-        sink.accept(tall, TrailsStore.tallPut(e, hash, json));
-      }
-      if (wide != null) {
-        sink.accept(wide, TrailsStore.widePut(e, hash, json));
-      }
+  /** The tables an ingest with {@code history} writes. */
+  private static List<TableName> tables(TrailsSchema schema, TrailsService.History history) {
+    List<TableName> tables = new ArrayList<>(List.of(schema.events()));
+    if (history.tall()) {
+      tables.add(schema.tall());
     }
+    if (history.wide()) {
+      tables.add(schema.wide());
+    }
+    return tables;
   }
 
   /**
@@ -295,7 +278,7 @@ final class TrailsBulkLoad {
    * write, in proportion, so the reducers can be given equal shares (a TeraSort-style sample).
    */
   static List<HFileBulkLoad.SampledRow> sample(
-      java.nio.file.Path input, byte[] events, byte[] tall, byte[] wide, int lines)
+      java.nio.file.Path input, TrailsSchema schema, TrailsService.History history, int lines)
       throws IOException {
     List<HFileBulkLoad.SampledRow> out = new ArrayList<>();
     long size = Files.size(input);
@@ -325,12 +308,15 @@ final class TrailsBulkLoad {
         if (start >= n || end >= n) {
           continue;
         }
-        int length = end > start && b[end - 1] == '\r' ? end - start - 1 : end - start;
+        byte[] line = java.util.Arrays.copyOfRange(b, start, end);
         TrailsIngest.Cleaned c =
-            TrailsIngest.clean(java.util.Arrays.copyOfRange(b, start, start + length), length);
+            TrailsIngest.clean(line, TrailsIngest.lengthWithoutCarriageReturn(line, line.length));
         if (c.event() != null) {
-          rowsOf(
-              c.event(), events, tall, wide, (t, p) -> out.add(HFileBulkLoad.SampledRow.of(t, p)));
+          TrailsStore.rowsOf(
+              schema,
+              c.event(),
+              history,
+              (t, p) -> out.add(HFileBulkLoad.SampledRow.of(t.getName(), p)));
         }
       }
     }
@@ -340,56 +326,31 @@ final class TrailsBulkLoad {
   /** Cleans the lines of one split and emits their cells; rejects go to the task's side file. */
   public static final class LineMapper
       extends Mapper<LongWritable, Text, ImmutableBytesWritable, KeyValueShuffle.RowCells> {
-    private byte[] events;
-    private byte[] tall;
-    private byte[] wide;
+    private TrailsSchema schema;
+    private TrailsService.History history;
     private Path rejectsFile;
     private OutputStream rejects;
     private HFileBulkLoad.Emitter emitter;
 
-    /** The events, tall and wide table names among {@code tables}; null for one not written. */
-    static byte[][] tableNames(List<TableName> tables) {
-      byte[][] names = new byte[3][];
-      for (TableName t : tables) {
-        switch (t.getQualifierAsString()) {
-          case "events" -> names[0] = t.getName();
-          case "history_tall" -> names[1] = t.getName();
-          case "history_wide" -> names[2] = t.getName();
-          default -> throw new IllegalArgumentException("not a trails table: " + t);
-        }
-      }
-      return names;
-    }
-
     @Override
     protected void setup(Context context) {
-      List<TableName> tables = new ArrayList<>();
-      for (String name : context.getConfiguration().getStrings(TABLES)) {
-        tables.add(TableName.valueOf(name));
-      }
-      byte[][] names = tableNames(tables);
-      emitter = HFileBulkLoad.emitter(context.getConfiguration());
-      events = names[0];
-      tall = names[1];
-      wide = names[2];
+      Configuration conf = context.getConfiguration();
+      schema = TrailsSchema.in(conf.get(NAMESPACE));
+      history = conf.getEnum(HISTORY, TrailsService.History.BOTH);
+      emitter = HFileBulkLoad.emitter(conf);
       // Named by task, not attempt: a retried task overwrites its failed attempt's files.
       rejectsFile =
-          new Path(
-              context.getConfiguration().get(REJECTS),
-              "rejects-" + context.getTaskAttemptID().getTaskID().getId());
+          new Path(conf.get(REJECTS), "rejects-" + context.getTaskAttemptID().getTaskID().getId());
     }
 
     @Override
     protected void map(LongWritable offset, Text line, Context context)
         throws IOException, InterruptedException {
       byte[] raw = line.getBytes();
-      int length = line.getLength();
       context.getCounter(Counters.LINES).increment(1);
-      context.getCounter(Counters.BYTES).increment(length + 1L);
-      if (length > 0 && length <= TrailsIngest.MAX_LINE_BYTES + 1 && raw[length - 1] == '\r') {
-        length--; // TrailsIngest.withoutCarriageReturn's rule, without copying the line
-      }
-      TrailsIngest.Cleaned c = TrailsIngest.clean(raw, length);
+      context.getCounter(Counters.BYTES).increment(line.getLength() + 1L);
+      TrailsIngest.Cleaned c =
+          TrailsIngest.clean(raw, TrailsIngest.lengthWithoutCarriageReturn(raw, line.getLength()));
       if (c.event() == null) {
         context.getCounter(Counters.REJECTED).increment(1);
         context.getCounter(REASONS, c.category()).increment(1);
@@ -397,23 +358,23 @@ final class TrailsBulkLoad {
           rejects = rejectsFile.getFileSystem(context.getConfiguration()).create(rejectsFile, true);
         }
         rejects.write(
-            (offset.get() + "\t" + oneLine(c.reason()) + "\t" + oneLine(c.shown()) + "\n")
+            (offset.get()
+                    + "\t"
+                    + TrailsIngest.oneLine(c.reason())
+                    + "\t"
+                    + TrailsIngest.oneLine(c.shown())
+                    + "\n")
                 .getBytes(StandardCharsets.UTF_8));
         return;
       }
       long[] cells = {0};
-      rowsOf(
+      TrailsStore.rowsOf(
+          schema,
           c.event(),
-          events,
-          tall,
-          wide,
-          (table, put) -> cells[0] += emitter.emit(context, table, put));
+          history,
+          (table, put) -> cells[0] += emitter.emit(context, table.getName(), put));
       context.getCounter(Counters.ACCEPTED).increment(1);
       context.getCounter(Counters.CELLS).increment(cells[0]);
-    }
-
-    private static String oneLine(String s) {
-      return s.replace('\t', ' ').replace('\n', ' ').replace('\r', ' ');
     }
 
     @Override

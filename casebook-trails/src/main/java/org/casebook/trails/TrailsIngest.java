@@ -64,13 +64,10 @@ final class TrailsIngest {
 
   IngestReport run() {
     long t0 = System.nanoTime();
-    TrailsService.History history = options.history();
-    boolean tall = history == TrailsService.History.TALL || history == TrailsService.History.BOTH;
-    boolean wide = history == TrailsService.History.WIDE || history == TrailsService.History.BOTH;
     ExecutorService pool =
         Executors.newFixedThreadPool(options.threads(), Threads.daemon("trails-ingest"));
     long lines;
-    try (TrailsStore.Writers writers = store.writers(tall, wide)) {
+    try (TrailsStore.Writers writers = store.writers(options.history())) {
       lines = readAndSubmit(pool, writers);
     } finally {
       pool.shutdownNow();
@@ -103,7 +100,7 @@ final class TrailsIngest {
       byte[] line;
       while ((line = readLine(in)) != null) {
         lineNo++;
-        if (lineNo == 1 && startsWithByteOrderMark(line)) {
+        if (lineNo == 1 && startsWithByteOrderMark(line, line.length)) {
           // A UTF-8 byte order mark (as Windows tools write) is not part of the first line; the
           // bulk load's reader (LogLineInputFormat) drops it too.
           line = Arrays.copyOfRange(line, 3, line.length);
@@ -220,8 +217,9 @@ final class TrailsIngest {
         new String(head, 0, Math.min(length, SHOWN_BYTES), StandardCharsets.UTF_8));
   }
 
-  private static boolean startsWithByteOrderMark(byte[] line) {
-    return line.length >= 3
+  /** Whether the first {@code length} bytes of {@code line} start with a UTF-8 byte order mark. */
+  static boolean startsWithByteOrderMark(byte[] line, int length) {
+    return length >= 3
         && line[0] == (byte) 0xEF
         && line[1] == (byte) 0xBB
         && line[2] == (byte) 0xBF;
@@ -248,22 +246,27 @@ final class TrailsIngest {
     if (!any) {
       return null;
     }
-    return withoutCarriageReturn(buf.toByteArray());
+    byte[] line = buf.toByteArray();
+    int length = lengthWithoutCarriageReturn(line, line.length);
+    return length == line.length ? line : Arrays.copyOf(line, length);
   }
 
   /** Bytes of a line kept: one over the limit, and the {@code \r} that may follow it. */
   static final int KEPT_BYTES = MAX_LINE_BYTES + 2;
 
   /**
-   * {@code line} without a final {@code \r}, unless the line is over the limit anyway (its kept
-   * bytes may end anywhere): both ingest paths end lines so.
+   * The length of a line's first {@code length} bytes without a final {@code \r}, unless the line
+   * is over the limit anyway (its kept bytes may end anywhere): both ingest paths end lines so.
    */
-  static byte[] withoutCarriageReturn(byte[] line) {
-    int n = line.length;
-    if (n > 0 && n <= MAX_LINE_BYTES + 1 && line[n - 1] == '\r') {
-      return Arrays.copyOf(line, n - 1);
-    }
-    return line;
+  static int lengthWithoutCarriageReturn(byte[] line, int length) {
+    return length > 0 && length <= MAX_LINE_BYTES + 1 && line[length - 1] == '\r'
+        ? length - 1
+        : length;
+  }
+
+  /** {@code s} on one line of a tab-separated rejects file. */
+  static String oneLine(String s) {
+    return s.replace('\t', ' ').replace('\n', ' ').replace('\r', ' ');
   }
 
   /** Writes the rejects file: a header, then one line per reject in line order. */
@@ -277,13 +280,7 @@ final class TrailsIngest {
       try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
         w.write("# line\treason\tline as read\n");
         for (Reject r : sorted) {
-          w.write(
-              r.line()
-                  + "\t"
-                  + r.reason().replace('\t', ' ').replace('\n', ' ')
-                  + "\t"
-                  + r.text().replace('\t', ' ').replace('\n', ' ').replace('\r', ' ')
-                  + "\n");
+          w.write(r.line() + "\t" + oneLine(r.reason()) + "\t" + oneLine(r.text()) + "\n");
         }
       }
     } catch (IOException e) {

@@ -30,7 +30,15 @@ public final class TrailsService {
     NONE,
     TALL,
     WIDE,
-    BOTH
+    BOTH;
+
+    boolean tall() {
+      return this == TALL || this == BOTH;
+    }
+
+    boolean wide() {
+      return this == WIDE || this == BOTH;
+    }
   }
 
   /**

@@ -83,10 +83,13 @@ final class TrailsStore {
     private final List<RetriesExhaustedWithDetailsException> failures =
         new CopyOnWriteArrayList<>();
 
-    private Writers(boolean withTall, boolean withWide) throws IOException {
+    private final TrailsService.History history;
+
+    private Writers(TrailsService.History history) throws IOException {
+      this.history = history;
       events = open(schema.events());
-      tall = withTall ? open(schema.tall()) : null;
-      wide = withWide ? open(schema.wide()) : null;
+      tall = history.tall() ? open(schema.tall()) : null;
+      wide = history.wide() ? open(schema.wide()) : null;
     }
 
     private BufferedMutator open(TableName table) throws IOException {
@@ -98,25 +101,24 @@ final class TrailsStore {
 
     /** Writes one event to every table; returns the cells written. */
     int write(Event e) {
+      int[] cells = {0};
       try {
-        int hash = TrailsKeys.recordHash(e);
-        events.mutate(eventPut(e, hash));
-        int cells = e.fields().size();
-        if (tall != null || wide != null) {
-          byte[] json = historyValue(e);
-          if (tall != null) {
-            tall.mutate(tallPut(e, hash, json));
-            cells++;
-          }
-          if (wide != null) {
-            wide.mutate(widePut(e, hash, json));
-            cells++;
-          }
-        }
-        return cells;
+        rowsOf(
+            schema,
+            e,
+            history,
+            (table, put) -> {
+              BufferedMutator m =
+                  table.equals(schema.events())
+                      ? events
+                      : table.equals(schema.tall()) ? tall : wide;
+              m.mutate(put);
+              cells[0] += put.size();
+            });
       } catch (IOException ex) {
         throw StorageException.of("write events", ex);
       }
+      return cells[0];
     }
 
     /** Flushes and closes every writer; the first failure (a rejected mutation first) is raised. */
@@ -141,16 +143,40 @@ final class TrailsStore {
     }
   }
 
-  Writers writers(boolean withTall, boolean withWide) {
+  Writers writers(TrailsService.History history) {
     try {
-      return new Writers(withTall, withWide);
+      return new Writers(history);
     } catch (IOException e) {
       throw StorageException.of("open the trails writers", e);
     }
   }
 
+  /** Where an event's rows go: the table, and the row's Put. */
+  interface RowSink {
+    void accept(TableName table, Put put) throws IOException;
+  }
+
+  /**
+   * The rows of {@code e} in {@code schema}'s tables: its events row, and its tall and wide history
+   * rows when {@code history} writes them. Both ingest paths (Puts, bulk load) write these.
+   */
+  static void rowsOf(TrailsSchema schema, Event e, TrailsService.History history, RowSink sink)
+      throws IOException {
+    int hash = TrailsKeys.recordHash(e);
+    sink.accept(schema.events(), eventPut(e, hash));
+    if (history.tall() || history.wide()) {
+      byte[] json = historyValue(e);
+      if (history.tall()) {
+        sink.accept(schema.tall(), tallPut(e, hash, json));
+      }
+      if (history.wide()) {
+        sink.accept(schema.wide(), widePut(e, hash, json));
+      }
+    }
+  }
+
   /** The events row of {@code e} with its field cells ({@code hash}: its record hash). */
-  static Put eventPut(Event e, int hash) {
+  private static Put eventPut(Event e, int hash) {
     Put put = new Put(TrailsKeys.eventRow(e.uid(), TrailsKeys.epochDay(e.ts()), e.type()));
     for (Map.Entry<String, String> f : e.fields().entrySet()) {
       put.addColumn(
@@ -160,12 +186,12 @@ final class TrailsStore {
   }
 
   /** The tall history row of {@code e}; {@code json} is its {@link #historyValue}. */
-  static Put tallPut(Event e, int hash, byte[] json) {
+  private static Put tallPut(Event e, int hash, byte[] json) {
     return new Put(TrailsKeys.tallRow(e.uid(), e.ts(), hash)).addColumn(H, E, json);
   }
 
   /** The wide history cell of {@code e} in its user's row. */
-  static Put widePut(Event e, int hash, byte[] json) {
+  private static Put widePut(Event e, int hash, byte[] json) {
     return new Put(TrailsKeys.wideRow(e.uid()))
         .addColumn(H, TrailsKeys.wideQualifier(e.ts(), hash), json);
   }

@@ -110,14 +110,11 @@ public final class HFileBulkLoad {
       Path work,
       boolean groupRegions)
       throws IOException {
-    List<byte[]> regionStarts = configureOutput(job, connection, tables, out);
-    Configuration conf = job.getConfiguration();
-    TableIndex index = TableIndex.of(conf);
-    if (groupRegions && MapReduceJobs.isLocal(conf)) {
-      RegionGroups.install(job, regionStarts, 4 * localReducers(conf), work, index);
-    } else {
-      RegionGroups.installPerRegion(job, regionStarts, work, index);
+    if (groupRegions) {
+      return configure(job, connection, tables, out, work, List.of());
     }
+    List<byte[]> regionStarts = configureOutput(job, connection, tables, out);
+    RegionGroups.installPerRegion(job, regionStarts, work, TableIndex.of(job.getConfiguration()));
     return regionStarts;
   }
 
@@ -125,7 +122,8 @@ public final class HFileBulkLoad {
    * As {@link #configure(Job, Connection, List, Path, Path, boolean)} with groups of about equal
    * cells on the LocalJobRunner, cut by {@code sample} (rows of the job's output, e.g. from a
    * sample of its input): two groups per core, each HFile still inside one region. Use it when the
-   * data is spread unevenly over the regions (a table of one region beside a pre-split one).
+   * data is spread unevenly over the regions (a table of one region beside a pre-split one). An
+   * empty sample groups contiguous regions, four groups per core.
    */
   public static List<byte[]> configure(
       Job job,

@@ -38,7 +38,9 @@ import picocli.CommandLine.Option;
  * the URLFrontier reference service (RocksDB) in a child JVM — PutURLs rate, the crawl loop
  * (GetURLs, then every URL acknowledged as known and done) with 1 and 10 URLs per queue, politeness
  * (the shortest gap between two hand-outs of one host against its 1 s delay), and GetURLs latency
- * once every URL is done (an emptied frontier).
+ * once every URL is done (an emptied frontier). The HBase floor ({@link FrontierStorageFloor}) is
+ * measured in the same run: the least storage work any frontier on this HBase does for the same
+ * URLs.
  */
 final class FrontierBenchmark {
   private static final String CRAWL = "bench";
@@ -130,6 +132,15 @@ final class FrontierBenchmark {
         results.add(measure("reference (RocksDB)", peer.port));
       }
     }
+    System.out.printf(Locale.ROOT, "HBase floor: putting and completing %,d URLs%n", options.urls);
+    FrontierStorageFloor.Rates floor =
+        FrontierStorageFloor.measure(
+            context.connection(),
+            NAMESPACE,
+            CRAWL,
+            options.urls,
+            options.streams,
+            i -> url(i, options.hosts));
     BenchTable table = new BenchTable("bench frontier");
     for (Result r : results) {
       table.add(r.name() + ": PutURLs", options.urls, "URLs", options.urls / r.putRate(), null, "");
@@ -162,6 +173,20 @@ final class FrontierBenchmark {
           r.emptied(),
           "");
     }
+    table.add(
+        "HBase floor: put",
+        options.urls,
+        "URLs",
+        options.urls / floor.put(),
+        null,
+        "1 read + 2 writes per URL, nothing else");
+    table.add(
+        "HBase floor: complete",
+        options.urls,
+        "URLs",
+        options.urls / floor.complete(),
+        null,
+        "1 read + 2 writes per URL, nothing else");
     System.out.println(table.render());
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("urls", options.urls);
@@ -187,6 +212,7 @@ final class FrontierBenchmark {
           r.emptied().maxMillis());
     }
     json.put("politeness", politeness);
+    json.put("casebookOverHBaseFloor", overFloor(results.get(0), floor, ""));
     if (results.size() == 2) {
       Result c = results.get(0);
       Result ref = results.get(1);
@@ -194,8 +220,16 @@ final class FrontierBenchmark {
       ratios.put("putURLs", c.putRate() / ref.putRate());
       ratios.put("crawlLoop1", c.loop1Rate() / ref.loop1Rate());
       ratios.put("crawlLoop10", c.loop10Rate() / ref.loop10Rate());
+      ratios.put("completeEveryUrl", c.completeRate() / ref.completeRate());
       ratios.put("emptiedGetURLsP50", c.emptied().millis(50) / ref.emptied().millis(50));
       json.put("casebookOverReference", ratios);
+      json.put(
+          "referenceOverHBaseFloor",
+          overFloor(
+              ref,
+              floor,
+              " (near or above 1: a frontier on this HBase would have to do nothing but the"
+                  + " floor's storage work to match the reference there)"));
       System.out.printf(
           Locale.ROOT,
           "Casebook / reference: PutURLs %.2fx, crawl loop 1/queue %.2fx, 10/queue %.2fx%n",
@@ -204,6 +238,22 @@ final class FrontierBenchmark {
           c.loop10Rate() / ref.loop10Rate());
     }
     return json;
+  }
+
+  /** One side's put and completion rates over the HBase floor's, printed with {@code remark}. */
+  private static Map<String, Object> overFloor(
+      Result r, FrontierStorageFloor.Rates floor, String remark) {
+    Map<String, Object> ratios = new LinkedHashMap<>();
+    ratios.put("putURLs", r.putRate() / floor.put());
+    ratios.put("completeEveryUrl", r.completeRate() / floor.complete());
+    System.out.printf(
+        Locale.ROOT,
+        "%s / HBase floor: PutURLs %.2fx, complete every URL %.2fx%s%n",
+        r.name(),
+        r.putRate() / floor.put(),
+        r.completeRate() / floor.complete(),
+        remark);
+    return ratios;
   }
 
   /** The benchmark's i-th URL, spread over {@code hosts} hosts ({@code bench console} too). */

@@ -391,6 +391,9 @@ final class FrontierStore {
   static Increment counters(
       byte[] row, int day, long queued, long completed, Map<String, Long> daily) {
     Increment inc = new Increment(row);
+    // Only a falling queued count is read back (a host it empties leaves the due index); every
+    // other answer would be built, sent and dropped.
+    inc.setReturnResults(queued < 0);
     if (queued != 0) {
       inc.addColumn(H, QUEUED, queued);
     }

@@ -19,6 +19,7 @@ final class CliContext implements AutoCloseable {
   private final RuntimeOptions options;
   private final List<CasebookSystem> systems;
   private HBaseRuntime runtime;
+  private boolean runsLong;
   private boolean schemasEnsured;
   private Platform platform;
 
@@ -55,10 +56,19 @@ final class CliContext implements AutoCloseable {
     return platform;
   }
 
+  /**
+   * Marks this invocation as a long-running one (serve, bench): the runtime, when started, uses
+   * {@link org.casebook.core.RuntimeSettings#forLongRunning}.
+   */
+  synchronized void runsLong() {
+    runsLong = true;
+  }
+
   /** The runtime without ensuring schemas (for commands that manage schemas themselves). */
   synchronized HBaseRuntime runtimeOnly() {
     if (runtime == null) {
-      runtime = HBaseRuntime.start(options.settings());
+      runtime =
+          HBaseRuntime.start(runsLong ? options.settings().forLongRunning() : options.settings());
       System.err.printf(
           "HBase: %s, ready in %.1f s%n", runtime.description(), runtime.startupMillis() / 1000.0);
     }

@@ -2,12 +2,14 @@ package org.casebook.server;
 
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.function.Supplier;
 import org.casebook.bench.BenchCommand;
 import org.casebook.bench.ServerLauncher;
 import org.casebook.core.CasebookSystem;
 import org.casebook.core.ErrorKind;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.Platform;
+import org.casebook.core.SystemContext;
 import org.casebook.core.SystemDescriptor;
 import org.casebook.core.cli.RuntimeOptions;
 import org.casebook.core.net.ListenerSpec;
@@ -77,8 +79,18 @@ public final class Main implements Runnable {
     ServeCommand.addListenerOptions(cli.getSubcommands().get("serve"), systems);
     cli.addSubcommand("schema", new SchemaCommand(systems, context));
     cli.addSubcommand("hotspot", new HotspotCommand(context));
+    Supplier<SystemContext> bench = context.contextOf("bench");
     cli.addSubcommand(
-        "bench", new BenchCommand(context.contextOf("bench"), () -> benchServer(systems, context)));
+        "bench",
+        new BenchCommand(
+            () -> {
+              context.runsLong();
+              return bench.get();
+            },
+            () -> {
+              context.runsLong();
+              return benchServer(systems, context);
+            }));
     for (CasebookSystem system : systems) {
       cli.addSubcommand(system.descriptor().name(), system.command(context.contextOf(system)));
     }

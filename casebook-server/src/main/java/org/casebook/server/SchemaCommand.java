@@ -46,14 +46,17 @@ final class SchemaCommand {
               t.keyDoc());
           for (FamilySpec f : t.families()) {
             System.out.printf(
-                "    family %-4s versions=%d ttl=%s bloom=%s block=%dK compression=%s%s%n",
+                "    family %-4s versions=%d ttl=%s bloom=%s block=%dK compression=%s%s%s%n",
                 f.name(),
                 f.maxVersions(),
                 f.ttlSeconds() == FamilySpec.FOREVER ? "forever" : f.ttlSeconds() + "s",
                 f.bloom(),
                 f.blockSize() / 1024,
                 f.compression(),
-                f.inMemory() ? " in-memory" : "");
+                f.inMemory() ? " in-memory" : "",
+                f.inMemoryCompaction() == null
+                    ? ""
+                    : " memstore-compaction=" + f.inMemoryCompaction());
           }
         }
         for (org.casebook.core.key.KeyLayout k : d.keys()) {

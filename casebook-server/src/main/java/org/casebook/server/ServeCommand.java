@@ -123,6 +123,7 @@ final class ServeCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     long t0 = System.nanoTime();
     AccessRule access = accessRule();
+    context.runsLong();
     Platform platform =
         context.platform(
             b -> {

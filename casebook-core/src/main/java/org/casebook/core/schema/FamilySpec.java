@@ -1,15 +1,21 @@
 package org.casebook.core.schema;
 
 import java.util.Objects;
+import org.apache.hadoop.hbase.MemoryCompactionPolicy;
 import org.apache.hadoop.hbase.io.compress.Compression;
 import org.apache.hadoop.hbase.regionserver.BloomType;
 
 /**
  * One column family, as code. Only the attributes Casebook cares about are compared when an
- * existing table is checked: max versions, TTL, bloom filter, block size, compression, in-memory.
+ * existing table is checked: max versions, TTL, bloom filter, block size, compression, in-memory,
+ * in-memory compaction.
  *
  * @param ttlSeconds time to live, or {@link #FOREVER}
  * @param compression the codec wanted; if this runtime lacks it, NONE is used and logged
+ * @param inMemoryCompaction how the memstore compacts itself before a flush; null: the cluster's
+ *     default. A family whose cells are rewritten over and over (counters, schedules) is cheaper to
+ *     read with {@link MemoryCompactionPolicy#EAGER}, which keeps only the newest versions in
+ *     memory.
  */
 public record FamilySpec(
     String name,
@@ -18,7 +24,8 @@ public record FamilySpec(
     BloomType bloom,
     int blockSize,
     Compression.Algorithm compression,
-    boolean inMemory) {
+    boolean inMemory,
+    MemoryCompactionPolicy inMemoryCompaction) {
   public static final int FOREVER = Integer.MAX_VALUE;
   public static final int DEFAULT_BLOCK_SIZE = 64 * 1024;
 
@@ -43,30 +50,48 @@ public record FamilySpec(
   /** One version, no TTL, row bloom filter, 64 KiB blocks, no compression. */
   public static FamilySpec of(String name) {
     return new FamilySpec(
-        name, 1, FOREVER, BloomType.ROW, DEFAULT_BLOCK_SIZE, Compression.Algorithm.NONE, false);
+        name,
+        1,
+        FOREVER,
+        BloomType.ROW,
+        DEFAULT_BLOCK_SIZE,
+        Compression.Algorithm.NONE,
+        false,
+        null);
   }
 
   public FamilySpec withMaxVersions(int versions) {
-    return new FamilySpec(name, versions, ttlSeconds, bloom, blockSize, compression, inMemory);
+    return new FamilySpec(
+        name, versions, ttlSeconds, bloom, blockSize, compression, inMemory, inMemoryCompaction);
   }
 
   public FamilySpec withTtlSeconds(int ttl) {
-    return new FamilySpec(name, maxVersions, ttl, bloom, blockSize, compression, inMemory);
+    return new FamilySpec(
+        name, maxVersions, ttl, bloom, blockSize, compression, inMemory, inMemoryCompaction);
   }
 
   public FamilySpec withBloom(BloomType type) {
-    return new FamilySpec(name, maxVersions, ttlSeconds, type, blockSize, compression, inMemory);
+    return new FamilySpec(
+        name, maxVersions, ttlSeconds, type, blockSize, compression, inMemory, inMemoryCompaction);
   }
 
   public FamilySpec withBlockSize(int bytes) {
-    return new FamilySpec(name, maxVersions, ttlSeconds, bloom, bytes, compression, inMemory);
+    return new FamilySpec(
+        name, maxVersions, ttlSeconds, bloom, bytes, compression, inMemory, inMemoryCompaction);
   }
 
   public FamilySpec withCompression(Compression.Algorithm algorithm) {
-    return new FamilySpec(name, maxVersions, ttlSeconds, bloom, blockSize, algorithm, inMemory);
+    return new FamilySpec(
+        name, maxVersions, ttlSeconds, bloom, blockSize, algorithm, inMemory, inMemoryCompaction);
   }
 
   public FamilySpec withInMemory(boolean value) {
-    return new FamilySpec(name, maxVersions, ttlSeconds, bloom, blockSize, compression, value);
+    return new FamilySpec(
+        name, maxVersions, ttlSeconds, bloom, blockSize, compression, value, inMemoryCompaction);
+  }
+
+  public FamilySpec withInMemoryCompaction(MemoryCompactionPolicy policy) {
+    return new FamilySpec(
+        name, maxVersions, ttlSeconds, bloom, blockSize, compression, inMemory, policy);
   }
 }

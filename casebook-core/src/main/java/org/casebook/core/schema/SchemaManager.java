@@ -41,7 +41,19 @@ public final class SchemaManager {
     CREATED,
     UNCHANGED,
     /** A family a newer version declares was added; nothing else changed. */
-    FAMILIES_ADDED
+    FAMILIES_ADDED,
+    /**
+     * A family's in-memory compaction was changed in place to the declared one (it shapes only the
+     * memstore: no stored data is touched); nothing else changed.
+     */
+    RETUNED
+  }
+
+  /** What an existing table lacks: families to add, families whose memstore policy to change. */
+  record Changes(List<FamilySpec> missing, List<ColumnFamilyDescriptor> retuned) {
+    boolean none() {
+      return missing.isEmpty() && retuned.isEmpty();
+    }
   }
 
   /** The result for one table. */
@@ -169,15 +181,24 @@ public final class SchemaManager {
   }
 
   private static Result checkAndExtend(Admin admin, TableSpec spec) throws IOException {
-    List<FamilySpec> missing = verify(admin.getDescriptor(spec.name()), spec);
-    for (FamilySpec f : missing) {
+    Changes changes = verify(admin.getDescriptor(spec.name()), spec);
+    for (FamilySpec f : changes.missing()) {
       admin.addColumnFamily(spec.name(), toDescriptor(f));
       LOG.info("added family {} to table {}", f.name(), spec.name());
     }
-    return new Result(
-        spec,
-        missing.isEmpty() ? Outcome.UNCHANGED : Outcome.FAMILIES_ADDED,
-        admin.getRegions(spec.name()).size());
+    for (ColumnFamilyDescriptor f : changes.retuned()) {
+      admin.modifyColumnFamily(spec.name(), f);
+      LOG.info(
+          "family {} of table {} now compacts its memstore {}",
+          f.getNameAsString(),
+          spec.name(),
+          f.getInMemoryCompaction());
+    }
+    Outcome outcome =
+        changes.none()
+            ? Outcome.UNCHANGED
+            : changes.missing().isEmpty() ? Outcome.RETUNED : Outcome.FAMILIES_ADDED;
+    return new Result(spec, outcome, admin.getRegions(spec.name()).size());
   }
 
   /** Drops the table if it exists (used by benchmarks and experiments on their own tables). */
@@ -267,15 +288,19 @@ public final class SchemaManager {
   }
 
   static ColumnFamilyDescriptor toDescriptor(FamilySpec f) {
-    return ColumnFamilyDescriptorBuilder.newBuilder(
-            org.apache.hadoop.hbase.util.Bytes.toBytes(f.name()))
-        .setMaxVersions(f.maxVersions())
-        .setTimeToLive(f.ttlSeconds())
-        .setBloomFilterType(f.bloom())
-        .setBlocksize(f.blockSize())
-        .setCompressionType(effectiveCompression(f.compression()))
-        .setInMemory(f.inMemory())
-        .build();
+    ColumnFamilyDescriptorBuilder b =
+        ColumnFamilyDescriptorBuilder.newBuilder(
+                org.apache.hadoop.hbase.util.Bytes.toBytes(f.name()))
+            .setMaxVersions(f.maxVersions())
+            .setTimeToLive(f.ttlSeconds())
+            .setBloomFilterType(f.bloom())
+            .setBlocksize(f.blockSize())
+            .setCompressionType(effectiveCompression(f.compression()))
+            .setInMemory(f.inMemory());
+    if (f.inMemoryCompaction() != null) {
+      b.setInMemoryCompaction(f.inMemoryCompaction());
+    }
+    return b.build();
   }
 
   /** The codec if this runtime can use it, else NONE (logged once per codec). */
@@ -300,13 +325,16 @@ public final class SchemaManager {
   }
 
   /**
-   * Checks an existing table against its spec. Families the spec declares and the table lacks are
-   * the one change made in place (adding a family touches no data, so a newer version of a system
-   * can start on an older one's tables); they are returned. Any other difference is a conflict.
+   * Checks an existing table against its spec. Two changes are made in place, because neither
+   * touches stored data, so a newer version of a system can start on an older one's tables: adding
+   * a family the spec declares and the table lacks, and giving a family the in-memory compaction
+   * the spec declares (other settings of that family kept). They are returned. Any other difference
+   * is a conflict.
    */
-  static List<FamilySpec> verify(TableDescriptor existing, TableSpec spec) {
+  static Changes verify(TableDescriptor existing, TableSpec spec) {
     List<String> diffs = new ArrayList<>();
     List<FamilySpec> missing = new ArrayList<>();
+    List<ColumnFamilyDescriptor> retuned = new ArrayList<>();
     Map<String, ColumnFamilyDescriptor> actual = new TreeMap<>();
     for (ColumnFamilyDescriptor cf : existing.getColumnFamilies()) {
       actual.put(cf.getNameAsString(), cf);
@@ -328,6 +356,12 @@ public final class SchemaManager {
           effectiveCompression(f.compression()),
           cf.getCompressionType());
       compare(diffs, f.name(), "in memory", f.inMemory(), cf.isInMemory());
+      if (f.inMemoryCompaction() != null && f.inMemoryCompaction() != cf.getInMemoryCompaction()) {
+        retuned.add(
+            ColumnFamilyDescriptorBuilder.newBuilder(cf)
+                .setInMemoryCompaction(f.inMemoryCompaction())
+                .build());
+      }
     }
     for (String extra : actual.keySet()) {
       diffs.add("family '" + extra + "' exists but is not declared");
@@ -349,7 +383,7 @@ public final class SchemaManager {
               + String.join("; ", diffs)
               + ". Migrate or drop it deliberately; Casebook only adds missing families.");
     }
-    return missing;
+    return new Changes(missing, retuned);
   }
 
   private static void compare(

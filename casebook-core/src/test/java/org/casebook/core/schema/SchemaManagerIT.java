@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import org.apache.hadoop.hbase.MemoryCompactionPolicy;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
@@ -106,6 +107,64 @@ class SchemaManagerIT {
       assertThat(t.getDescriptor().hasColumnFamily(org.apache.hadoop.hbase.util.Bytes.toBytes("p")))
           .isTrue();
     }
+  }
+
+  @Test
+  void inMemoryCompactionIsChangedInPlaceKeepingDataAndOtherSettings(HBaseRuntime runtime)
+      throws Exception {
+    SchemaManager schemas = new SchemaManager(runtime.connection());
+    String table = TestIds.unique("tune");
+    TableSpec old = oneFamily(table, FamilySpec.of("a").withBlockSize(8192));
+    schemas.ensure(old);
+    byte[] a = Bytes.toBytes("a");
+    try (org.apache.hadoop.hbase.client.Table t = runtime.connection().getTable(old.name())) {
+      t.put(new org.apache.hadoop.hbase.client.Put(a).addColumn(a, a, a));
+    }
+    try (Admin admin = runtime.connection().getAdmin()) {
+      // A setting Casebook does not declare, made by an operator: it must survive the change.
+      admin.modifyColumnFamily(
+          old.name(),
+          org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder.newBuilder(
+                  admin.getDescriptor(old.name()).getColumnFamily(a))
+              .setValue("operator.note", "kept")
+              .build());
+    }
+    TableSpec tuned =
+        oneFamily(
+            table,
+            FamilySpec.of("a")
+                .withBlockSize(8192)
+                .withInMemoryCompaction(MemoryCompactionPolicy.EAGER));
+    assertThat(schemas.ensureAll(List.of(tuned)))
+        .extracting(SchemaManager.Result::outcome)
+        .containsExactly(SchemaManager.Outcome.RETUNED);
+    assertThat(schemas.ensure(tuned).outcome()).isEqualTo(SchemaManager.Outcome.UNCHANGED);
+    try (Admin admin = runtime.connection().getAdmin();
+        org.apache.hadoop.hbase.client.Table t = runtime.connection().getTable(old.name())) {
+      ColumnFamilyDescriptor family = admin.getDescriptor(old.name()).getColumnFamily(a);
+      assertThat(family.getInMemoryCompaction()).isEqualTo(MemoryCompactionPolicy.EAGER);
+      assertThat(family.getBlocksize()).isEqualTo(8192);
+      assertThat(family.getValue("operator.note")).isEqualTo("kept");
+      assertThat(t.exists(new org.apache.hadoop.hbase.client.Get(a))).isTrue();
+    }
+    // Any other difference is still a conflict, and nothing is changed by it.
+    TableSpec other =
+        oneFamily(
+            table,
+            FamilySpec.of("a")
+                .withBlockSize(16384)
+                .withInMemoryCompaction(MemoryCompactionPolicy.BASIC));
+    assertThatThrownBy(() -> schemas.ensureAll(List.of(other)))
+        .isInstanceOf(ConflictException.class)
+        .hasMessageContaining("block size is 8192, declared 16384");
+    try (Admin admin = runtime.connection().getAdmin()) {
+      assertThat(admin.getDescriptor(old.name()).getColumnFamily(a).getInMemoryCompaction())
+          .isEqualTo(MemoryCompactionPolicy.EAGER);
+    }
+  }
+
+  private static TableSpec oneFamily(String table, FamilySpec family) {
+    return TableSpec.of("casebook_schema", table, "k", SplitPoints.none(), family);
   }
 
   @Test

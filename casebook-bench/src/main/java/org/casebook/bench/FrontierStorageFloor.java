@@ -2,7 +2,6 @@ package org.casebook.bench;
 
 import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -11,15 +10,14 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntFunction;
 import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.client.BufferedMutator;
-import org.apache.hadoop.hbase.client.BufferedMutatorParams;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.RetriesExhaustedWithDetailsException;
+import org.apache.hadoop.hbase.client.Row;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.casebook.core.key.KeyBuilder;
@@ -29,14 +27,15 @@ import org.casebook.core.schema.SplitPoints;
 import org.casebook.core.schema.TableSpec;
 
 /**
- * The least HBase work a frontier on HBase can do for {@code bench frontier}'s URLs and still keep
- * the issue's guarantees, measured on the same HBase in the same run. Putting a discovered URL: one
- * read of its known row (has it been seen before?) and two writes, its queued row (keyed in
- * hand-out order) and its known row. Completing it: one read of its known row (what it was), a
- * write of that row and a delete of its queued row. Rows and cells are shaped as the frontier's,
- * reads go in batches of 2,000 as PutURLs batches do, writes through one BufferedMutator per table,
- * from as many threads as the benchmark has PutURLs streams. No counters, no schedule, no
- * check-and-mutate, no gRPC: a ceiling for any frontier on this HBase, not a frontier.
+ * The least HBase work a frontier with Casebook's key layout, holding nothing in memory, does for
+ * {@code bench frontier}'s URLs, measured on the same HBase in the same run. Putting a discovered
+ * URL: one read of its known row (has it been seen before?) and two writes, its queued row (keyed
+ * in hand-out order) and its known row. Completing it: one read of its known row (where is its
+ * queued row?), a write of that row and a delete of its queued row. Rows and cells are shaped as
+ * the frontier's; reads go in batches of 2,000 as PutURLs batches do, and a batch's writes are
+ * stored before its thread reads the next batch, as a put is stored before it is acknowledged; as
+ * many threads as the benchmark has PutURLs streams. No counters, no schedule, no check-and-mutate,
+ * no gRPC: a ceiling for such a frontier, not a frontier.
  */
 final class FrontierStorageFloor {
   private static final int BATCH = 2_000;
@@ -48,61 +47,63 @@ final class FrontierStorageFloor {
   private static final byte[] PRIORITY = Bytes.toBytes("p");
   private static final long CHANNEL = 1;
 
-  /**
-   * URLs per second put as discovered, then completed (put back as known and done); how many the
-   * put found new and the completion found queued (both every URL when the floor did its work).
-   */
-  record Rates(double put, double complete, long putNew, long completedQueued) {}
-
-  private interface UrlSource {
-    String url(int i);
-  }
+  /** URLs per second put as discovered, then completed (put back as known and done). */
+  record Rates(double put, double complete) {}
 
   private final Connection connection;
+  private final SchemaManager schemas;
   private final TableName known;
   private final TableName queued;
   private final String crawlId;
   private final int threads;
+  private final IntFunction<String> url;
 
-  private FrontierStorageFloor(
-      Connection connection, String namespace, String crawlId, int threads) {
+  FrontierStorageFloor(
+      Connection connection,
+      String namespace,
+      String crawlId,
+      int threads,
+      IntFunction<String> url) {
     this.connection = connection;
+    this.schemas = new SchemaManager(connection);
     this.known = TableName.valueOf(namespace, "floor_known");
     this.queued = TableName.valueOf(namespace, "floor_urls");
     this.crawlId = crawlId;
     this.threads = Math.max(1, threads);
+    this.url = url;
   }
 
-  /** Puts then completes {@code urls} URLs; the two tables are dropped afterwards. */
+  /** Creates the tables, puts then completes {@code urls} URLs, drops the tables. */
   static Rates measure(
       Connection connection,
       String namespace,
       String crawlId,
       int urls,
       int threads,
-      java.util.function.IntFunction<String> url) {
-    FrontierStorageFloor floor = new FrontierStorageFloor(connection, namespace, crawlId, threads);
-    SchemaManager schemas = new SchemaManager(connection);
-    floor.create(schemas);
+      IntFunction<String> url) {
+    FrontierStorageFloor floor =
+        new FrontierStorageFloor(connection, namespace, crawlId, threads, url);
+    floor.create();
     try {
-      AtomicLong putNew = new AtomicLong();
-      AtomicLong completedQueued = new AtomicLong();
-      double put = urls / floor.run(urls, url::apply, true, putNew);
-      double complete = urls / floor.run(urls, url::apply, false, completedQueued);
-      return new Rates(put, complete, putNew.get(), completedQueued.get());
+      return new Rates(urls / floor.put(urls), urls / floor.complete(urls));
     } finally {
-      schemas.drop(floor.known);
-      schemas.drop(floor.queued);
+      floor.drop();
     }
   }
 
-  private void create(SchemaManager schemas) {
-    schemas.drop(known);
-    schemas.drop(queued);
+  TableName knownTable() {
+    return known;
+  }
+
+  TableName queuedTable() {
+    return queued;
+  }
+
+  void create() {
+    drop();
     // One region each to start, as the frontier's tables: both grow by splits during the run.
-    // The cluster's default memstore: with the frontier's own policies (BASIC known rows, EAGER
-    // queued rows) this floor measured lower (32,222 against 35,252 URLs/s put at 1M URLs), and
-    // a floor is taken at its highest.
+    // The cluster's default memstore: on the frontier's own policies (BASIC known rows, EAGER
+    // queued rows) the floor measured lower, and a floor is taken at its highest.
     schemas.ensure(
         new TableSpec(
             known,
@@ -117,40 +118,42 @@ final class FrontierStorageFloor {
             "channel:long | md5(host)[0..8] | priority:long | md5(url)"));
   }
 
-  /**
-   * Seconds to put ({@code discover}) or complete every URL; {@code acted} counts those written.
-   */
-  private double run(int urls, UrlSource source, boolean discover, AtomicLong acted) {
-    AtomicReference<RetriesExhaustedWithDetailsException> failure = new AtomicReference<>();
+  void drop() {
+    schemas.drop(known);
+    schemas.drop(queued);
+  }
+
+  /** Seconds to put URLs 0..urls-1 as discovered; every one must be new. */
+  double put(int urls) {
+    return run(urls, true);
+  }
+
+  /** Seconds to complete URLs 0..urls-1; every one must be queued. */
+  double complete(int urls) {
+    return run(urls, false);
+  }
+
+  private double run(int urls, boolean discover) {
     AtomicReference<Throwable> error = new AtomicReference<>();
+    AtomicLong written = new AtomicLong();
+    List<Thread> workers = new ArrayList<>();
     long t0 = System.nanoTime();
-    try (BufferedMutator knownWrites =
-            connection.getBufferedMutator(
-                new BufferedMutatorParams(known)
-                    .listener((e, m) -> failure.compareAndSet(null, e)));
-        BufferedMutator queuedWrites =
-            connection.getBufferedMutator(
-                new BufferedMutatorParams(queued)
-                    .listener((e, m) -> failure.compareAndSet(null, e)))) {
-      List<Thread> workers = new ArrayList<>();
+    try {
       for (int t = 0; t < threads; t++) {
         int first = t;
         Thread w =
             new Thread(
                 () -> {
-                  try (Table knownTable = connection.getTable(known)) {
-                    for (int from = first * BATCH; from < urls; from += threads * BATCH) {
-                      acted.addAndGet(
+                  try (Table knownRows = connection.getTable(known);
+                      Table queuedRows = connection.getTable(queued)) {
+                    for (int from = first * BATCH;
+                        from < urls && error.get() == null;
+                        from += threads * BATCH) {
+                      written.addAndGet(
                           batch(
-                              knownTable,
-                              knownWrites,
-                              queuedWrites,
-                              source,
-                              from,
-                              Math.min(urls, from + BATCH),
-                              discover));
+                              knownRows, queuedRows, from, Math.min(urls, from + BATCH), discover));
                     }
-                  } catch (IOException | RuntimeException e) {
+                  } catch (Throwable e) {
                     error.compareAndSet(null, e);
                   }
                 },
@@ -161,51 +164,49 @@ final class FrontierStorageFloor {
       for (Thread w : workers) {
         w.join();
       }
-      knownWrites.flush();
-      queuedWrites.flush();
-    } catch (IOException e) {
-      throw new UncheckedIOException("frontier storage floor: " + e.getMessage(), e);
     } catch (InterruptedException e) {
+      workers.forEach(Thread::interrupt);
       Thread.currentThread().interrupt();
       throw new IllegalStateException("frontier storage floor interrupted", e);
     }
-    if (failure.get() != null) {
-      throw new UncheckedIOException(
-          "frontier storage floor: writes failed: " + failure.get().getMessage(), failure.get());
-    }
+    double seconds = (System.nanoTime() - t0) / 1e9;
     if (error.get() != null) {
       throw new IllegalStateException(
           "frontier storage floor failed: " + error.get().getMessage(), error.get());
     }
-    return (System.nanoTime() - t0) / 1e9;
+    // A floor that skipped URLs would be a rate of less work: refuse it.
+    if (written.get() != urls) {
+      throw new IllegalStateException(
+          "frontier storage floor "
+              + (discover ? "put " : "completed ")
+              + written.get()
+              + " of "
+              + urls
+              + " URLs");
+    }
+    return seconds;
   }
 
-  /** One batch; answers how many URLs it wrote (new ones put, queued ones completed). */
-  private int batch(
-      Table knownTable,
-      BufferedMutator knownWrites,
-      BufferedMutator queuedWrites,
-      UrlSource source,
-      int from,
-      int to,
-      boolean discover)
-      throws IOException {
+  /** One batch: reads its known rows, then stores its writes; answers how many URLs it wrote. */
+  private int batch(Table knownRows, Table queuedRows, int from, int to, boolean discover)
+      throws IOException, InterruptedException {
     List<Get> gets = new ArrayList<>(to - from);
     List<byte[][]> ids = new ArrayList<>(to - from);
     List<String> urls = new ArrayList<>(to - from);
     for (int i = from; i < to; i++) {
-      String url = source.url(i);
-      byte[] hostId = Arrays.copyOf(md5(java.net.URI.create(url).getHost()), 8);
-      byte[] urlId = md5(url);
+      String u = url.apply(i);
+      byte[] hostId = Arrays.copyOf(md5(java.net.URI.create(u).getHost()), 8);
+      byte[] urlId = md5(u);
       byte[] knownRow =
           KeyBuilder.create(32).addLong(CHANNEL).addFixed(hostId).addFixed(urlId).build();
       gets.add(new Get(knownRow).addFamily(KNOWN_FAMILY));
       ids.add(new byte[][] {hostId, urlId, knownRow});
-      urls.add(url);
+      urls.add(u);
     }
-    Result[] seen = knownTable.get(gets);
+    Result[] seen = knownRows.get(gets);
     long now = System.currentTimeMillis();
-    int acted = 0;
+    List<Row> knownWrites = new ArrayList<>(seen.length);
+    List<Row> queuedWrites = new ArrayList<>(seen.length);
     for (int j = 0; j < seen.length; j++) {
       byte[] hostId = ids.get(j)[0];
       byte[] urlId = ids.get(j)[1];
@@ -217,35 +218,35 @@ final class FrontierStorageFloor {
         byte[] info =
             URLInfo.newBuilder().setUrl(urls.get(j)).setCrawlID(crawlId).build().toByteArray();
         byte[] version = Bytes.toBytes(now + j);
-        byte[] queuedRow = queuedRow(hostId, now, urlId);
-        queuedWrites.mutate(
-            new Put(queuedRow)
+        queuedWrites.add(
+            new Put(queuedRow(hostId, now, urlId))
                 .addColumn(URL_FAMILY, INFO, info)
                 .addColumn(URL_FAMILY, VERSION, version)
                 .addColumn(URL_FAMILY, DUE_AT, Bytes.toBytes(now)));
-        knownWrites.mutate(
+        knownWrites.add(
             new Put(knownRow)
                 .addColumn(KNOWN_FAMILY, VERSION, version)
                 .addColumn(KNOWN_FAMILY, INFO, info)
                 .addColumn(KNOWN_FAMILY, PRIORITY, Bytes.toBytes(now))
                 .addColumn(KNOWN_FAMILY, DUE_AT, Bytes.toBytes(now)));
-        acted++;
       } else {
         byte[] priority = seen[j].getValue(KNOWN_FAMILY, PRIORITY);
         if (priority == null || priority.length == 0) {
           continue;
         }
-        queuedWrites.mutate(new Delete(queuedRow(hostId, Bytes.toLong(priority), urlId)));
+        queuedWrites.add(new Delete(queuedRow(hostId, Bytes.toLong(priority), urlId)));
         // Done: an empty priority (no queued row), in the same Put as the new version.
-        knownWrites.mutate(
+        knownWrites.add(
             new Put(knownRow)
                 .addColumn(KNOWN_FAMILY, VERSION, Bytes.toBytes(now + j))
                 .addColumn(KNOWN_FAMILY, PRIORITY, new byte[0])
                 .addColumn(KNOWN_FAMILY, DUE_AT, Bytes.toBytes(0L)));
-        acted++;
       }
     }
-    return acted;
+    // Queued rows first, as the frontier writes them; both stored before the next read.
+    queuedRows.batch(queuedWrites, new Object[queuedWrites.size()]);
+    knownRows.batch(knownWrites, new Object[knownWrites.size()]);
+    return knownWrites.size();
   }
 
   private static byte[] queuedRow(byte[] hostId, long priority, byte[] urlId) {

@@ -391,9 +391,9 @@ final class FrontierStore {
   static Increment counters(
       byte[] row, int day, long queued, long completed, Map<String, Long> daily) {
     Increment inc = new Increment(row);
-    // Only a falling queued count is read back (a host it empties leaves the due index); every
+    // No answer unless a caller asks for one (Intake reads a host's falling queued count): every
     // other answer would be built, sent and dropped.
-    inc.setReturnResults(queued < 0);
+    inc.setReturnResults(false);
     if (queued != 0) {
       inc.addColumn(H, QUEUED, queued);
     }

@@ -441,13 +441,12 @@ final class Intake {
           total.addAll(c);
           if (!c.isEmpty()) {
             order.add(h);
-            incs.add(
+            Increment inc =
                 FrontierStore.counters(
-                    FrontierStore.hostRow(ch.id(), h.bytes()),
-                    day,
-                    c.queued,
-                    c.completed,
-                    c.daily));
+                    FrontierStore.hostRow(ch.id(), h.bytes()), day, c.queued, c.completed, c.daily);
+            // A host this batch empties leaves the due index: its new queued count is read back.
+            inc.setReturnResults(c.queued < 0);
+            incs.add(inc);
           }
         });
     total.add(Counts.PUT, failed);

@@ -230,6 +230,27 @@ class FrontierServiceIT {
   }
 
   @Test
+  void aHostEmptiedByAPutLeavesTheSchedule(HBaseRuntime runtime) {
+    String ns = TestIds.unique("fe").replace('-', '_');
+    try (Platform p = Platform.create(runtime, EmbeddedHBase.dataDir())) {
+      FrontierService s = service(p, ns);
+      s.put(
+          List.of(
+              discovered("c", "http://e.example/1", null),
+              discovered("c", "http://e.example/2", null)));
+      assertThat(s.host("c", "e.example").nextDue()).as("scheduled when filled").isNotNull();
+      // Both completed without a hand-out: the put reads the host's queued count back (0).
+      s.put(
+          List.of(
+              known("c", "http://e.example/1", null, 0),
+              known("c", "http://e.example/2", null, 0)));
+      HostInfo host = s.host("c", "e.example");
+      assertThat(host.queued()).isZero();
+      assertThat(host.nextDue()).as("an emptied host is not scheduled").isNull();
+    }
+  }
+
+  @Test
   void aDeletedCrawlIsPurgedAfterItsGraceAndCanStartAgain(HBaseRuntime runtime) {
     String ns = TestIds.unique("fp").replace('-', '_');
     MovableClock clock = new MovableClock();

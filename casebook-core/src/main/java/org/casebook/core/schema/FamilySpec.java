@@ -8,14 +8,14 @@ import org.apache.hadoop.hbase.regionserver.BloomType;
 /**
  * One column family, as code. Only the attributes Casebook cares about are compared when an
  * existing table is checked: max versions, TTL, bloom filter, block size, compression, in-memory,
- * in-memory compaction.
+ * in-memory compaction (the one difference changed in place rather than refused).
  *
  * @param ttlSeconds time to live, or {@link #FOREVER}
  * @param compression the codec wanted; if this runtime lacks it, NONE is used and logged
- * @param inMemoryCompaction how the memstore compacts itself before a flush; null: the cluster's
- *     default. A family whose cells are rewritten over and over (counters, schedules) is cheaper to
- *     read with {@link MemoryCompactionPolicy#EAGER}, which keeps only the newest versions in
- *     memory.
+ * @param inMemoryCompaction how the memstore compacts itself before a flush; null: not declared (a
+ *     new table gets the cluster's default, an existing table's family keeps its own). A family
+ *     whose cells are rewritten over and over (counters, schedules) is cheaper to read with {@link
+ *     MemoryCompactionPolicy#EAGER}, which keeps only the newest versions in memory.
  */
 public record FamilySpec(
     String name,

@@ -40,7 +40,10 @@ public final class SchemaManager {
   public enum Outcome {
     CREATED,
     UNCHANGED,
-    /** A family a newer version declares was added; nothing else changed. */
+    /**
+     * A family a newer version declares was added (and maybe a family's in-memory compaction
+     * changed, as for {@link #RETUNED}); nothing else changed.
+     */
     FAMILIES_ADDED,
     /**
      * A family's in-memory compaction was changed in place to the declared one (it shapes only the
@@ -181,18 +184,26 @@ public final class SchemaManager {
   }
 
   private static Result checkAndExtend(Admin admin, TableSpec spec) throws IOException {
-    Changes changes = verify(admin.getDescriptor(spec.name()), spec);
-    for (FamilySpec f : changes.missing()) {
-      admin.addColumnFamily(spec.name(), toDescriptor(f));
-      LOG.info("added family {} to table {}", f.name(), spec.name());
-    }
-    for (ColumnFamilyDescriptor f : changes.retuned()) {
-      admin.modifyColumnFamily(spec.name(), f);
-      LOG.info(
-          "family {} of table {} now compacts its memstore {}",
-          f.getNameAsString(),
-          spec.name(),
-          f.getInMemoryCompaction());
+    TableDescriptor existing = admin.getDescriptor(spec.name());
+    Changes changes = verify(existing, spec);
+    if (!changes.none()) {
+      // One table modification for every change: each reopens the table's regions.
+      TableDescriptorBuilder b = TableDescriptorBuilder.newBuilder(existing);
+      changes.missing().forEach(f -> b.setColumnFamily(toDescriptor(f)));
+      changes.retuned().forEach(b::modifyColumnFamily);
+      admin.modifyTable(b.build());
+      changes
+          .missing()
+          .forEach(f -> LOG.info("added family {} to table {}", f.name(), spec.name()));
+      changes
+          .retuned()
+          .forEach(
+              f ->
+                  LOG.info(
+                      "family {} of table {} now compacts its memstore {}",
+                      f.getNameAsString(),
+                      spec.name(),
+                      f.getInMemoryCompaction()));
     }
     Outcome outcome =
         changes.none()
@@ -381,7 +392,8 @@ public final class SchemaManager {
               + spec.name()
               + " exists with another shape: "
               + String.join("; ", diffs)
-              + ". Migrate or drop it deliberately; Casebook only adds missing families.");
+              + ". Migrate or drop it deliberately; Casebook only adds missing families and sets"
+              + " a family's in-memory compaction.");
     }
     return new Changes(missing, retuned);
   }

@@ -163,6 +163,33 @@ class SchemaManagerIT {
     }
   }
 
+  @Test
+  void aNewTableGetsItsPoliciesAndAnOldOneGainsAFamilyAndAPolicyInOneChange(HBaseRuntime runtime)
+      throws Exception {
+    SchemaManager schemas = new SchemaManager(runtime.connection());
+    String table = TestIds.unique("tune2");
+    FamilySpec eager = FamilySpec.of("a").withInMemoryCompaction(MemoryCompactionPolicy.EAGER);
+    assertThat(schemas.ensure(oneFamily(table, eager)).outcome())
+        .isEqualTo(SchemaManager.Outcome.CREATED);
+    TableSpec newer =
+        TableSpec.of(
+            "casebook_schema",
+            table,
+            "k",
+            SplitPoints.none(),
+            FamilySpec.of("a").withInMemoryCompaction(MemoryCompactionPolicy.BASIC),
+            FamilySpec.of("b").withInMemoryCompaction(MemoryCompactionPolicy.EAGER));
+    assertThat(schemas.ensure(newer).outcome()).isEqualTo(SchemaManager.Outcome.FAMILIES_ADDED);
+    try (Admin admin = runtime.connection().getAdmin()) {
+      var descriptor = admin.getDescriptor(newer.name());
+      assertThat(descriptor.getColumnFamily(Bytes.toBytes("a")).getInMemoryCompaction())
+          .isEqualTo(MemoryCompactionPolicy.BASIC);
+      assertThat(descriptor.getColumnFamily(Bytes.toBytes("b")).getInMemoryCompaction())
+          .isEqualTo(MemoryCompactionPolicy.EAGER);
+    }
+    assertThat(schemas.ensure(newer).outcome()).isEqualTo(SchemaManager.Outcome.UNCHANGED);
+  }
+
   private static TableSpec oneFamily(String table, FamilySpec family) {
     return TableSpec.of("casebook_schema", table, "k", SplitPoints.none(), family);
   }

@@ -74,10 +74,13 @@ public record RuntimeSettings(
    * win.
    */
   public RuntimeSettings forLongRunning() {
-    java.util.HashMap<String, String> merged = new java.util.HashMap<>();
-    merged.put(HBaseRuntime.REPORT_INTERVAL_KEY, "3000");
-    merged.putAll(overrides);
-    return new RuntimeSettings(dataDir, zkQuorum, confDir, hadoopConfDir, merged);
+    return new RuntimeSettings(
+            dataDir,
+            zkQuorum,
+            confDir,
+            hadoopConfDir,
+            Map.of(HBaseRuntime.REPORT_INTERVAL_KEY, "3000"))
+        .withOverrides(overrides);
   }
 
   public RuntimeSettings withOverrides(Map<String, String> more) {

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.Json;
 import org.casebook.core.LocalFileException;
@@ -63,6 +64,7 @@ public final class BenchResults {
       long maxHeapBytes,
       String jvm,
       String collector,
+      List<String> jvmOptions,
       String os,
       String hbase) {}
 
@@ -82,6 +84,10 @@ public final class BenchResults {
             java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream()
                 .map(java.lang.management.GarbageCollectorMXBean::getName)
                 .toList()),
+        // The -X/-XX options (heap, collector settings): the launcher's and the user's.
+        java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+            .filter(a -> a.startsWith("-X"))
+            .toList(),
         System.getProperty("os.name")
             + " "
             + System.getProperty("os.version")

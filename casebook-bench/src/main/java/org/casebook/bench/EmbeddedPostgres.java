@@ -148,12 +148,15 @@ final class EmbeddedPostgres implements AutoCloseable {
   }
 
   /** Runs a query and reads every row to its last column, as a client would, for timing. */
-  static void drain(java.sql.PreparedStatement ps) throws java.sql.SQLException {
+  static int drain(java.sql.PreparedStatement ps) throws java.sql.SQLException {
+    int rows = 0;
     try (java.sql.ResultSet rs = ps.executeQuery()) {
       while (rs.next()) {
         rs.getString(rs.getMetaData().getColumnCount());
+        rows++;
       }
     }
+    return rows;
   }
 
   /**

@@ -84,6 +84,15 @@ final class TrailsBenchmark {
 
     @Option(
         paramLabel = "N",
+        names = "--multi-user-samples",
+        defaultValue = "500",
+        description =
+            "Timed 100-user queries on each side (default ${DEFAULT-VALUE}, as many as the"
+                + " single-user ones: the p99 of 100 was the second-slowest query).")
+    int multiUserSamples;
+
+    @Option(
+        paramLabel = "N",
         names = "--active-users",
         defaultValue = "1000",
         description = "Users given to the seed-000 task (default ${DEFAULT-VALUE}).")
@@ -138,6 +147,8 @@ final class TrailsBenchmark {
       InvalidInputException.check(users >= 10, "users", "--users must be at least 10");
       InvalidInputException.check(days >= 1 && days <= 366, "days", "--days must be 1..366");
       InvalidInputException.check(samples >= 10, "samples", "--samples must be at least 10");
+      InvalidInputException.check(
+          multiUserSamples >= 10, "multi-user-samples", "--multi-user-samples must be at least 10");
       InvalidInputException.check(
           warmupSeconds >= 0, "warmup-seconds", "--warmup-seconds must be 0 or more");
       InvalidInputException.check(
@@ -248,6 +259,7 @@ final class TrailsBenchmark {
         json.put("bulkLoad", bulk.toJson());
       }
       settle(specs);
+      json.put("storeFilesAtQueryTime", storeFiles(specs));
       // Warm-up, timed by the clock: JIT and block cache. PostgreSQL gets as long (its JDBC driver
       // runs in this JVM too). With 600 queries the p50s were still falling.
       // Its own random numbers: the timed queries then ask for the same users whatever the
@@ -265,26 +277,29 @@ final class TrailsBenchmark {
         }
         warmQueries += 2 + HistoryLayout.values().length;
         if (n % 17 == 0) { // now and then, the multi-user path too
-          trails.trails(new TrailQuery(hundredUsers(rnd), FIRST_DAY, lastDay, Set.of(), Set.of()));
+          trails.trails(
+              new TrailQuery(hundredUsers(warmRnd), FIRST_DAY, lastDay, Set.of(), Set.of()));
           warmQueries++;
         }
       }
       json.put("warmupQueries", warmQueries);
       for (TrailsService.Plan plan : List.of(TrailsService.Plan.GETS, TrailsService.Plan.SCAN)) {
-        Latency one = new Latency();
-        long events = 0;
-        for (int i = 0; i < o.samples; i++) {
-          String uid = LogGenerator.userId(rnd.nextInt(Math.min(o.users, 2000)));
-          long s = System.nanoTime();
-          events +=
-              trails
-                  .trails(
-                      new TrailQuery(List.of(uid), FIRST_DAY, lastDay, Set.of(), Set.of()), plan)
-                  .get(uid)
-                  .events()
-                  .size();
-          one.recordNanos(System.nanoTime() - s);
-        }
+        long[] events = {0};
+        Latency one =
+            userStep(
+                    warmRnd,
+                    rnd,
+                    events,
+                    uid ->
+                        trails
+                            .trails(
+                                new TrailQuery(
+                                    List.of(uid), FIRST_DAY, lastDay, Set.of(), Set.of()),
+                                plan)
+                            .get(uid)
+                            .events()
+                            .size())
+                .latency();
         table.add(
             "HBase: one user's "
                 + o.days
@@ -297,20 +312,33 @@ final class TrailsBenchmark {
             String.format(
                 Locale.ROOT,
                 "%.1f events each; %s",
-                (double) events / one.count(),
+                (double) events[0] / one.count(),
                 plan == TrailsService.Plan.GETS
                     ? (o.days * 4) + " Gets in one batch (seed plan)"
                     : "one bounded Scan"));
       }
 
-      Latency hundred = new Latency();
-      for (int i = 0; i < MULTI_USER_SAMPLES; i++) {
-        List<String> us = hundredUsers(rnd);
-        long s = System.nanoTime();
-        trails.trails(new TrailQuery(us, FIRST_DAY, lastDay, Set.of(), Set.of()));
-        hundred.recordNanos(System.nanoTime() - s);
-      }
-      table.add("HBase: 100 users' trails", hundred.count(), "queries", 0, hundred, "");
+      Step hundredStep =
+          step(
+              o.multiUserSamples,
+              warmRnd,
+              rnd,
+              (users, timed) -> {
+                List<String> us = hundredUsers(users);
+                long s = System.nanoTime();
+                trails.trails(new TrailQuery(us, FIRST_DAY, lastDay, Set.of(), Set.of()));
+                return System.nanoTime() - s;
+              });
+      Latency hundred = hundredStep.latency();
+      double cpuMs = hundredStep.cpuMsPerQuery();
+      json.put("multiUserCpuMsPerQuery", cpuMs);
+      table.add(
+          "HBase: 100 users' trails",
+          hundred.count(),
+          "queries",
+          0,
+          hundred,
+          String.format(Locale.ROOT, "process CPU %.2f ms per query", cpuMs));
 
       List<String> activeUsers = new ArrayList<>();
       for (int i = 0; i < o.activeUsers; i++) {
@@ -354,17 +382,15 @@ final class TrailsBenchmark {
             activeMr + " active");
       }
       for (HistoryLayout layout : HistoryLayout.values()) {
-        Latency latest = new Latency();
-        Latency all = new Latency();
-        for (int i = 0; i < o.samples; i++) {
-          String uid = LogGenerator.userId(rnd.nextInt(Math.min(o.users, 2000)));
-          long t = System.nanoTime();
-          trails.latest(uid, PageRequest.first(20), layout);
-          latest.recordNanos(System.nanoTime() - t);
-          t = System.nanoTime();
-          trails.all(uid, 100_000, layout);
-          all.recordNanos(System.nanoTime() - t);
-        }
+        Latency latest =
+            userStep(
+                    warmRnd,
+                    rnd,
+                    null,
+                    uid -> trails.latest(uid, PageRequest.first(20), layout).items().size())
+                .latency();
+        Latency all =
+            userStep(warmRnd, rnd, null, uid -> trails.all(uid, 100_000, layout).size()).latency();
         String name = layout.name().toLowerCase(Locale.ROOT);
         table.add("HBase 004 " + name + ": latest 20", latest.count(), "queries", 0, latest, "");
         table.add(
@@ -430,6 +456,27 @@ final class TrailsBenchmark {
     }
   }
 
+  /** Store files per table and their most in one region: what each read merges. */
+  private Map<String, String> storeFiles(List<TableSpec> specs) throws IOException {
+    Map<String, String> out = new LinkedHashMap<>();
+    try (Admin admin = context.connection().getAdmin()) {
+      for (TableSpec s : specs) {
+        int total = 0;
+        int most = 0;
+        for (org.apache.hadoop.hbase.ServerName server : admin.getRegionServers()) {
+          for (org.apache.hadoop.hbase.RegionMetrics m : admin.getRegionMetrics(server, s.name())) {
+            total += m.getStoreFileCount();
+            most = Math.max(most, m.getStoreFileCount());
+          }
+        }
+        out.put(
+            s.name().getQualifierAsString(), total + " files, at most " + most + " in a region");
+      }
+    }
+    System.out.println("store files at query time: " + out);
+    return out;
+  }
+
   private void postgres(Path log, BenchTable table, List<String> activeUsers, int activeExpected)
       throws Exception {
     try (EmbeddedPostgres pg = EmbeddedPostgres.start(o.work.toAbsolutePath(), "512MB");
@@ -490,19 +537,15 @@ final class TrailsBenchmark {
       Timestamp to =
           Timestamp.from(FIRST_DAY.plusDays(o.days).atStartOfDay(ZoneOffset.UTC).toInstant());
       SplittableRandom rnd = new SplittableRandom(5);
-      warmUp(c, from, to, new SplittableRandom(6));
-      Latency one = new Latency();
+      SplittableRandom warmRnd = new SplittableRandom(6);
+      warmUp(c, from, to, warmRnd);
+      Latency one;
       try (PreparedStatement ps =
           c.prepareStatement(
               "SELECT type, ts, fields FROM events WHERE uid = ? AND ts >= ? AND ts < ? ORDER BY ts")) {
-        for (int i = 0; i < o.samples; i++) {
-          ps.setString(1, LogGenerator.userId(rnd.nextInt(Math.min(o.users, 2000))));
-          ps.setTimestamp(2, from);
-          ps.setTimestamp(3, to);
-          long s = System.nanoTime();
-          EmbeddedPostgres.drain(ps);
-          one.recordNanos(System.nanoTime() - s);
-        }
+        ps.setTimestamp(2, from);
+        ps.setTimestamp(3, to);
+        one = userStep(warmRnd, rnd, ps);
       }
       table.add(
           "PostgreSQL: one user's " + o.days + "-day trail",
@@ -511,18 +554,23 @@ final class TrailsBenchmark {
           0,
           one,
           "index (uid, ts)");
-      Latency hundred = new Latency();
+      Latency hundred;
       try (PreparedStatement ps = c.prepareStatement(HUNDRED_USERS_SQL)) {
-        for (int i = 0; i < MULTI_USER_SAMPLES; i++) {
-          List<String> us = hundredUsers(rnd);
-          Array arr = c.createArrayOf("text", us.toArray());
-          ps.setArray(1, arr);
-          ps.setTimestamp(2, from);
-          ps.setTimestamp(3, to);
-          long s = System.nanoTime();
-          EmbeddedPostgres.drain(ps);
-          hundred.recordNanos(System.nanoTime() - s);
-        }
+        hundred =
+            step(
+                    o.multiUserSamples,
+                    warmRnd,
+                    rnd,
+                    (users, timed) -> {
+                      Array arr = c.createArrayOf("text", hundredUsers(users).toArray());
+                      ps.setArray(1, arr);
+                      ps.setTimestamp(2, from);
+                      ps.setTimestamp(3, to);
+                      long s = System.nanoTime();
+                      EmbeddedPostgres.drain(ps);
+                      return System.nanoTime() - s;
+                    })
+                .latency();
       }
       table.add("PostgreSQL: 100 users' trails", hundred.count(), "queries", 0, hundred, "");
       List<Double> taskRuns = new ArrayList<>();
@@ -565,19 +613,95 @@ final class TrailsBenchmark {
               + (active == activeExpected
                   ? " (same as HBase)"
                   : " (HBase found " + activeExpected + ")"));
-      Latency latest = new Latency();
+      Latency latest;
       try (PreparedStatement ps =
           c.prepareStatement(
               "SELECT type, ts, fields FROM events WHERE uid = ? ORDER BY ts DESC LIMIT 20")) {
-        for (int i = 0; i < o.samples; i++) {
-          ps.setString(1, LogGenerator.userId(rnd.nextInt(Math.min(o.users, 2000))));
-          long t = System.nanoTime();
-          EmbeddedPostgres.drain(ps);
-          latest.recordNanos(System.nanoTime() - t);
-        }
+        latest = userStep(warmRnd, rnd, ps);
       }
       table.add("PostgreSQL: latest 20", latest.count(), "queries", 0, latest, "");
     }
+  }
+
+  /** One query of a step, its users drawn from {@code users}; returns its own latency in ns. */
+  @FunctionalInterface
+  private interface StepQuery {
+    long run(SplittableRandom users, boolean timed) throws Exception;
+  }
+
+  /**
+   * A timed step's latencies, and the whole process's CPU time per timed query (client, region
+   * server, collector: steadier from run to run than the latencies, which on two cores move with
+   * whatever else runs).
+   */
+  private record Step(Latency latency, double cpuMsPerQuery) {}
+
+  /**
+   * Runs a step's query {@code n} times untimed for warm-up users, then {@code n} times timed. The
+   * JIT recompiles the read path when the shape of the queries changes: the first hundred 100-user
+   * queries after the single-user ones took 7.4 ms of CPU each, against 4.8 ms over a thousand.
+   */
+  private static Step step(int n, SplittableRandom warm, SplittableRandom timed, StepQuery query)
+      throws Exception {
+    for (int i = 0; i < n; i++) {
+      query.run(warm, false);
+    }
+    Latency latency = new Latency();
+    long cpuBefore = processCpuNanos();
+    for (int i = 0; i < n; i++) {
+      latency.recordNanos(query.run(timed, true));
+    }
+    return new Step(latency, (processCpuNanos() - cpuBefore) / 1e6 / n);
+  }
+
+  /** A single-user query; returns what it read (events, rows), counted when timed. */
+  @FunctionalInterface
+  private interface UserQuery {
+    int run(String uid) throws Exception;
+  }
+
+  /**
+   * A step of {@code --samples} single-user queries, each for one of the generator's first 2,000
+   * users (its busiest), timed with the parameters set; {@code read}, when given, sums what the
+   * timed queries read.
+   */
+  private Step userStep(SplittableRandom warm, SplittableRandom timed, long[] read, UserQuery query)
+      throws Exception {
+    return step(
+        o.samples,
+        warm,
+        timed,
+        (users, isTimed) -> {
+          String uid = LogGenerator.userId(users.nextInt(Math.min(o.users, 2000)));
+          long s = System.nanoTime();
+          int n = query.run(uid);
+          long nanos = System.nanoTime() - s;
+          if (isTimed && read != null) {
+            read[0] += n;
+          }
+          return nanos;
+        });
+  }
+
+  /** A step of PostgreSQL single-user queries: {@code ps} takes the uid as its first parameter. */
+  private Latency userStep(SplittableRandom warm, SplittableRandom timed, PreparedStatement ps)
+      throws Exception {
+    return userStep(
+            warm,
+            timed,
+            null,
+            uid -> {
+              ps.setString(1, uid);
+              return EmbeddedPostgres.drain(ps);
+            })
+        .latency();
+  }
+
+  /** CPU time of this process so far (every thread, the embedded HBase's too). */
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean)
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   /** 100 users drawn from all of them. */
@@ -777,9 +901,6 @@ final class TrailsBenchmark {
 
   /** Timed runs of the seed-000 task on each side (after one untimed run). */
   private static final int TASK_RUNS = 5;
-
-  /** Timed 100-user queries on each side. */
-  private static final int MULTI_USER_SAMPLES = 100;
 
   private static final String HUNDRED_USERS_SQL =
       "SELECT uid, type, ts, fields FROM events WHERE uid = ANY(?) AND ts >= ? AND ts < ?"

@@ -46,7 +46,7 @@ final class SchemaCommand {
               t.keyDoc());
           for (FamilySpec f : t.families()) {
             System.out.printf(
-                "    family %-4s versions=%d ttl=%s bloom=%s block=%dK compression=%s%s%s%n",
+                "    family %-4s versions=%d ttl=%s bloom=%s block=%dK compression=%s%s%s%s%n",
                 f.name(),
                 f.maxVersions(),
                 f.ttlSeconds() == FamilySpec.FOREVER ? "forever" : f.ttlSeconds() + "s",
@@ -56,7 +56,8 @@ final class SchemaCommand {
                 f.inMemory() ? " in-memory" : "",
                 f.inMemoryCompaction() == null
                     ? ""
-                    : " memstore-compaction=" + f.inMemoryCompaction());
+                    : " memstore-compaction=" + f.inMemoryCompaction(),
+                f.dataBlockEncoding() == null ? "" : " encoding=" + f.dataBlockEncoding());
           }
         }
         for (org.casebook.core.key.KeyLayout k : d.keys()) {

@@ -85,10 +85,20 @@ public enum Behaviour {
     return Arrays.stream(values()).filter(b -> b.label().equals(label)).findFirst();
   }
 
+  /** By id, for reading row keys (once per row read). */
+  private static final Behaviour[] BY_ID = new Behaviour[256];
+
+  static {
+    for (Behaviour b : values()) {
+      BY_ID[b.id] = b;
+    }
+  }
+
   static Behaviour byId(int id) {
-    return Arrays.stream(values())
-        .filter(b -> b.id == id)
-        .findFirst()
-        .orElseThrow(() -> new IllegalArgumentException("unknown behaviour id " + id));
+    Behaviour b = id >= 0 && id < BY_ID.length ? BY_ID[id] : null;
+    if (b == null) {
+      throw new IllegalArgumentException("unknown behaviour id " + id);
+    }
+    return b;
   }
 }

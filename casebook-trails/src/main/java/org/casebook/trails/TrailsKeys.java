@@ -3,6 +3,7 @@ package org.casebook.trails;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.util.Arrays;
 import java.util.List;
 import org.casebook.core.key.Hashing;
 import org.casebook.core.key.KeyLayout;
@@ -121,11 +122,64 @@ final class TrailsKeys {
   }
 
   /** Field name, millisecond of day and hash of an events qualifier. */
-  record EventColumn(String field, int msOfDay, int hash) {}
+  record EventColumn(String field, int msOfDay, int hash) {
+    /** As {@link #columnId(byte[], int, int)}. */
+    long columnId() {
+      return ((long) msOfDay << 32) | (hash & 0xFFFFFFFFL);
+    }
+  }
 
   static EventColumn eventColumn(byte[] qualifier) {
-    KeyLayout.Key k = EVENT_COLUMN.decode(qualifier);
+    return eventColumn(qualifier, 0, qualifier.length);
+  }
+
+  static EventColumn eventColumn(byte[] qualifier, int offset, int length) {
+    KeyLayout.Key k = EVENT_COLUMN.decode(qualifier, offset, length);
     return new EventColumn(k.string("field"), k.integer("msOfDay"), k.integer("hash"));
+  }
+
+  /**
+   * Every behaviour's field prefixes ({@link #fieldPrefix}), by behaviour ordinal, in the order of
+   * {@link Behaviour#fields()}: reading a trail matches qualifiers against these bytes instead of
+   * decoding a field name per cell.
+   */
+  private static final byte[][][] FIELD_PREFIXES =
+      Arrays.stream(Behaviour.values())
+          .map(b -> b.fields().stream().map(f -> fieldPrefix(f.name())).toArray(byte[][]::new))
+          .toArray(byte[][][]::new);
+
+  /**
+   * The index in {@code b.fields()} of the field of an events qualifier that is well formed (one of
+   * {@code b}'s field prefixes followed by the column id's 8 bytes), or -1: a field {@code b} does
+   * not have, or a malformed qualifier; {@link #eventColumn} then decodes it or says what is wrong.
+   */
+  static int fieldIndex(Behaviour b, byte[] qualifier, int offset, int length) {
+    byte[][] prefixes = FIELD_PREFIXES[b.ordinal()];
+    for (int i = 0; i < prefixes.length; i++) {
+      byte[] p = prefixes[i];
+      if (length == p.length + 8
+          && Arrays.equals(p, 0, p.length, qualifier, offset, offset + p.length)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * The column id of a qualifier {@link #fieldIndex} accepted: millisecond of day in the high half,
+   * record hash (as unsigned) in the low half, so that ids order as (millisecond, hash).
+   */
+  static long columnId(byte[] qualifier, int offset, int length) {
+    int at = offset + length - 8;
+    return ((long) (readInt(qualifier, at) ^ Integer.MIN_VALUE) << 32)
+        | ((readInt(qualifier, at + 4) ^ Integer.MIN_VALUE) & 0xFFFFFFFFL);
+  }
+
+  private static int readInt(byte[] b, int at) {
+    return ((b[at] & 0xFF) << 24)
+        | ((b[at + 1] & 0xFF) << 16)
+        | ((b[at + 2] & 0xFF) << 8)
+        | (b[at + 3] & 0xFF);
   }
 
   static byte[] tallRow(String uid, long ts, int hash) {

@@ -2,6 +2,7 @@ package org.casebook.trails;
 
 import java.util.List;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.casebook.core.schema.FamilySpec;
 import org.casebook.core.schema.SplitPoints;
@@ -25,22 +26,33 @@ record TrailsSchema(TableName events, TableName tall, TableName wide) {
 
   /**
    * Events are pre-split on the reversed uid's first byte (16 regions over printable ASCII):
-   * reversing puts the fastest-changing character of sequential ids first.
+   * reversing puts the fastest-changing character of sequential ids first. Every family indexes the
+   * rows of each block ({@link #family}).
    */
   List<TableSpec> tables() {
     return List.of(
         new TableSpec(
             events,
-            List.of(FamilySpec.of("d")),
+            List.of(family("d")),
             firstCharSplits(),
             TrailsKeys.EVENT_ROW.shape() + "; columns " + TrailsKeys.EVENT_COLUMN.shape()),
-        new TableSpec(
-            tall, List.of(FamilySpec.of("h")), SplitPoints.none(), TrailsKeys.TALL_ROW.shape()),
+        new TableSpec(tall, List.of(family("h")), SplitPoints.none(), TrailsKeys.TALL_ROW.shape()),
         new TableSpec(
             wide,
-            List.of(FamilySpec.of("h")),
+            List.of(family("h")),
             SplitPoints.none(),
             TrailsKeys.WIDE_ROW.shape() + "; columns " + TrailsKeys.WIDE_COLUMN.shape()));
+  }
+
+  /**
+   * A trails family: ROW_INDEX_V1 blocks, so that reaching a row inside a 64 KiB block is a binary
+   * search over the block's rows. Without it every seek walked the block's cells from its start: a
+   * profile of the 100 users' query put two thirds of the region server's time in that walk (the
+   * MultiRowRangeFilter seeks once per user), and {@code bench trails} measured the query's CPU
+   * time fall from 7.5–8.2 to 4.9–5.8 ms with it.
+   */
+  private static FamilySpec family(String name) {
+    return FamilySpec.of(name).withDataBlockEncoding(DataBlockEncoding.ROW_INDEX_V1);
   }
 
   private static SplitPoints firstCharSplits() {

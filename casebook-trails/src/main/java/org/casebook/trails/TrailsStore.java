@@ -8,12 +8,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -380,32 +380,52 @@ final class TrailsStore {
 
   /**
    * Groups a row's cells by column id into events, in time order: the one place events cells are
-   * decoded.
+   * decoded. Cells come sorted by field, then column id; each is read in place (no copy of its
+   * qualifier), its field found by its encoded prefix.
    */
   static void decodeRow(String uid, int day, Behaviour b, Result r, List<Event> out) {
     if (r == null || r.isEmpty()) {
       return;
     }
-    TreeMap<Long, Map<String, String>> byColumnId = new TreeMap<>();
-    for (Cell c : r.rawCells()) {
-      TrailsKeys.EventColumn col = TrailsKeys.eventColumn(CellUtil.cloneQualifier(c));
-      long columnId = ((long) col.msOfDay() << 32) | (col.hash() & 0xFFFFFFFFL);
-      byColumnId
-          .computeIfAbsent(columnId, k -> new HashMap<>())
-          .put(col.field(), Bytes.toString(CellUtil.cloneValue(c)));
+    Cell[] cells = r.rawCells();
+    List<Behaviour.Field> fields = b.fields();
+    long[] ids = new long[cells.length]; // the row's column ids, ascending
+    String[][] values = new String[cells.length][]; // per id, by field index
+    int events = 0;
+    for (Cell c : cells) {
+      byte[] q = c.getQualifierArray();
+      int off = c.getQualifierOffset();
+      int len = c.getQualifierLength();
+      int field = TrailsKeys.fieldIndex(b, q, off, len);
+      // A field b does not have still marks an event (decoding it checks the qualifier's form).
+      long id =
+          field >= 0
+              ? TrailsKeys.columnId(q, off, len)
+              : TrailsKeys.eventColumn(q, off, len).columnId();
+      int at = Arrays.binarySearch(ids, 0, events, id);
+      if (at < 0) {
+        at = -at - 1;
+        System.arraycopy(ids, at, ids, at + 1, events - at);
+        System.arraycopy(values, at, values, at + 1, events - at);
+        ids[at] = id;
+        values[at] = new String[fields.size()];
+        events++;
+      }
+      if (field >= 0) {
+        values[at][field] =
+            Bytes.toString(c.getValueArray(), c.getValueOffset(), c.getValueLength());
+      }
     }
     long dayStart = TrailsKeys.startOfDay(day);
-    byColumnId.forEach(
-        (columnId, fields) -> {
-          Map<String, String> ordered = new LinkedHashMap<>();
-          for (Behaviour.Field f : b.fields()) {
-            String v = fields.get(f.name());
-            if (v != null) {
-              ordered.put(f.name(), v);
-            }
-          }
-          out.add(new Event(uid, b, dayStart + (columnId >>> 32), ordered));
-        });
+    for (int e = 0; e < events; e++) {
+      Map<String, String> ordered = new LinkedHashMap<>();
+      for (int f = 0; f < fields.size(); f++) {
+        if (values[e][f] != null) {
+          ordered.put(fields.get(f).name(), values[e][f]);
+        }
+      }
+      out.add(new Event(uid, b, dayStart + (ids[e] >>> 32), ordered));
+    }
   }
 
   /** An event and where it sits in a history design (for the next page's cursor). */

@@ -67,4 +67,46 @@ class TrailsKeysTest {
     assertThat(TrailsKeys.widePosition(TrailsKeys.wideQualifier(ts, 7)))
         .isEqualTo(new TrailsKeys.Position(ts, 7));
   }
+
+  @Test
+  void qualifiersMatchedByFieldPrefixDecodeAsTheLayoutDoes() {
+    int[] hashes = {0, 1, -1, -5, Integer.MIN_VALUE, Integer.MAX_VALUE, 0x7F00_0001};
+    long[] times = {0L, 1_789_058_183_302L, 1_789_085_999_999L};
+    for (Behaviour b : Behaviour.values()) {
+      for (int f = 0; f < b.fields().size(); f++) {
+        for (long ts : times) {
+          for (int hash : hashes) {
+            byte[] q = TrailsKeys.eventQualifier(b.fields().get(f).name(), ts, hash);
+            // Inside a larger array, as in a cell's backing buffer.
+            byte[] buffer = new byte[q.length + 7];
+            System.arraycopy(q, 0, buffer, 3, q.length);
+            assertThat(TrailsKeys.fieldIndex(b, buffer, 3, q.length)).isEqualTo(f);
+            assertThat(TrailsKeys.columnId(buffer, 3, q.length))
+                .isEqualTo(TrailsKeys.eventColumn(q).columnId());
+          }
+        }
+      }
+    }
+    long ts = times[1];
+    // Another behaviour's field, a field name's prefix, a cut or a lengthened qualifier: no match.
+    byte[] price = qualifier("price", ts);
+    assertThat(TrailsKeys.fieldIndex(Behaviour.LOGIN, price, 0, price.length)).isEqualTo(-1);
+    assertThat(TrailsKeys.fieldIndex(Behaviour.ORDER, price, 0, price.length - 1)).isEqualTo(-1);
+    byte[] longer = java.util.Arrays.copyOf(price, price.length + 1);
+    assertThat(TrailsKeys.fieldIndex(Behaviour.ORDER, longer, 0, longer.length)).isEqualTo(-1);
+    byte[] pric = qualifier("pric", ts);
+    assertThat(TrailsKeys.fieldIndex(Behaviour.ORDER, pric, 0, pric.length)).isEqualTo(-1);
+    // Ids order as (millisecond of day, hash).
+    assertThat(TrailsKeys.columnId(qualifier("price", ts, -1), 0, price.length))
+        .isGreaterThan(TrailsKeys.columnId(qualifier("price", ts, 5), 0, price.length))
+        .isLessThan(TrailsKeys.columnId(qualifier("price", ts + 1, 5), 0, price.length));
+  }
+
+  private static byte[] qualifier(String field, long ts) {
+    return qualifier(field, ts, 42);
+  }
+
+  private static byte[] qualifier(String field, long ts, int hash) {
+    return TrailsKeys.eventQualifier(field, ts, hash);
+  }
 }

@@ -76,6 +76,12 @@ public final class KeyLayout {
   private final List<Part> given;
   private final Map<String, Integer> givenIndex;
 
+  /** Per part: its index among the given parts, or -1 when derived (decoding reads these). */
+  private final int[] givenSlot;
+
+  /** Per part: the given index of the part it derives from, or -1 when given. */
+  private final int[] sourceSlot;
+
   private KeyLayout(String name, List<Part> parts) {
     this.name = name;
     this.parts = List.copyOf(parts);
@@ -89,11 +95,16 @@ public final class KeyLayout {
     }
     this.given = List.copyOf(g);
     this.givenIndex = Map.copyOf(index);
-    for (Part p : parts) {
+    this.givenSlot = new int[parts.size()];
+    this.sourceSlot = new int[parts.size()];
+    for (int i = 0; i < parts.size(); i++) {
+      Part p = parts.get(i);
       if (p.derived() && !givenIndex.containsKey(p.source())) {
         throw new IllegalArgumentException(
             name + ": part " + p.name() + " derives from unknown part " + p.source());
       }
+      givenSlot[i] = p.derived() ? -1 : givenIndex.get(p.name());
+      sourceSlot[i] = p.derived() ? givenIndex.get(p.source()) : -1;
     }
   }
 
@@ -253,16 +264,15 @@ public final class KeyLayout {
     }
     Object[] values = new Object[given.size()];
     for (int i = 0; i < parts.size(); i++) {
-      Part p = parts.get(i);
-      if (!p.derived()) {
-        values[givenIndex.get(p.name())] = all[i];
+      if (givenSlot[i] >= 0) {
+        values[givenSlot[i]] = all[i];
       }
     }
     for (int i = 0; i < parts.size(); i++) {
       Part p = parts.get(i);
       if (p.derived()) {
         KeyBuilder expected = KeyBuilder.create(4);
-        writeDerived(expected, p, sourceBytes(values[givenIndex.get(p.source())]));
+        writeDerived(expected, p, sourceBytes(values[sourceSlot[i]]));
         KeyBuilder actual = KeyBuilder.create(4);
         if (all[i] instanceof byte[] b) {
           actual.addFixed(b);

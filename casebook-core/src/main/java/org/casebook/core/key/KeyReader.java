@@ -61,6 +61,12 @@ public final class KeyReader {
   }
 
   public String readString() {
+    int unescaped = unescapedLength();
+    if (unescaped >= 0) {
+      String s = new String(key, pos, unescaped, StandardCharsets.UTF_8);
+      pos += unescaped + 2;
+      return s;
+    }
     return new String(readBytes(), StandardCharsets.UTF_8);
   }
 
@@ -69,6 +75,12 @@ public final class KeyReader {
   }
 
   public byte[] readBytes() {
+    int unescaped = unescapedLength();
+    if (unescaped >= 0) {
+      byte[] out = Arrays.copyOfRange(key, pos, pos + unescaped);
+      pos += unescaped + 2;
+      return out;
+    }
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     while (true) {
       need(1);
@@ -88,6 +100,20 @@ public final class KeyReader {
       }
       out.write(0);
     }
+  }
+
+  /**
+   * The length of the escaped part at the position when it holds no escaped zero (the common case,
+   * read without a copy through a buffer), or -1: then the byte-by-byte path decodes it, or reports
+   * what is wrong.
+   */
+  private int unescapedLength() {
+    for (int i = pos; i < end; i++) {
+      if (key[i] == KeyBuilder.ESCAPE) {
+        return i + 1 < end && key[i + 1] == KeyBuilder.TERMINATOR ? i - pos : -1;
+      }
+    }
+    return -1;
   }
 
   public byte[] readFixed(int length) {

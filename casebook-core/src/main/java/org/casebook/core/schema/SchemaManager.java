@@ -41,18 +41,19 @@ public final class SchemaManager {
     CREATED,
     UNCHANGED,
     /**
-     * A family a newer version declares was added (and maybe a family's in-memory compaction
-     * changed, as for {@link #RETUNED}); nothing else changed.
+     * A family a newer version declares was added (and maybe a family retuned, as for {@link
+     * #RETUNED}); nothing else changed.
      */
     FAMILIES_ADDED,
     /**
-     * A family's in-memory compaction was changed in place to the declared one (it shapes only the
-     * memstore: no stored data is touched); nothing else changed.
+     * A family's in-memory compaction or data block encoding was changed in place to the declared
+     * one (the first shapes only the memstore, the second only files written from now on: no stored
+     * data is touched); nothing else changed.
      */
     RETUNED
   }
 
-  /** What an existing table lacks: families to add, families whose memstore policy to change. */
+  /** What an existing table lacks: families to add, families to retune. */
   record Changes(List<FamilySpec> missing, List<ColumnFamilyDescriptor> retuned) {
     boolean none() {
       return missing.isEmpty() && retuned.isEmpty();
@@ -200,10 +201,11 @@ public final class SchemaManager {
           .forEach(
               f ->
                   LOG.info(
-                      "family {} of table {} now compacts its memstore {}",
+                      "family {} of table {} now compacts its memstore {} and encodes its blocks {}",
                       f.getNameAsString(),
                       spec.name(),
-                      f.getInMemoryCompaction()));
+                      f.getInMemoryCompaction(),
+                      f.getDataBlockEncoding()));
     }
     Outcome outcome =
         changes.none()
@@ -311,6 +313,9 @@ public final class SchemaManager {
     if (f.inMemoryCompaction() != null) {
       b.setInMemoryCompaction(f.inMemoryCompaction());
     }
+    if (f.dataBlockEncoding() != null) {
+      b.setDataBlockEncoding(f.dataBlockEncoding());
+    }
     return b.build();
   }
 
@@ -336,11 +341,12 @@ public final class SchemaManager {
   }
 
   /**
-   * Checks an existing table against its spec. Two changes are made in place, because neither
-   * touches stored data, so a newer version of a system can start on an older one's tables: adding
-   * a family the spec declares and the table lacks, and giving a family the in-memory compaction
-   * the spec declares (other settings of that family kept). They are returned. Any other difference
-   * is a conflict.
+   * Checks an existing table against its spec. Some changes are made in place, because none touches
+   * stored data, so a newer version of a system can start on an older one's tables: adding a family
+   * the spec declares and the table lacks, and giving a family the in-memory compaction and data
+   * block encoding the spec declares (other settings of that family kept; files already written
+   * keep their encoding until compacted, and both kinds are read). They are returned. Any other
+   * difference is a conflict.
    */
   static Changes verify(TableDescriptor existing, TableSpec spec) {
     List<String> diffs = new ArrayList<>();
@@ -367,11 +373,19 @@ public final class SchemaManager {
           effectiveCompression(f.compression()),
           cf.getCompressionType());
       compare(diffs, f.name(), "in memory", f.inMemory(), cf.isInMemory());
-      if (f.inMemoryCompaction() != null && f.inMemoryCompaction() != cf.getInMemoryCompaction()) {
-        retuned.add(
-            ColumnFamilyDescriptorBuilder.newBuilder(cf)
-                .setInMemoryCompaction(f.inMemoryCompaction())
-                .build());
+      boolean compaction =
+          f.inMemoryCompaction() != null && f.inMemoryCompaction() != cf.getInMemoryCompaction();
+      boolean encoding =
+          f.dataBlockEncoding() != null && f.dataBlockEncoding() != cf.getDataBlockEncoding();
+      if (compaction || encoding) {
+        ColumnFamilyDescriptorBuilder b = ColumnFamilyDescriptorBuilder.newBuilder(cf);
+        if (compaction) {
+          b.setInMemoryCompaction(f.inMemoryCompaction());
+        }
+        if (encoding) {
+          b.setDataBlockEncoding(f.dataBlockEncoding());
+        }
+        retuned.add(b.build());
       }
     }
     for (String extra : actual.keySet()) {
@@ -393,7 +407,7 @@ public final class SchemaManager {
               + " exists with another shape: "
               + String.join("; ", diffs)
               + ". Migrate or drop it deliberately; Casebook only adds missing families and sets"
-              + " a family's in-memory compaction.");
+              + " a family's in-memory compaction and data block encoding.");
     }
     return new Changes(missing, retuned);
   }

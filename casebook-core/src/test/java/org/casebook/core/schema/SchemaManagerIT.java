@@ -8,6 +8,7 @@ import org.apache.hadoop.hbase.MemoryCompactionPolicy;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
+import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
 import org.apache.hadoop.hbase.regionserver.BloomType;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.casebook.core.ConflictException;
@@ -110,8 +111,8 @@ class SchemaManagerIT {
   }
 
   @Test
-  void inMemoryCompactionIsChangedInPlaceKeepingDataAndOtherSettings(HBaseRuntime runtime)
-      throws Exception {
+  void memstoreCompactionAndBlockEncodingChangeInPlaceKeepingDataAndOtherSettings(
+      HBaseRuntime runtime) throws Exception {
     SchemaManager schemas = new SchemaManager(runtime.connection());
     String table = TestIds.unique("tune");
     TableSpec old = oneFamily(table, FamilySpec.of("a").withBlockSize(8192));
@@ -121,6 +122,7 @@ class SchemaManagerIT {
       t.put(new org.apache.hadoop.hbase.client.Put(a).addColumn(a, a, a));
     }
     try (Admin admin = runtime.connection().getAdmin()) {
+      admin.flush(old.name()); // a store file in the old encoding
       // A setting Casebook does not declare, made by an operator: it must survive the change.
       admin.modifyColumnFamily(
           old.name(),
@@ -134,7 +136,8 @@ class SchemaManagerIT {
             table,
             FamilySpec.of("a")
                 .withBlockSize(8192)
-                .withInMemoryCompaction(MemoryCompactionPolicy.EAGER));
+                .withInMemoryCompaction(MemoryCompactionPolicy.EAGER)
+                .withDataBlockEncoding(DataBlockEncoding.ROW_INDEX_V1));
     assertThat(schemas.ensureAll(List.of(tuned)))
         .extracting(SchemaManager.Result::outcome)
         .containsExactly(SchemaManager.Outcome.RETUNED);
@@ -143,9 +146,15 @@ class SchemaManagerIT {
         org.apache.hadoop.hbase.client.Table t = runtime.connection().getTable(old.name())) {
       ColumnFamilyDescriptor family = admin.getDescriptor(old.name()).getColumnFamily(a);
       assertThat(family.getInMemoryCompaction()).isEqualTo(MemoryCompactionPolicy.EAGER);
+      assertThat(family.getDataBlockEncoding()).isEqualTo(DataBlockEncoding.ROW_INDEX_V1);
       assertThat(family.getBlocksize()).isEqualTo(8192);
       assertThat(family.getValue("operator.note")).isEqualTo("kept");
+      // A file in each encoding: both read.
+      byte[] b = Bytes.toBytes("b");
+      t.put(new org.apache.hadoop.hbase.client.Put(b).addColumn(a, a, b));
+      admin.flush(old.name());
       assertThat(t.exists(new org.apache.hadoop.hbase.client.Get(a))).isTrue();
+      assertThat(t.get(new org.apache.hadoop.hbase.client.Get(b)).getValue(a, a)).isEqualTo(b);
     }
     // Any other difference is still a conflict, and nothing is changed by it.
     TableSpec other =
@@ -168,9 +177,20 @@ class SchemaManagerIT {
       throws Exception {
     SchemaManager schemas = new SchemaManager(runtime.connection());
     String table = TestIds.unique("tune2");
-    FamilySpec eager = FamilySpec.of("a").withInMemoryCompaction(MemoryCompactionPolicy.EAGER);
+    FamilySpec eager =
+        FamilySpec.of("a")
+            .withInMemoryCompaction(MemoryCompactionPolicy.EAGER)
+            .withDataBlockEncoding(DataBlockEncoding.ROW_INDEX_V1);
     assertThat(schemas.ensure(oneFamily(table, eager)).outcome())
         .isEqualTo(SchemaManager.Outcome.CREATED);
+    try (Admin admin = runtime.connection().getAdmin()) {
+      assertThat(
+              admin
+                  .getDescriptor(oneFamily(table, eager).name())
+                  .getColumnFamily(Bytes.toBytes("a"))
+                  .getDataBlockEncoding())
+          .isEqualTo(DataBlockEncoding.ROW_INDEX_V1);
+    }
     TableSpec newer =
         TableSpec.of(
             "casebook_schema",

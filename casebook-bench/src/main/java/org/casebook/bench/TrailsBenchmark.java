@@ -79,7 +79,8 @@ final class TrailsBenchmark {
         paramLabel = "N",
         names = "--samples",
         defaultValue = "500",
-        description = "Timed single-user queries (default ${DEFAULT-VALUE}).")
+        description =
+            "Timed single-user queries per step, after as many untimed (default ${DEFAULT-VALUE}).")
     int samples;
 
     @Option(
@@ -87,8 +88,8 @@ final class TrailsBenchmark {
         names = "--multi-user-samples",
         defaultValue = "500",
         description =
-            "Timed 100-user queries on each side (default ${DEFAULT-VALUE}, as many as the"
-                + " single-user ones: the p99 of 100 was the second-slowest query).")
+            "Timed 100-user queries on each side, after as many untimed (default"
+                + " ${DEFAULT-VALUE}; the p99 of 100 is the second-slowest query).")
     int multiUserSamples;
 
     @Option(
@@ -206,7 +207,6 @@ final class TrailsBenchmark {
     specs.forEach(s -> schemas.drop(s.name()));
     schemas.ensureAll(specs);
     TrailsService trails = new TrailsService(context, NAMESPACE);
-    SplittableRandom rnd = new SplittableRandom(5);
     LocalDate lastDay = FIRST_DAY.plusDays(o.days - 1);
     try {
       IngestReport report;
@@ -268,7 +268,7 @@ final class TrailsBenchmark {
       long warmQueries = 0;
       long warmUntil = System.nanoTime() + o.warmupSeconds * 1_000_000_000L;
       for (long n = 1; System.nanoTime() < warmUntil; n++) {
-        String uid = LogGenerator.userId(warmRnd.nextInt(Math.min(o.users, 2000)));
+        String uid = sampledUser(warmRnd);
         TrailQuery q = new TrailQuery(List.of(uid), FIRST_DAY, lastDay, Set.of(), Set.of());
         trails.trails(q, TrailsService.Plan.GETS);
         trails.trails(q, TrailsService.Plan.SCAN);
@@ -287,8 +287,7 @@ final class TrailsBenchmark {
         long[] events = {0};
         Latency one =
             userStep(
-                    warmRnd,
-                    rnd,
+                    StepUsers.ONE_TRAIL,
                     events,
                     uid ->
                         trails
@@ -321,8 +320,7 @@ final class TrailsBenchmark {
       Step hundredStep =
           step(
               o.multiUserSamples,
-              warmRnd,
-              rnd,
+              StepUsers.HUNDRED,
               (users, timed) -> {
                 List<String> us = hundredUsers(users);
                 long s = System.nanoTime();
@@ -384,13 +382,12 @@ final class TrailsBenchmark {
       for (HistoryLayout layout : HistoryLayout.values()) {
         Latency latest =
             userStep(
-                    warmRnd,
-                    rnd,
+                    StepUsers.LATEST,
                     null,
                     uid -> trails.latest(uid, PageRequest.first(20), layout).items().size())
                 .latency();
         Latency all =
-            userStep(warmRnd, rnd, null, uid -> trails.all(uid, 100_000, layout).size()).latency();
+            userStep(StepUsers.ALL, null, uid -> trails.all(uid, 100_000, layout).size()).latency();
         String name = layout.name().toLowerCase(Locale.ROOT);
         table.add("HBase 004 " + name + ": latest 20", latest.count(), "queries", 0, latest, "");
         table.add(
@@ -536,16 +533,14 @@ final class TrailsBenchmark {
       Timestamp from = Timestamp.from(FIRST_DAY.atStartOfDay(ZoneOffset.UTC).toInstant());
       Timestamp to =
           Timestamp.from(FIRST_DAY.plusDays(o.days).atStartOfDay(ZoneOffset.UTC).toInstant());
-      SplittableRandom rnd = new SplittableRandom(5);
-      SplittableRandom warmRnd = new SplittableRandom(6);
-      warmUp(c, from, to, warmRnd);
+      warmUp(c, from, to, new SplittableRandom(6));
       Latency one;
       try (PreparedStatement ps =
           c.prepareStatement(
               "SELECT type, ts, fields FROM events WHERE uid = ? AND ts >= ? AND ts < ? ORDER BY ts")) {
         ps.setTimestamp(2, from);
         ps.setTimestamp(3, to);
-        one = userStep(warmRnd, rnd, ps);
+        one = userStep(StepUsers.ONE_TRAIL, ps);
       }
       table.add(
           "PostgreSQL: one user's " + o.days + "-day trail",
@@ -559,8 +554,7 @@ final class TrailsBenchmark {
         hundred =
             step(
                     o.multiUserSamples,
-                    warmRnd,
-                    rnd,
+                    StepUsers.HUNDRED,
                     (users, timed) -> {
                       Array arr = c.createArrayOf("text", hundredUsers(users).toArray());
                       ps.setArray(1, arr);
@@ -617,13 +611,34 @@ final class TrailsBenchmark {
       try (PreparedStatement ps =
           c.prepareStatement(
               "SELECT type, ts, fields FROM events WHERE uid = ? ORDER BY ts DESC LIMIT 20")) {
-        latest = userStep(warmRnd, rnd, ps);
+        latest = userStep(StepUsers.LATEST, ps);
       }
       table.add("PostgreSQL: latest 20", latest.count(), "queries", 0, latest, "");
     }
   }
 
-  /** One query of a step, its users drawn from {@code users}; returns its own latency in ns. */
+  /**
+   * The users of each timed step: a fixed seed per step, the same on both sides, so that HBase and
+   * PostgreSQL (and the Gets and Scan plans) answer for the same users whatever ran before; the
+   * untimed pass draws from the seed + 1,000.
+   */
+  private enum StepUsers {
+    ONE_TRAIL(11),
+    HUNDRED(12),
+    LATEST(13),
+    ALL(14);
+
+    private final long seed;
+
+    StepUsers(long seed) {
+      this.seed = seed;
+    }
+  }
+
+  /**
+   * One query of a step, its users drawn from {@code users}; returns its own latency in ns ({@code
+   * timed}: whether it counts).
+   */
   @FunctionalInterface
   private interface StepQuery {
     long run(SplittableRandom users, boolean timed) throws Exception;
@@ -637,15 +652,17 @@ final class TrailsBenchmark {
   private record Step(Latency latency, double cpuMsPerQuery) {}
 
   /**
-   * Runs a step's query {@code n} times untimed for warm-up users, then {@code n} times timed. The
-   * JIT recompiles the read path when the shape of the queries changes: the first hundred 100-user
-   * queries after the single-user ones took 7.4 ms of CPU each, against 4.8 ms over a thousand.
+   * Runs a step's query {@code n} times untimed (users from another draw), then {@code n} times
+   * timed. The JIT recompiles the read path when the shape of the queries changes: the first
+   * hundred 100-user queries after the single-user ones took 7.4 ms of CPU each, against 4.8 ms
+   * over a thousand.
    */
-  private static Step step(int n, SplittableRandom warm, SplittableRandom timed, StepQuery query)
-      throws Exception {
+  private static Step step(int n, StepUsers users, StepQuery query) throws Exception {
+    SplittableRandom warm = new SplittableRandom(users.seed + 1000);
     for (int i = 0; i < n; i++) {
       query.run(warm, false);
     }
+    SplittableRandom timed = new SplittableRandom(users.seed);
     Latency latency = new Latency();
     long cpuBefore = processCpuNanos();
     for (int i = 0; i < n; i++) {
@@ -654,29 +671,31 @@ final class TrailsBenchmark {
     return new Step(latency, (processCpuNanos() - cpuBefore) / 1e6 / n);
   }
 
-  /** A single-user query; returns what it read (events, rows), counted when timed. */
+  /** A single-user query; returns what it read (events). */
   @FunctionalInterface
   private interface UserQuery {
     int run(String uid) throws Exception;
   }
 
+  /** One of the generator's first 2,000 users (its busiest), as every single-user step asks. */
+  private String sampledUser(SplittableRandom users) {
+    return LogGenerator.userId(users.nextInt(Math.min(o.users, 2000)));
+  }
+
   /**
-   * A step of {@code --samples} single-user queries, each for one of the generator's first 2,000
-   * users (its busiest), timed with the parameters set; {@code read}, when given, sums what the
-   * timed queries read.
+   * A step of {@code --samples} single-user queries on HBase; {@code read}, when given, sums what
+   * the timed queries read.
    */
-  private Step userStep(SplittableRandom warm, SplittableRandom timed, long[] read, UserQuery query)
-      throws Exception {
+  private Step userStep(StepUsers users, long[] read, UserQuery query) throws Exception {
     return step(
         o.samples,
-        warm,
-        timed,
-        (users, isTimed) -> {
-          String uid = LogGenerator.userId(users.nextInt(Math.min(o.users, 2000)));
+        users,
+        (u, timed) -> {
+          String uid = sampledUser(u);
           long s = System.nanoTime();
           int n = query.run(uid);
           long nanos = System.nanoTime() - s;
-          if (isTimed && read != null) {
+          if (timed && read != null) {
             read[0] += n;
           }
           return nanos;
@@ -684,15 +703,15 @@ final class TrailsBenchmark {
   }
 
   /** A step of PostgreSQL single-user queries: {@code ps} takes the uid as its first parameter. */
-  private Latency userStep(SplittableRandom warm, SplittableRandom timed, PreparedStatement ps)
-      throws Exception {
-    return userStep(
-            warm,
-            timed,
-            null,
-            uid -> {
-              ps.setString(1, uid);
-              return EmbeddedPostgres.drain(ps);
+  private Latency userStep(StepUsers users, PreparedStatement ps) throws Exception {
+    return step(
+            o.samples,
+            users,
+            (u, timed) -> {
+              ps.setString(1, sampledUser(u));
+              long s = System.nanoTime();
+              EmbeddedPostgres.drain(ps);
+              return System.nanoTime() - s;
             })
         .latency();
   }
@@ -731,7 +750,7 @@ final class TrailsBenchmark {
           hundred.setTimestamp(3, to);
           EmbeddedPostgres.drain(hundred);
         }
-        String uid = LogGenerator.userId(rnd.nextInt(Math.min(o.users, 2000)));
+        String uid = sampledUser(rnd);
         trail.setString(1, uid);
         trail.setTimestamp(2, from);
         trail.setTimestamp(3, to);

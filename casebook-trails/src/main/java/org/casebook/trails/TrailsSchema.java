@@ -46,10 +46,9 @@ record TrailsSchema(TableName events, TableName tall, TableName wide) {
 
   /**
    * A trails family: ROW_INDEX_V1 blocks, so that reaching a row inside a 64 KiB block is a binary
-   * search over the block's rows. Without it every seek walked the block's cells from its start: a
-   * profile of the 100 users' query put two thirds of the region server's time in that walk (the
-   * MultiRowRangeFilter seeks once per user), and {@code bench trails} measured the query's CPU
-   * time fall from 7.5–8.2 to 4.9–5.8 ms with it.
+   * search over the block's rows. Without it every seek walked the block's cells from its start,
+   * where a profile of the 100 users' query (whose MultiRowRangeFilter seeks once per user) found
+   * two thirds of the region server's time; the README has the figures.
    */
   private static FamilySpec family(String name) {
     return FamilySpec.of(name).withDataBlockEncoding(DataBlockEncoding.ROW_INDEX_V1);

@@ -380,8 +380,9 @@ final class TrailsStore {
 
   /**
    * Groups a row's cells by column id into events, in time order: the one place events cells are
-   * decoded. Cells come sorted by field, then column id; each is read in place (no copy of its
-   * qualifier), its field found by its encoded prefix.
+   * decoded. Each cell is read in place (no copy of its qualifier), its field found by its encoded
+   * prefix; its event is found by binary search over the row's column ids so far (cells come by
+   * field, so a later field's ids may fall between earlier ones).
    */
   static void decodeRow(String uid, int day, Behaviour b, Result r, List<Event> out) {
     if (r == null || r.isEmpty()) {

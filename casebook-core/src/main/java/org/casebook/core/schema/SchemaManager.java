@@ -196,16 +196,25 @@ public final class SchemaManager {
       changes
           .missing()
           .forEach(f -> LOG.info("added family {} to table {}", f.name(), spec.name()));
-      changes
-          .retuned()
-          .forEach(
-              f ->
-                  LOG.info(
-                      "family {} of table {} now compacts its memstore {} and encodes its blocks {}",
-                      f.getNameAsString(),
-                      spec.name(),
-                      f.getInMemoryCompaction(),
-                      f.getDataBlockEncoding()));
+      for (ColumnFamilyDescriptor f : changes.retuned()) {
+        ColumnFamilyDescriptor before = existing.getColumnFamily(f.getName());
+        if (f.getInMemoryCompaction() != before.getInMemoryCompaction()) {
+          LOG.info(
+              "family {} of table {} now compacts its memstore {} (was {})",
+              f.getNameAsString(),
+              spec.name(),
+              f.getInMemoryCompaction(),
+              before.getInMemoryCompaction());
+        }
+        if (f.getDataBlockEncoding() != before.getDataBlockEncoding()) {
+          LOG.info(
+              "family {} of table {} now encodes the blocks it writes {} (was {})",
+              f.getNameAsString(),
+              spec.name(),
+              f.getDataBlockEncoding(),
+              before.getDataBlockEncoding());
+        }
+      }
     }
     Outcome outcome =
         changes.none()

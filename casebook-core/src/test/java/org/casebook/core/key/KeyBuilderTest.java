@@ -247,4 +247,27 @@ class KeyBuilderTest {
   private static byte[] utf8(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
   }
+
+  @Test
+  void stringsReadInsideAWindowOfALargerArray() {
+    byte[] key = KeyBuilder.create(16).addString("ab").addString("a\0b").addInt(7).build();
+    byte[] buffer = new byte[key.length + 6];
+    System.arraycopy(key, 0, buffer, 3, key.length);
+    KeyReader r = new KeyReader(buffer, 3, key.length);
+    assertThat(r.readString()).isEqualTo("ab");
+    assertThat(r.readString()).isEqualTo("a\0b"); // an escaped zero: the byte-by-byte path
+    assertThat(r.readInt()).isEqualTo(7);
+    assertThat(r.hasRemaining()).isFalse();
+    // The window ends before the terminator, or on the escape byte: the part is cut, not read on.
+    byte[] ab = KeyBuilder.create(8).addString("ab").build(); // 61 62 00 01
+    byte[] padded = new byte[ab.length + 4];
+    System.arraycopy(ab, 0, padded, 1, ab.length);
+    assertThatThrownBy(() -> new KeyReader(padded, 1, ab.length - 1).readString())
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new KeyReader(padded, 1, ab.length - 2).readString())
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new KeyReader(padded, 1, ab.length - 1).readBytes())
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(new KeyReader(padded, 1, ab.length).readBytes()).isEqualTo(Bytes.toBytes("ab"));
+  }
 }

@@ -9,6 +9,7 @@ import org.casebook.core.key.Hashing;
 import org.casebook.core.key.KeyLayout;
 import org.casebook.core.key.KeyLayout.PartType;
 import org.casebook.core.key.KeyRange;
+import org.casebook.core.key.KeyReader;
 
 /**
  * Keys of the trails tables: every row key and qualifier is built and read through one of the
@@ -125,7 +126,7 @@ final class TrailsKeys {
   record EventColumn(String field, int msOfDay, int hash) {
     /** As {@link #columnId(byte[], int, int)}. */
     long columnId() {
-      return ((long) msOfDay << 32) | (hash & 0xFFFFFFFFL);
+      return TrailsKeys.columnId(msOfDay, hash);
     }
   }
 
@@ -170,16 +171,13 @@ final class TrailsKeys {
    * record hash (as unsigned) in the low half, so that ids order as (millisecond, hash).
    */
   static long columnId(byte[] qualifier, int offset, int length) {
-    int at = offset + length - 8;
-    return ((long) (readInt(qualifier, at) ^ Integer.MIN_VALUE) << 32)
-        | ((readInt(qualifier, at + 4) ^ Integer.MIN_VALUE) & 0xFFFFFFFFL);
+    // The layout's last two parts, read as it writes them.
+    KeyReader r = new KeyReader(qualifier, offset + length - 8, 8);
+    return columnId(r.readInt(), r.readInt());
   }
 
-  private static int readInt(byte[] b, int at) {
-    return ((b[at] & 0xFF) << 24)
-        | ((b[at + 1] & 0xFF) << 16)
-        | ((b[at + 2] & 0xFF) << 8)
-        | (b[at + 3] & 0xFF);
+  private static long columnId(int msOfDay, int hash) {
+    return ((long) msOfDay << 32) | (hash & 0xFFFFFFFFL);
   }
 
   static byte[] tallRow(String uid, long ts, int hash) {

@@ -75,7 +75,7 @@ public final class ArchiveService {
   public static ArchiveService create(SystemContext ctx, boolean withImportJobs) {
     return new ArchiveService(
         ctx.connection(),
-        ctx.runtime().configuration(),
+        ctx.configuration(),
         ctx.dataDir().resolve("tmp"),
         ArchiveSchema.DEFAULT_NAMESPACE,
         ctx.clock(),

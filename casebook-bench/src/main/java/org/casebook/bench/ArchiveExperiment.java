@@ -43,6 +43,7 @@ import org.casebook.core.LocalFileException;
 import org.casebook.core.LocalFiles;
 import org.casebook.core.StorageException;
 import org.casebook.core.cli.Progress;
+import org.casebook.core.cli.ResultFiles;
 import org.casebook.core.schema.SchemaManager;
 import org.casebook.core.schema.SplitPoints;
 import org.slf4j.Logger;
@@ -896,7 +897,7 @@ public final class ArchiveExperiment {
   private static Outcome write(Path outDir, Results results) {
     Path json;
     if (outDir == null) {
-      json = BenchResults.write("archive", results);
+      json = ResultFiles.write("archive", results);
     } else {
       createDirectories(outDir);
       String stamp =

@@ -2,6 +2,8 @@ package org.casebook.bench;
 
 import java.util.function.Supplier;
 import org.casebook.core.SystemContext;
+import org.casebook.core.cli.ResultFiles;
+import org.casebook.server.Session;
 import picocli.CommandLine.Command;
 
 /** {@code casebook bench <name>}: benchmarks that print a summary table and write JSON. */
@@ -10,20 +12,13 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     description = "Benchmarks: print a summary table and write JSON under bench-results/.")
 public final class BenchCommand {
+  private final Session session;
   private final Supplier<SystemContext> context;
-  private final ServerLauncher server;
 
-  /**
-   * @param server starts the whole server in this process, for {@code bench console} (the server
-   *     module wires systems; benchmarks do not know it)
-   */
-  public BenchCommand(Supplier<SystemContext> context, ServerLauncher server) {
-    this.context = context;
-    this.server = server;
-  }
-
-  Supplier<SystemContext> context() {
-    return context;
+  /** The benchmarks on {@code session}: its HBase, its systems, started as {@code serve} does. */
+  public BenchCommand(Session session) {
+    this.session = session;
+    this.context = () -> session.context("bench");
   }
 
   @Command(
@@ -36,9 +31,9 @@ public final class BenchCommand {
             + " directory's tables: use a fresh --data."
       })
   int console(@picocli.CommandLine.Mixin ConsoleBenchmark.Options options) throws Exception {
-    java.util.Map<String, Object> json = new ConsoleBenchmark(options, server, context).run();
+    java.util.Map<String, Object> json = new ConsoleBenchmark(options, session).run();
     System.out.println();
-    System.out.println("JSON: " + BenchResults.write("console", json));
+    System.out.println("JSON: " + ResultFiles.write("console", json));
     return 0;
   }
 
@@ -91,7 +86,7 @@ public final class BenchCommand {
     java.util.List<TrailsGrowth.Run> runs = TrailsGrowth.read(files);
     java.util.List<TrailsGrowth.Row> rows = TrailsGrowth.rows(runs);
     System.out.print(TrailsGrowth.table(runs, rows));
-    java.nio.file.Path json = BenchResults.write("trails-growth", TrailsGrowth.json(runs, rows));
+    java.nio.file.Path json = ResultFiles.write("trails-growth", TrailsGrowth.json(runs, rows));
     System.out.println("JSON: " + json);
     for (java.nio.file.Path png : TrailsGrowth.charts(runs, rows, json)) {
       System.out.println("chart: " + png);
@@ -111,7 +106,7 @@ public final class BenchCommand {
     System.out.println();
     System.out.println(
         "JSON: "
-            + BenchResults.write(
+            + ResultFiles.write(
                 "raw",
                 java.util.Map.of(
                     "options", options.toJson(), "results", figures.table().toJson())));
@@ -126,7 +121,7 @@ public final class BenchCommand {
   int weibo(@picocli.CommandLine.Mixin WeiboBenchmark.Options options) {
     java.util.Map<String, Object> json = new WeiboBenchmark(context.get(), options).run();
     System.out.println();
-    System.out.println("JSON: " + BenchResults.write("weibo", json));
+    System.out.println("JSON: " + ResultFiles.write("weibo", json));
     return 0;
   }
 
@@ -138,7 +133,7 @@ public final class BenchCommand {
   int trails(@picocli.CommandLine.Mixin TrailsBenchmark.Options options) throws Exception {
     java.util.Map<String, Object> json = new TrailsBenchmark(context.get(), options).run();
     System.out.println();
-    System.out.println("JSON: " + BenchResults.write("trails", json));
+    System.out.println("JSON: " + ResultFiles.write("trails", json));
     return 0;
   }
 
@@ -155,7 +150,7 @@ public final class BenchCommand {
     SystemContext ctx = context.get();
     new ArchiveExperiment(
             ctx.connection(),
-            ctx.runtime().configuration(),
+            ctx.configuration(),
             ctx.dataDir().resolve("tmp").resolve("archive-experiment"),
             settings)
         .run(options.out);
@@ -171,7 +166,7 @@ public final class BenchCommand {
   int docs(@picocli.CommandLine.Mixin DocsBenchmark.Options options) throws Exception {
     java.util.Map<String, Object> json = new DocsBenchmark(context.get(), options).run();
     System.out.println();
-    System.out.println("JSON: " + BenchResults.write("docs", json));
+    System.out.println("JSON: " + ResultFiles.write("docs", json));
     return 0;
   }
 
@@ -184,7 +179,7 @@ public final class BenchCommand {
   int frontier(@picocli.CommandLine.Mixin FrontierBenchmark.Options options) throws Exception {
     java.util.Map<String, Object> json = new FrontierBenchmark(context.get(), options).run();
     System.out.println();
-    System.out.println("JSON: " + BenchResults.write("frontier", json));
+    System.out.println("JSON: " + ResultFiles.write("frontier", json));
     return 0;
   }
 
@@ -195,9 +190,9 @@ public final class BenchCommand {
           "Time series: Casebook and OpenTSDB 2.4.1 on the same HBase — telnet and HTTP ingest,"
               + " queries, bytes per point after compaction.")
   int tsdb(@picocli.CommandLine.Mixin TsdbBenchmark.Options options) throws Exception {
-    java.util.Map<String, Object> json = new TsdbBenchmark(context.get(), options).run();
+    java.util.Map<String, Object> json = new TsdbBenchmark(session, options).run();
     System.out.println();
-    System.out.println("JSON: " + BenchResults.write("tsdb", json));
+    System.out.println("JSON: " + ResultFiles.write("tsdb", json));
     return 0;
   }
 
@@ -210,7 +205,7 @@ public final class BenchCommand {
   int banknote(@picocli.CommandLine.Mixin BanknoteBenchmark.Options options) throws Exception {
     java.util.Map<String, Object> json = new BanknoteBenchmark(context.get(), options).run();
     System.out.println();
-    System.out.println("JSON: " + BenchResults.write("banknote", json));
+    System.out.println("JSON: " + ResultFiles.write("banknote", json));
     return 0;
   }
 
@@ -222,7 +217,7 @@ public final class BenchCommand {
     java.util.Map<String, Object> json =
         new InboxLayoutBenchmark(context.get().connection(), options).run();
     System.out.println();
-    System.out.println("JSON: " + BenchResults.write("weibo-inbox", json));
+    System.out.println("JSON: " + ResultFiles.write("weibo-inbox", json));
     return 0;
   }
 }

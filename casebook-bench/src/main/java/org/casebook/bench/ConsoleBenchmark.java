@@ -9,8 +9,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.logging.Level;
+import org.casebook.browser.HeadlessChromium;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.SystemContext;
+import org.casebook.server.Session;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.logging.LogType;
 import picocli.CommandLine.Option;
@@ -70,16 +72,11 @@ final class ConsoleBenchmark {
       List<String> browserErrors) {}
 
   private final Options options;
-  private final ServerLauncher launcher;
-  private final java.util.function.Supplier<SystemContext> context;
+  private final Session session;
 
-  ConsoleBenchmark(
-      Options options,
-      ServerLauncher launcher,
-      java.util.function.Supplier<SystemContext> context) {
+  ConsoleBenchmark(Options options, Session session) {
     this.options = options;
-    this.launcher = launcher;
-    this.context = context;
+    this.session = session;
   }
 
   Map<String, Object> run() throws Exception {
@@ -93,10 +90,9 @@ final class ConsoleBenchmark {
         "chromedriver",
         options.chromedriver
             + " is not an executable WebDriver (Debian: apt-get install chromium-driver)");
-    // The server first: it builds the platform with free listener ports, so a `serve` running on
-    // this machine's default ports does not stop the benchmark.
-    try (ServerLauncher.Running server = launcher.start()) {
-      SystemContext ctx = context.get();
+    // Every system served as `serve` serves it, its listeners on free ports.
+    try (Session.Served server = session.serve(session.systems(), 4)) {
+      SystemContext ctx = session.context("bench");
       Path scratch = Files.createDirectories(ctx.dataDir().resolve("tmp").resolve("bench-console"));
       System.out.println("loading every system's data at its generator's default size…");
       List<ConsoleData.Loaded> loaded;

@@ -25,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.casebook.core.StorageException;
 import org.casebook.core.SystemContext;
+import org.casebook.core.cli.ResultFiles;
 import org.casebook.core.net.Listener;
 import org.casebook.core.net.ListenerSpec;
 import org.casebook.core.schema.SchemaManager;
@@ -137,7 +138,7 @@ final class FrontierBenchmark {
     results.add(measure("casebook", listener.address().getPort()));
     if (options.referenceJar != null) {
       Path work =
-          BenchResults.directory().resolve("frontier-reference-" + System.currentTimeMillis());
+          ResultFiles.directory().resolve("frontier-reference-" + System.currentTimeMillis());
       try (FrontierReferencePeer peer = FrontierReferencePeer.start(options.referenceJar, work)) {
         results.add(measure("reference (RocksDB)", peer.port));
       }

@@ -48,8 +48,8 @@ import org.slf4j.LoggerFactory;
  * <p>A child process because OpenTSDB needs Guava 18, Netty 3, Jackson 2.9, logback 1.0 and
  * ZooKeeper 3.4, which must never meet Casebook's classpath. Its jars are a flat directory built by
  * the {@code casebook-peer-opentsdb} module (casebook-bench/peers/opentsdb): {@code
- * target/casebook/peers/opentsdb/} next to {@code casebook.jar} in the packaged application, the
- * system property {@value #JARS_PROPERTY} in casebook-bench's integration tests.
+ * target/casebook-bench/peers/opentsdb/} next to {@code casebook-bench.jar} in the benchmark
+ * distribution, the system property {@value #JARS_PROPERTY} in casebook-bench's integration tests.
  *
  * <p>Its HBase client, asynchbase 1.8.2, works on HBase 2.6: it first asks for the region with
  * {@code getClosestRowBefore}, which HBase 2 removed, gets {@code UnknownProtocolException} and
@@ -366,8 +366,7 @@ public final class OpenTsdbPeer implements AutoCloseable {
 
   /**
    * The directory of OpenTSDB's jars: {@value #JARS_PROPERTY} if set, else {@code peers/opentsdb/}
-   * next to the running application ({@code target/casebook/} in the packaged layout, where this
-   * class's jar is in {@code lib/}).
+   * next to the running benchmark jar ({@code casebook-bench/target/casebook-bench/}).
    */
   public static Path locateJars() {
     List<Path> candidates = new ArrayList<>();
@@ -381,7 +380,8 @@ public final class OpenTsdbPeer implements AutoCloseable {
           Path here = Path.of(source.getLocation().toURI()).toAbsolutePath();
           Path dir = here.getParent();
           if (dir != null) {
-            // lib/casebook-bench-….jar → ../peers/opentsdb; or casebook.jar → ./peers/opentsdb.
+            // lib/casebook-bench-….jar → ../peers/opentsdb; or casebook-bench.jar →
+            // ./peers/opentsdb.
             candidates.add(dir.resolveSibling("peers").resolve("opentsdb"));
             candidates.add(dir.resolve("peers").resolve("opentsdb"));
           }
@@ -398,8 +398,8 @@ public final class OpenTsdbPeer implements AutoCloseable {
     throw new IllegalStateException(
         "OpenTSDB 2.4.1's jars were not found (looked in "
             + candidates
-            + "). They are built by casebook-bench/peers/opentsdb: `mvn package -pl casebook-server"
-            + " -am` puts them in casebook-server/target/casebook/peers/opentsdb; or set -D"
+            + "). They are built by casebook-bench/peers/opentsdb: `mvn package -pl casebook-bench"
+            + " -am` puts them in casebook-bench/target/casebook-bench/peers/opentsdb; or set -D"
             + JARS_PROPERTY
             + "=DIR");
   }

@@ -47,6 +47,7 @@ import org.casebook.core.net.Listener;
 import org.casebook.core.net.ListenerSpec;
 import org.casebook.core.schema.SchemaManager;
 import org.casebook.core.schema.TableSpec;
+import org.casebook.server.Session;
 import org.casebook.tsdb.TsdbConfig;
 import org.casebook.tsdb.TsdbService;
 import org.casebook.tsdb.gen.TsdbGenerator;
@@ -156,8 +157,11 @@ final class TsdbBenchmark {
   /** The start of the data: 26 hours ago on the hour, so every hour is finished. */
   private final long dayStart = (System.currentTimeMillis() / 3_600_000L - 26) * 3600L;
 
-  TsdbBenchmark(SystemContext context, Options options) {
-    this.context = context;
+  private final Session session;
+
+  TsdbBenchmark(Session session, Options options) {
+    this.session = session;
+    this.context = session.context("bench");
     this.connection = context.connection();
     this.o = options;
     options.validate();
@@ -197,7 +201,7 @@ final class TsdbBenchmark {
                     new InetSocketAddress("127.0.0.1", 0));
         HttpApiServer http =
             new HttpApiServer("127.0.0.1", 0, AccessRule.open(), 4, context.metrics());
-        OpenTsdbPeer peer = OpenTsdbPeer.start(context.runtime(), peerOptions)) {
+        OpenTsdbPeer peer = OpenTsdbPeer.start(session.runtime(), peerOptions)) {
       TsdbRoutes.ROUTES.bind(tsdb).forEach(http::add);
       http.start();
       List<Target> targets =
@@ -651,7 +655,7 @@ final class TsdbBenchmark {
 
   /** The bytes of a table's HFiles (after {@link #majorCompact}). */
   private long storedBytes(TableName table) throws Exception {
-    org.apache.hadoop.conf.Configuration conf = context.runtime().configuration();
+    org.apache.hadoop.conf.Configuration conf = context.configuration();
     org.apache.hadoop.fs.Path root = CommonFSUtils.getRootDir(conf);
     FileSystem fs = root.getFileSystem(conf);
     org.apache.hadoop.fs.Path dir = CommonFSUtils.getTableDir(root, table);

@@ -14,7 +14,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import org.casebook.core.net.Listener;
 import org.casebook.core.net.ListenerSpec;
+import org.casebook.core.settings.Setting;
+import org.casebook.core.settings.SettingSources;
 
 /**
  * The process-wide half of every {@link SystemContext}: the HBase runtime, the clock, the shared
@@ -31,8 +34,9 @@ public final class Platform implements AutoCloseable {
   private final String bindAddress;
   private final Map<String, Integer> ports;
   private final Map<String, Integer> listenerCounts = new HashMap<>();
+  private final SettingSources settings;
   private final ThreadPoolExecutor sideWork;
-  private final List<SystemContext> contexts = new ArrayList<>();
+  private final List<PlatformContext> contexts = new ArrayList<>();
 
   private Platform(Builder b) {
     this.runtime = b.runtime;
@@ -42,6 +46,7 @@ public final class Platform implements AutoCloseable {
     this.access = b.access;
     this.bindAddress = b.bindAddress;
     this.ports = Map.copyOf(b.ports);
+    this.settings = b.settings;
     // Bounded to the machine: side work is HBase calls that mostly wait, so a few per core.
     int threads = b.sideWorkThreads;
     this.sideWork =
@@ -64,22 +69,55 @@ public final class Platform implements AutoCloseable {
     return builder(runtime, dataDir).build();
   }
 
-  /** The context of one system; made once per name. */
+  /** The context of one system, with its declared settings resolved; made once per name. */
   public synchronized SystemContext contextFor(SystemDescriptor system) {
     listenerCounts.put(system.name(), system.listeners().size());
-    return contextFor(system.name());
+    return contextFor(system.name(), system.settings());
   }
 
-  /** A context for work that is not a system's (a benchmark, a tool): no listeners of its own. */
+  /**
+   * A context for work that is not a system's (a benchmark, a tool): no settings or listeners of
+   * its own.
+   */
   public synchronized SystemContext contextFor(String name) {
-    for (SystemContext c : contexts) {
+    return contextFor(name, List.of());
+  }
+
+  private PlatformContext contextFor(String name, List<Setting<?>> declared) {
+    PlatformContext existing = find(name);
+    if (existing != null) {
+      return existing;
+    }
+    PlatformContext c = new PlatformContext(name, this, settings.resolve(name, declared));
+    contexts.add(c);
+    return c;
+  }
+
+  private PlatformContext find(String name) {
+    for (PlatformContext c : contexts) {
       if (c.system().equals(name)) {
         return c;
       }
     }
-    SystemContext c = new SystemContext(name, this);
-    contexts.add(c);
-    return c;
+    return null;
+  }
+
+  /**
+   * Closes the context of {@code name} (what that system opened, last first) and forgets it; the
+   * platform stays open.
+   */
+  public synchronized void close(String name) {
+    PlatformContext c = find(name);
+    if (c != null) {
+      c.close();
+      contexts.remove(c);
+    }
+  }
+
+  /** The listeners {@code system} has opened so far, in order (none before it started). */
+  public synchronized List<Listener> listeners(String system) {
+    PlatformContext c = find(system);
+    return c == null ? List.of() : c.listeners();
   }
 
   public HBaseRuntime runtime() {
@@ -143,6 +181,7 @@ public final class Platform implements AutoCloseable {
     private AccessRule access = AccessRule.open();
     private String bindAddress = "127.0.0.1";
     private final Map<String, Integer> ports = new HashMap<>();
+    private SettingSources settings = SettingSources.none();
     private int sideWorkThreads = Math.min(16, 4 * Runtime.getRuntime().availableProcessors());
 
     private Builder(HBaseRuntime runtime, Path dataDir) {
@@ -162,6 +201,12 @@ public final class Platform implements AutoCloseable {
 
     public Builder bindAddress(String value) {
       this.bindAddress = Objects.requireNonNull(value, "bindAddress is null");
+      return this;
+    }
+
+    /** Where systems' settings come from (default: none, every setting at its default). */
+    public Builder settings(SettingSources value) {
+      this.settings = Objects.requireNonNull(value, "settings is null");
       return this;
     }
 

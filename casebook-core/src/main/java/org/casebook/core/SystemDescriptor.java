@@ -6,6 +6,7 @@ import org.casebook.core.http.RouteSpec;
 import org.casebook.core.key.KeyLayout;
 import org.casebook.core.net.ListenerSpec;
 import org.casebook.core.schema.TableSpec;
+import org.casebook.core.settings.Setting;
 
 /**
  * A system as described before it runs.
@@ -20,6 +21,8 @@ import org.casebook.core.schema.TableSpec;
  * @param protocolPaths paths outside {@code /api/<name>/} that a wire protocol its users already
  *     speak fixes (OpenTSDB's {@code /api/put}, say): routes may live under these too; the server
  *     refuses two systems claiming the same route
+ * @param settings what an operator may set (a file, the environment or {@code --set}); the system
+ *     reads their effective values from {@link SystemContext#settings()}
  */
 public record SystemDescriptor(
     String name,
@@ -28,7 +31,8 @@ public record SystemDescriptor(
     List<KeyLayout> keys,
     List<RouteSpec> routes,
     List<ListenerSpec> listeners,
-    List<String> protocolPaths) {
+    List<String> protocolPaths,
+    List<Setting<?>> settings) {
   /** A system whose routes all live under {@code /api/<name>/}. */
   public SystemDescriptor(
       String name,
@@ -37,7 +41,19 @@ public record SystemDescriptor(
       List<KeyLayout> keys,
       List<RouteSpec> routes,
       List<ListenerSpec> listeners) {
-    this(name, summary, tables, keys, routes, listeners, List.of());
+    this(name, summary, tables, keys, routes, listeners, List.of(), List.of());
+  }
+
+  /** A system without settings. */
+  public SystemDescriptor(
+      String name,
+      String summary,
+      List<TableSpec> tables,
+      List<KeyLayout> keys,
+      List<RouteSpec> routes,
+      List<ListenerSpec> listeners,
+      List<String> protocolPaths) {
+    this(name, summary, tables, keys, routes, listeners, protocolPaths, List.of());
   }
 
   public SystemDescriptor {
@@ -52,6 +68,13 @@ public record SystemDescriptor(
     routes = List.copyOf(routes);
     listeners = List.copyOf(listeners);
     protocolPaths = List.copyOf(protocolPaths);
+    settings = List.copyOf(settings);
+    java.util.Set<String> settingNames = new java.util.HashSet<>();
+    for (Setting<?> s : settings) {
+      if (!settingNames.add(s.name())) {
+        throw new IllegalArgumentException("two settings of " + name + " are named " + s.name());
+      }
+    }
     for (String p : protocolPaths) {
       if (!p.startsWith("/api/") || p.endsWith("/") || p.equals("/api/health")) {
         throw new IllegalArgumentException("bad protocol path of " + name + ": " + p);

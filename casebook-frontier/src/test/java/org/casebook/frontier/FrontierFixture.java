@@ -41,7 +41,7 @@ final class FrontierFixture implements AutoCloseable {
         Platform.builder(runtime, EmbeddedHBase.dataDir()).port("--frontier-port", 0).build();
     SystemContext context = platform.contextFor(descriptor);
     RunningSystem running = context.own(system.start(context));
-    port = context.listeners().get(0).address().getPort();
+    port = platform.listeners(descriptor.name()).get(0).address().getPort();
     service = new FrontierService(context);
     channel = ManagedChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
     blocking = URLFrontierGrpc.newBlockingStub(channel);

@@ -1,27 +1,38 @@
 package org.casebook.server;
 
+import java.net.InetSocketAddress;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.casebook.core.CasebookSystem;
 import org.casebook.core.HBaseRuntime;
+import org.casebook.core.InvalidInputException;
 import org.casebook.core.Platform;
 import org.casebook.core.SystemContext;
+import org.casebook.core.SystemDescriptor;
 import org.casebook.core.cli.RuntimeOptions;
+import org.casebook.core.net.Listener;
+import org.casebook.core.net.ListenerSpec;
 import org.casebook.core.schema.SchemaManager;
+import org.casebook.core.settings.Setting;
+import org.casebook.core.settings.SettingSources;
 
 /**
  * The HBase runtime and platform of one CLI invocation: started (or attached) on first use, with
  * every registered table ensured, and closed when the command ends.
  */
-final class CliContext implements AutoCloseable {
+final class CliContext implements Session, AutoCloseable {
   private final RuntimeOptions options;
   private final List<CasebookSystem> systems;
   private HBaseRuntime runtime;
   private boolean runsLong;
   private boolean schemasEnsured;
+  private SettingSources settingSources;
   private Platform platform;
+  private Server served;
 
   CliContext(RuntimeOptions options, List<CasebookSystem> systems) {
     this.options = Objects.requireNonNull(options, "options is null");
@@ -33,9 +44,29 @@ final class CliContext implements AutoCloseable {
     return () -> platform(b -> {}).contextFor(system.descriptor());
   }
 
-  /** A context for benchmarks and tools (named {@code name}). */
-  Supplier<SystemContext> contextOf(String name) {
-    return () -> platform(b -> {}).contextFor(name);
+  /**
+   * Where settings come from, read once; a key in the file or {@code --set} that no system declares
+   * is refused here.
+   */
+  synchronized SettingSources settingSources() {
+    if (settingSources == null) {
+      SettingSources s = options.settingSources();
+      s.checkKnown(declaredSettings(systems));
+      settingSources = s;
+    }
+    return settingSources;
+  }
+
+  static Map<String, List<Setting<?>>> declaredSettings(List<CasebookSystem> systems) {
+    Map<String, List<Setting<?>>> declared = new LinkedHashMap<>();
+    for (CasebookSystem s : systems) {
+      declared.put(s.descriptor().name(), s.descriptor().settings());
+    }
+    return declared;
+  }
+
+  RuntimeOptions options() {
+    return options;
   }
 
   /**
@@ -44,12 +75,13 @@ final class CliContext implements AutoCloseable {
    */
   synchronized Platform platform(Consumer<Platform.Builder> settings) {
     if (platform == null) {
+      SettingSources sources = settingSources();
       HBaseRuntime r = runtimeOnly();
       if (!schemasEnsured) {
         new SchemaManager(r.connection()).ensureAll(Systems.allTables(systems));
         schemasEnsured = true;
       }
-      Platform.Builder b = Platform.builder(r, options.dataDir());
+      Platform.Builder b = Platform.builder(r, options.dataDir()).settings(sources);
       settings.accept(b);
       platform = b.build();
     }
@@ -76,8 +108,95 @@ final class CliContext implements AutoCloseable {
   }
 
   @Override
+  public List<CasebookSystem> systems() {
+    return systems;
+  }
+
+  @Override
+  public CasebookSystem system(String name) {
+    return systems.stream()
+        .filter(s -> s.descriptor().name().equals(name))
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new InvalidInputException(
+                    "system",
+                    "no system named '"
+                        + name
+                        + "' (there are "
+                        + String.join(
+                            ", ", systems.stream().map(s -> s.descriptor().name()).toList())
+                        + ")"));
+  }
+
+  @Override
+  public synchronized HBaseRuntime runtime() {
+    runsLong();
+    return platform(CliContext::everyListenerOnAFreePort).runtime();
+  }
+
+  @Override
+  public synchronized SystemContext context(String name) {
+    runsLong();
+    return platform(CliContext::everyListenerOnAFreePort).contextFor(name);
+  }
+
+  /**
+   * Work started from a session (a benchmark) must not stand in the way of a {@code serve} on this
+   * machine's default ports, nor the other way round.
+   */
+  private static void everyListenerOnAFreePort(Platform.Builder b) {
+    for (CasebookSystem s : Systems.load()) {
+      SystemDescriptor d = s.descriptor();
+      for (ListenerSpec l : d.listeners()) {
+        b.port(l.portOption(d.name(), d.listeners().size() == 1), 0);
+      }
+    }
+  }
+
+  @Override
+  public synchronized Served serve(List<CasebookSystem> chosen, int httpThreads) {
+    if (served != null) {
+      throw new IllegalStateException("this session serves its systems already");
+    }
+    runsLong();
+    Server server =
+        Server.start(
+            List.copyOf(chosen), platform(CliContext::everyListenerOnAFreePort), 0, httpThreads);
+    served = server;
+    return new Served() {
+      @Override
+      public int port() {
+        return server.port();
+      }
+
+      @Override
+      public InetSocketAddress listener(String system, String listener) {
+        Listener l = server.listeners().get(system + " " + listener);
+        if (l == null) {
+          throw new IllegalArgumentException(
+              "no listener '" + listener + "' of " + system + " is served here");
+        }
+        return l.address();
+      }
+
+      @Override
+      public void close() {
+        synchronized (CliContext.this) {
+          server.close();
+          served = null;
+        }
+      }
+    };
+  }
+
+  @Override
   public synchronized void close() {
     try {
+      if (served != null) {
+        served.close();
+        served = null;
+      }
       if (platform != null) {
         platform.close();
         platform = null;

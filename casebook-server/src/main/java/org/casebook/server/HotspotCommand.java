@@ -11,9 +11,9 @@ import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.util.Bytes;
-import org.casebook.bench.BenchResults;
 import org.casebook.core.HBaseRuntime;
 import org.casebook.core.InvalidInputException;
+import org.casebook.core.cli.ResultFiles;
 import org.casebook.core.hotspot.HotspotReport;
 import org.casebook.core.hotspot.KeyDesigns;
 import org.casebook.core.schema.FamilySpec;
@@ -134,7 +134,7 @@ final class HotspotCommand implements Callable<Integer> {
               r.shares().stream().map(HotspotReport.RegionShare::share).toList()));
     }
     json.put("results", rows);
-    System.out.println("\nJSON: " + BenchResults.write("hotspot", json));
+    System.out.println("\nJSON: " + ResultFiles.write("hotspot", json));
     return 0;
   }
 

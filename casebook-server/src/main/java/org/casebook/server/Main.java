@@ -2,17 +2,11 @@ package org.casebook.server;
 
 import java.io.PrintWriter;
 import java.util.List;
-import java.util.function.Supplier;
-import org.casebook.bench.BenchCommand;
-import org.casebook.bench.ServerLauncher;
+import java.util.function.Function;
 import org.casebook.core.CasebookSystem;
 import org.casebook.core.ErrorKind;
 import org.casebook.core.InvalidInputException;
-import org.casebook.core.Platform;
-import org.casebook.core.SystemContext;
-import org.casebook.core.SystemDescriptor;
 import org.casebook.core.cli.RuntimeOptions;
-import org.casebook.core.net.ListenerSpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -55,7 +49,11 @@ public final class Main implements Runnable {
   }
 
   public static void main(String[] args) {
-    int code = run(args);
+    exit(run(args));
+  }
+
+  /** Ends the process with {@code code} once the logs are flushed. */
+  public static void exit(int code) {
     org.apache.logging.log4j.LogManager.shutdown();
     // HBase and Hadoop leave non-daemon threads behind; the exit code is what matters now.
     System.exit(code);
@@ -63,12 +61,25 @@ public final class Main implements Runnable {
 
   /** Runs one command line and returns its exit code (used by tests too). */
   public static int run(String... args) {
+    return run(List.of(), args);
+  }
+
+  /**
+   * Runs one command line with the service's commands and {@code extensions} (a distribution's own
+   * commands, such as the benchmarks' {@code bench}: each makes a picocli command object from the
+   * session) and returns its exit code.
+   */
+  public static int run(List<Function<Session, Object>> extensions, String... args) {
     Main main = new Main();
     // Parsing the annotations injects the --data/--zk/--hbase mixin the context reads.
     CommandLine cli = new CommandLine(main);
     List<CasebookSystem> systems = Systems.load();
     try (CliContext context = new CliContext(main.runtimeOptions, systems)) {
-      return withCommands(cli, systems, context).execute(args);
+      withCommands(cli, systems, context);
+      for (Function<Session, Object> extension : extensions) {
+        cli.addSubcommand(extension.apply(context));
+      }
+      return cli.execute(args);
     }
   }
 
@@ -78,19 +89,8 @@ public final class Main implements Runnable {
     cli.addSubcommand("serve", new ServeCommand(systems, context));
     ServeCommand.addListenerOptions(cli.getSubcommands().get("serve"), systems);
     cli.addSubcommand("schema", new SchemaCommand(systems, context));
+    cli.addSubcommand("config", new ConfigCommand(systems, context));
     cli.addSubcommand("hotspot", new HotspotCommand(context));
-    Supplier<SystemContext> bench = context.contextOf("bench");
-    cli.addSubcommand(
-        "bench",
-        new BenchCommand(
-            () -> {
-              context.runsLong();
-              return bench.get();
-            },
-            () -> {
-              context.runsLong();
-              return benchServer(systems, context);
-            }));
     for (CasebookSystem system : systems) {
       cli.addSubcommand(system.descriptor().name(), system.command(context.contextOf(system)));
     }
@@ -107,36 +107,6 @@ public final class Main implements Runnable {
           return 2;
         });
     return cli;
-  }
-
-  /**
-   * The whole server in this process for {@code bench console}: every listener on a free port, so a
-   * {@code serve} on this machine's default ports does not stand in the way.
-   */
-  private static ServerLauncher.Running benchServer(
-      List<CasebookSystem> systems, CliContext context) {
-    Platform platform =
-        context.platform(
-            b -> {
-              for (CasebookSystem s : systems) {
-                SystemDescriptor d = s.descriptor();
-                for (ListenerSpec l : d.listeners()) {
-                  b.port(l.portOption(d.name(), d.listeners().size() == 1), 0);
-                }
-              }
-            });
-    Server server = Server.start(systems, platform, 0, 4);
-    return new ServerLauncher.Running() {
-      @Override
-      public int port() {
-        return server.port();
-      }
-
-      @Override
-      public void close() {
-        server.close();
-      }
-    };
   }
 
   /**

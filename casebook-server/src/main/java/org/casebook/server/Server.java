@@ -22,7 +22,8 @@ import org.casebook.core.net.Listener;
 /**
  * Every system started on one platform behind one HTTP server, with {@code /api/health} and {@code
  * /metrics}. Knows systems only through their descriptors. {@link #close()} stops HTTP, then the
- * systems, last started first (each closes what it opened in reverse order).
+ * systems, last started first (each closes what it opened in reverse order); the platform stays
+ * with its maker.
  */
 final class Server implements AutoCloseable {
   private final List<CasebookSystem> systems;
@@ -88,7 +89,7 @@ final class Server implements AutoCloseable {
   Map<String, Listener> listeners() {
     Map<String, Listener> out = new LinkedHashMap<>();
     for (CasebookSystem s : systems) {
-      for (Listener l : contexts.get(s.descriptor().name()).listeners()) {
+      for (Listener l : platform.listeners(s.descriptor().name())) {
         out.put(s.descriptor().name() + " " + l.spec().name(), l);
       }
     }
@@ -101,7 +102,10 @@ final class Server implements AutoCloseable {
     if (console != null) {
       console.close();
     }
-    platform.close();
+    List<String> started = new ArrayList<>(contexts.keySet());
+    for (int i = started.size() - 1; i >= 0; i--) {
+      platform.close(started.get(i));
+    }
   }
 
   /** A running system must serve exactly the routes its descriptor lists. */
@@ -156,7 +160,7 @@ final class Server implements AutoCloseable {
       SystemHealth h = running.get(d.name()).health();
       degraded |= !h.isUp();
       List<ListenerHealth> ls = new ArrayList<>();
-      for (Listener l : contexts.get(d.name()).listeners()) {
+      for (Listener l : platform.listeners(d.name())) {
         ls.add(
             new ListenerHealth(
                 l.spec().name(),

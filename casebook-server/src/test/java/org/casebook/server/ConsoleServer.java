@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Level;
-import org.casebook.bench.HeadlessChromium;
+import org.casebook.browser.HeadlessChromium;
 import org.casebook.core.CasebookSystem;
 import org.casebook.core.HBaseRuntime;
 import org.casebook.core.Platform;

@@ -102,7 +102,7 @@ public final class TrailsService {
     this.context = context;
     this.store =
         new TrailsStore(context.connection(), TrailsSchema.in(namespace), context.sideWork());
-    this.mapReduce = new ActiveUsersRunner(context.runtime().configuration(), namespace);
+    this.mapReduce = new ActiveUsersRunner(context.configuration(), namespace);
   }
 
   public static List<TableSpec> schemas(String namespace) {
@@ -132,7 +132,7 @@ public final class TrailsService {
     Objects.requireNonNull(workDir, "workDir is null");
     return TrailsBulkLoad.run(
         context.connection(),
-        context.runtime().configuration(),
+        context.configuration(),
         store.schema(),
         input,
         options,

@@ -1,7 +1,9 @@
 package org.casebook.core.cli;
 
 import java.nio.file.Path;
+import java.util.Optional;
 import org.casebook.core.RuntimeSettings;
+import org.casebook.core.settings.SettingSources;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 
@@ -39,8 +41,79 @@ public final class RuntimeOptions {
       description = "HBase/Hadoop configuration override, repeatable (e.g. hbase.wal.hsync=true).")
   java.util.Map<String, String> overrides = new java.util.LinkedHashMap<>();
 
+  @Option(
+      names = "--settings",
+      paramLabel = "FILE",
+      scope = ScopeType.INHERIT,
+      description =
+          "Settings file of <system>.<name>=VALUE lines (default: casebook.properties in the data"
+              + " directory, when there is one). ./casebook config lists every setting.")
+  Path settingsFile;
+
+  @Option(
+      names = "--set",
+      paramLabel = "KEY=VALUE",
+      scope = ScopeType.INHERIT,
+      description =
+          "A system's setting, repeatable (e.g. tsdb.max-tags=16); wins over CASEBOOK_<SYSTEM>_<NAME>"
+              + " and the settings file.")
+  java.util.Map<String, String> settingValues = new java.util.LinkedHashMap<>();
+
   public Path dataDir() {
     return dataDir;
+  }
+
+  /**
+   * Where systems' settings come from: the settings file (given, or the data directory's {@code
+   * casebook.properties} when present), the process environment, and {@code --set}.
+   */
+  public SettingSources settingSources() {
+    boolean given = settingsFile != null;
+    Path file = given ? settingsFile : dataDir.resolve("casebook.properties");
+    return SettingSources.of(Optional.of(file), given, System.getenv(), settingValues);
+  }
+
+  /** One effective runtime option, for {@code casebook config}. */
+  public record Effective(String key, String value, String source) {}
+
+  /** How HBase and Hadoop are reached, each with where it came from. */
+  public java.util.List<Effective> effective() {
+    java.util.List<Effective> out = new java.util.ArrayList<>();
+    RuntimeSettings r = settings();
+    boolean defaultData = dataDir.equals(Path.of("data"));
+    out.add(
+        new Effective(
+            "data", dataDir.toAbsolutePath().toString(), defaultData ? "default" : "--data"));
+    if (zkQuorum != null) {
+      out.add(new Effective("zk", zkQuorum, "--zk"));
+    }
+    r.confDir()
+        .ifPresent(
+            d ->
+                out.add(
+                    new Effective(
+                        "hbase-conf",
+                        d.toString(),
+                        confDir != null ? "--conf" : "HBASE_CONF_DIR")));
+    r.hadoopConfDir()
+        .ifPresent(
+            d ->
+                out.add(
+                    new Effective(
+                        "hadoop-conf",
+                        d.toString(),
+                        confDir != null ? "--conf" : "HADOOP_CONF_DIR")));
+    out.add(
+        new Effective(
+            "hbase",
+            zkQuorum == null && r.confDir().isEmpty() ? "embedded" : "cluster",
+            zkQuorum != null
+                ? "--zk"
+                : r.confDir().isPresent()
+                    ? "hbase-site.xml"
+                    : "default (no --zk, --conf or HBASE_CONF_DIR)"));
+    overrides.forEach((k, v) -> out.add(new Effective(k, v, "--hbase")));
+    return out;
   }
 
   public RuntimeSettings settings() {

@@ -12,6 +12,7 @@ import org.casebook.core.SystemContext;
 import org.casebook.core.SystemDescriptor;
 import org.casebook.core.http.HttpApiServer;
 import org.casebook.core.http.Route;
+import org.casebook.core.net.Listener;
 import org.casebook.core.net.ListenerSpec;
 import org.casebook.core.schema.SchemaManager;
 
@@ -56,9 +57,14 @@ public final class ServedSystem implements AutoCloseable {
     return new ServedSystem(platform, context, server);
   }
 
-  /** The system's context (its connection, clock, listeners). */
+  /** The system's context (its connection, clock, settings). */
   public SystemContext context() {
     return context;
+  }
+
+  /** The listeners the system opened (each on a free port), in order. */
+  public List<Listener> listeners() {
+    return platform.listeners(context.system());
   }
 
   /** {@code http://127.0.0.1:<port>} followed by {@code path}. */

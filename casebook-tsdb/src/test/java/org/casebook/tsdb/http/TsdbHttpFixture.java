@@ -28,7 +28,7 @@ final class TsdbHttpFixture implements AutoCloseable {
 
   TsdbHttpFixture(HBaseRuntime runtime) {
     served = ServedSystem.start(runtime, new TsdbSystem(), AccessRule.open());
-    telnet = served.context().listeners().get(0).address();
+    telnet = served.listeners().get(0).address();
     base = served.url("");
   }
 

@@ -1,4 +1,4 @@
-package org.casebook.bench;
+package org.casebook.browser;
 
 import java.nio.file.Path;
 import java.util.logging.Level;

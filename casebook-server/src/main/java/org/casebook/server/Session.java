@@ -1,0 +1,46 @@
+package org.casebook.server;
+
+import java.net.InetSocketAddress;
+import java.util.List;
+import org.casebook.core.CasebookSystem;
+import org.casebook.core.HBaseRuntime;
+import org.casebook.core.SystemContext;
+
+/**
+ * The HBase and systems of one command line, for commands a distribution adds on top of the
+ * service's own (the benchmarks' {@code bench}): HBase starts (or attaches) on first use with every
+ * table ensured, and stops when the command ends. Systems are started the way {@code serve} starts
+ * them, each listener on a free port.
+ */
+public interface Session {
+  /** The systems on the class path, in name order. */
+  List<CasebookSystem> systems();
+
+  /** The system named {@code name}; an unknown name is invalid input naming the known ones. */
+  CasebookSystem system(String name);
+
+  /** HBase, started or attached on the first call (for work as long-running as a server). */
+  HBaseRuntime runtime();
+
+  /** A context for work that is not a system's (a benchmark, a tool). */
+  SystemContext context(String name);
+
+  /**
+   * Starts {@code systems} as {@code serve} does — each on its context, its routes checked and
+   * served over HTTP with {@code /api/health}, its listeners opened — with HTTP and every listener
+   * on a free port. At most one server runs per session.
+   */
+  Served serve(List<CasebookSystem> systems, int httpThreads);
+
+  /** Systems served in this process. {@link #close()} stops HTTP, then the systems. */
+  interface Served extends AutoCloseable {
+    /** The HTTP port. */
+    int port();
+
+    /** Where {@code system}'s listener {@code listener} (its spec's name) listens. */
+    InetSocketAddress listener(String system, String listener);
+
+    @Override
+    void close();
+  }
+}

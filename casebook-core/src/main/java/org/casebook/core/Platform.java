@@ -16,7 +16,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.casebook.core.net.Listener;
 import org.casebook.core.net.ListenerSpec;
-import org.casebook.core.settings.Setting;
 import org.casebook.core.settings.SettingSources;
 
 /**
@@ -71,8 +70,27 @@ public final class Platform implements AutoCloseable {
 
   /** The context of one system, with its declared settings resolved; made once per name. */
   public synchronized SystemContext contextFor(SystemDescriptor system) {
+    return contextFor(system, Map.of());
+  }
+
+  /**
+   * The context of one system, its declared settings resolved with {@code settings} ({@code
+   * <system>.<name>} → value) set as by {@code --set}; made once per name, so settings apply to the
+   * first call only. A key the system does not declare is refused.
+   */
+  public synchronized SystemContext contextFor(
+      SystemDescriptor system, Map<String, String> settings) {
     listenerCounts.put(system.name(), system.listeners().size());
-    return contextFor(system.name(), system.settings());
+    PlatformContext existing = find(system.name());
+    if (existing != null) {
+      return existing;
+    }
+    SettingSources.none().withSet(settings).checkKnown(Map.of(system.name(), system.settings()));
+    SettingSources sources = this.settings.withSet(settings);
+    PlatformContext c =
+        new PlatformContext(system.name(), this, sources.resolve(system.name(), system.settings()));
+    contexts.add(c);
+    return c;
   }
 
   /**
@@ -80,15 +98,11 @@ public final class Platform implements AutoCloseable {
    * its own.
    */
   public synchronized SystemContext contextFor(String name) {
-    return contextFor(name, List.of());
-  }
-
-  private PlatformContext contextFor(String name, List<Setting<?>> declared) {
     PlatformContext existing = find(name);
     if (existing != null) {
       return existing;
     }
-    PlatformContext c = new PlatformContext(name, this, settings.resolve(name, declared));
+    PlatformContext c = new PlatformContext(name, this, settings.resolve(name, List.of()));
     contexts.add(c);
     return c;
   }

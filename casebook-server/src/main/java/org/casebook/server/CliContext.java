@@ -155,14 +155,18 @@ final class CliContext implements Session, AutoCloseable {
   }
 
   @Override
-  public synchronized Served serve(List<CasebookSystem> chosen, int httpThreads) {
+  public synchronized Served serve(
+      List<CasebookSystem> chosen, int httpThreads, Map<String, String> settings) {
     if (served != null) {
       throw new IllegalStateException("this session serves its systems already");
     }
     runsLong();
+    List<CasebookSystem> systems = List.copyOf(chosen);
+    Map<String, List<org.casebook.core.settings.Setting<?>>> declared = declaredSettings(systems);
+    SettingSources.none().withSet(settings).checkKnown(declared);
     Server server =
         Server.start(
-            List.copyOf(chosen), platform(CliContext::everyListenerOnAFreePort), 0, httpThreads);
+            systems, platform(CliContext::everyListenerOnAFreePort), 0, httpThreads, settings);
     served = server;
     return new Served() {
       @Override

@@ -23,8 +23,8 @@ import picocli.CommandLine.Option;
     description = {
       "Print every effective setting with its source (no HBase needed).",
       "A system's setting is its default, overridden by the settings file (--settings, else"
-          + " casebook.properties in the data directory), by CASEBOOK_<SYSTEM>_<NAME>, by"
-          + " --set <system>.<name>=VALUE."
+          + " casebook.properties in the data directory), by CASEBOOK_SYSTEM_NAME, by"
+          + " --set SYSTEM.NAME=VALUE."
     })
 final class ConfigCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print JSON instead of a table.")

@@ -41,6 +41,19 @@ final class Server implements AutoCloseable {
 
   /** Starts every system and serves HTTP on {@code port} (0 = any free port). */
   static Server start(List<CasebookSystem> systems, Platform platform, int port, int threads) {
+    return start(systems, platform, port, threads, Map.of());
+  }
+
+  /**
+   * As {@link #start(List, Platform, int, int)}, each system's settings resolved with {@code
+   * settings} ({@code <system>.<name>} → value) set as by {@code --set}.
+   */
+  static Server start(
+      List<CasebookSystem> systems,
+      Platform platform,
+      int port,
+      int threads,
+      Map<String, String> settings) {
     HttpApiServer http =
         new HttpApiServer(
             platform.bindAddress(), port, platform.access(), threads, platform.metrics());
@@ -48,7 +61,14 @@ final class Server implements AutoCloseable {
     try {
       for (CasebookSystem system : systems) {
         SystemDescriptor d = system.descriptor();
-        SystemContext ctx = platform.contextFor(d);
+        Map<String, String> own = new LinkedHashMap<>();
+        settings.forEach(
+            (k, v) -> {
+              if (k.startsWith(d.name() + ".")) {
+                own.put(k, v);
+              }
+            });
+        SystemContext ctx = platform.contextFor(d, own);
         server.contexts.put(d.name(), ctx);
         RunningSystem instance = system.start(ctx);
         ctx.own(instance);

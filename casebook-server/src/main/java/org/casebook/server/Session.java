@@ -30,7 +30,17 @@ public interface Session {
    * served over HTTP with {@code /api/health}, its listeners opened — with HTTP and every listener
    * on a free port. At most one server runs per session.
    */
-  Served serve(List<CasebookSystem> systems, int httpThreads);
+  default Served serve(List<CasebookSystem> systems, int httpThreads) {
+    return serve(systems, httpThreads, java.util.Map.of());
+  }
+
+  /**
+   * As {@link #serve(List, int)}, with {@code settings} ({@code <system>.<name>} → value) set as by
+   * {@code --set} for these systems (a benchmark's own namespace, say); a key none of them declares
+   * is refused.
+   */
+  Served serve(
+      List<CasebookSystem> systems, int httpThreads, java.util.Map<String, String> settings);
 
   /** Systems served in this process. {@link #close()} stops HTTP, then the systems. */
   interface Served extends AutoCloseable {

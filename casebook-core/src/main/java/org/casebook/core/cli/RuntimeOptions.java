@@ -46,7 +46,7 @@ public final class RuntimeOptions {
       paramLabel = "FILE",
       scope = ScopeType.INHERIT,
       description =
-          "Settings file of <system>.<name>=VALUE lines (default: casebook.properties in the data"
+          "Settings file of SYSTEM.NAME=VALUE lines (default: casebook.properties in the data"
               + " directory, when there is one). ./casebook config lists every setting.")
   Path settingsFile;
 
@@ -55,7 +55,7 @@ public final class RuntimeOptions {
       paramLabel = "KEY=VALUE",
       scope = ScopeType.INHERIT,
       description =
-          "A system's setting, repeatable (e.g. tsdb.max-tags=16); wins over CASEBOOK_<SYSTEM>_<NAME>"
+          "A system's setting, repeatable (e.g. tsdb.max-tags=16); wins over CASEBOOK_SYSTEM_NAME"
               + " and the settings file.")
   java.util.Map<String, String> settingValues = new java.util.LinkedHashMap<>();
 

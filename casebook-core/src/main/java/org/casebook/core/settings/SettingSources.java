@@ -81,6 +81,16 @@ public final class SettingSources {
     return new SettingSources(read, values, environment, commandLine);
   }
 
+  /**
+   * These sources with {@code more} set as by {@code --set} (winning over this {@code --set}): how
+   * a program that starts a system itself (a test, a benchmark) gives it settings.
+   */
+  public SettingSources withSet(Map<String, String> more) {
+    Map<String, String> merged = new LinkedHashMap<>(commandLine);
+    merged.putAll(more);
+    return new SettingSources(file, fileValues, environment, merged);
+  }
+
   /** The settings file that was read, if any. */
   public Optional<Path> file() {
     return file;

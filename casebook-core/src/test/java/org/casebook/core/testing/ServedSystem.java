@@ -33,6 +33,18 @@ public final class ServedSystem implements AutoCloseable {
 
   /** Starts {@code system} on the test's embedded HBase; {@code access} guards its writes. */
   public static ServedSystem start(HBaseRuntime runtime, CasebookSystem system, AccessRule access) {
+    return start(runtime, system, access, java.util.Map.of());
+  }
+
+  /**
+   * As {@link #start(HBaseRuntime, CasebookSystem, AccessRule)}, with {@code settings} ({@code
+   * <system>.<name>} → value) set as by {@code --set}.
+   */
+  public static ServedSystem start(
+      HBaseRuntime runtime,
+      CasebookSystem system,
+      AccessRule access,
+      java.util.Map<String, String> settings) {
     Objects.requireNonNull(system, "system is null");
     SystemDescriptor descriptor = system.descriptor();
     new SchemaManager(runtime.connection()).ensureAll(descriptor.tables());
@@ -42,7 +54,7 @@ public final class ServedSystem implements AutoCloseable {
       builder.port(l.portOption(descriptor.name(), listeners.size() == 1), 0);
     }
     Platform platform = builder.build();
-    SystemContext context = platform.contextFor(descriptor);
+    SystemContext context = platform.contextFor(descriptor, settings);
     RunningSystem running = context.own(system.start(context));
     List<Route> routes = running.routes();
     HashSet<Object> bound = new HashSet<>(routes.stream().map(Route::spec).toList());

@@ -34,6 +34,7 @@ final class ConsoleServer implements ParameterResolver, ExtensionContext.Store.C
   static final Path CHROMEDRIVER = HeadlessChromium.CHROMEDRIVER;
 
   private final Server server;
+  private final Platform platform;
   private final List<CasebookSystem> systems;
   private final java.net.http.HttpClient http =
       java.net.http.HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -41,13 +42,14 @@ final class ConsoleServer implements ParameterResolver, ExtensionContext.Store.C
   /** For JUnit; the instance that serves is made by {@link #resolveParameter}. */
   public ConsoleServer() {
     this.server = null;
+    this.platform = null;
     this.systems = List.of();
   }
 
   private ConsoleServer(HBaseRuntime runtime) {
     this.systems = Systems.load();
     new SchemaManager(runtime.connection()).ensureAll(Systems.allTables(systems));
-    Platform platform =
+    this.platform =
         Platform.builder(runtime, EmbeddedHBase.scratchDir("console-server"))
             .port("--echo-port", 0)
             .port("--tsdb-port", 0)
@@ -73,6 +75,7 @@ final class ConsoleServer implements ParameterResolver, ExtensionContext.Store.C
   public void close() {
     if (server != null) {
       server.close();
+      platform.close();
     }
   }
 

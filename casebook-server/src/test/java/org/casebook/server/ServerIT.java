@@ -42,12 +42,12 @@ class ServerIT {
     List<CasebookSystem> systems = Systems.load();
     assertThat(systems).extracting(s -> s.descriptor().name()).contains("echo", "weibo");
     new SchemaManager(runtime.connection()).ensureAll(Systems.allTables(systems));
-    Platform platform =
-        Platform.builder(runtime, EmbeddedHBase.scratchDir("server-it"))
-            .port("--echo-port", 0)
-            .build();
     int echoPort;
-    try (Server server = Server.start(systems, platform, 0, 4)) {
+    try (Platform platform =
+            Platform.builder(runtime, EmbeddedHBase.scratchDir("server-it"))
+                .port("--echo-port", 0)
+                .build();
+        Server server = Server.start(systems, platform, 0, 4)) {
       InetSocketAddress echo = server.listeners().get("echo echo").address();
       echoPort = echo.getPort();
       try (Socket s = new Socket(echo.getAddress(), echoPort)) {
@@ -77,6 +77,43 @@ class ServerIT {
             () -> new Socket(java.net.InetAddress.getLoopbackAddress(), echoPort).close())
         .as("listener closed on shutdown")
         .isInstanceOf(ConnectException.class);
+  }
+
+  @Test
+  void aSystemGetsTheSettingsItDeclaredWithoutTheServerNamingThem(HBaseRuntime runtime)
+      throws Exception {
+    List<CasebookSystem> systems = Systems.load();
+    new SchemaManager(runtime.connection()).ensureAll(Systems.allTables(systems));
+    try (Platform platform =
+            Platform.builder(runtime, EmbeddedHBase.scratchDir("server-it-settings"))
+                .port("--echo-port", 0)
+                .settings(
+                    org.casebook.core.settings.SettingSources.of(
+                        java.util.Optional.empty(),
+                        false,
+                        java.util.Map.of("CASEBOOK_ECHO_UPPER_CASE", "false"),
+                        java.util.Map.of()))
+                .build();
+        Server server = Server.start(systems, platform, 0, 4)) {
+      InetSocketAddress echo = server.listeners().get("echo echo").address();
+      try (Socket s = new Socket(echo.getAddress(), echo.getPort())) {
+        s.getOutputStream().write("Mixed Case\n".getBytes(StandardCharsets.UTF_8));
+        s.getOutputStream().flush();
+        BufferedReader in =
+            new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
+        assertThat(in.readLine()).isEqualTo("Mixed Case");
+      }
+    }
+    try (Platform platform =
+        Platform.builder(runtime, EmbeddedHBase.scratchDir("server-it-unknown")).build()) {
+      assertThatThrownBy(
+              () ->
+                  platform.contextFor(
+                      new org.casebook.server.testsystem.EchoSystem().descriptor(),
+                      java.util.Map.of("echo.lower-case", "true")))
+          .isInstanceOf(org.casebook.core.InvalidInputException.class)
+          .hasMessageContaining("unknown setting 'echo.lower-case'");
+    }
   }
 
   private JsonNode get(int port, String path) throws Exception {

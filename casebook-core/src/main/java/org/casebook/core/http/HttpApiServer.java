@@ -43,7 +43,6 @@ import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -51,7 +50,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -110,10 +108,7 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
     }
   }
 
-  private record Bound(Route route, List<String> segments) {}
-
-  private final List<Bound> routes = new CopyOnWriteArrayList<>();
-  private final AccessRule access;
+  private final RouteDispatcher routes;
   private final MeterRegistry metrics;
   private final Limits limits;
   private final EventLoopGroup boss = new NioEventLoopGroup(1, Threads.daemon("http-accept"));
@@ -140,7 +135,7 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
       int threads,
       MeterRegistry metrics,
       Limits limits) {
-    this.access = Objects.requireNonNull(access, "access is null");
+    this.routes = new RouteDispatcher(access);
     this.metrics = Objects.requireNonNull(metrics, "metrics is null");
     this.limits = Objects.requireNonNull(limits, "limits is null");
     this.workers =
@@ -213,20 +208,13 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
   }
 
   @Override
-  public synchronized void add(Route route) {
-    RouteSpec spec = route.spec();
-    for (Bound b : routes) {
-      if (b.route().spec().method().equals(spec.method())
-          && b.route().spec().pattern().equals(spec.pattern())) {
-        throw new IllegalArgumentException("route registered twice: " + spec);
-      }
-    }
-    routes.add(new Bound(route, List.of(split(spec.pattern()))));
+  public void add(Route route) {
+    routes.add(route);
   }
 
   /** Every route served, in the order added (the API description checks itself against this). */
   public List<RouteSpec> routes() {
-    return routes.stream().map(b -> b.route().spec()).toList();
+    return routes.specs();
   }
 
   /** Counts connections; past the cap, the newcomer gets a 503 and is closed. */
@@ -283,7 +271,7 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
                 String[] routeLabel = {"unmatched"};
                 HttpResponse response =
                     started
-                        ? dispatch(method, uri, headers, body, routeLabel)
+                        ? routes.dispatch(method, uri, headers, body, routeLabel)
                         : HttpResponse.error(503, "starting up", null);
                 write(ctx, response, method.equals("HEAD"), keepAlive);
                 timer(
@@ -436,61 +424,6 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
     return HttpResponse.error(400, "malformed HTTP request: " + cause.getMessage(), null);
   }
 
-  /** Routes, checks access, runs the handler, maps any failure to its JSON error. */
-  HttpResponse dispatch(
-      String method, String uri, Map<String, String> headers, byte[] body, String[] routeLabel) {
-    try {
-      int q = uri.indexOf('?');
-      String rawPath = q < 0 ? uri : uri.substring(0, q);
-      String rawQuery = q < 0 ? null : uri.substring(q + 1);
-      if (!rawPath.startsWith("/")) {
-        return HttpResponse.error(400, "the request target must be an absolute path", "path");
-      }
-      String routeMethod = method.equals("HEAD") ? "GET" : method;
-      String[] parts = split(rawPath);
-      Bound matched = null;
-      Map<String, String> params = null;
-      Set<String> allowed = new LinkedHashSet<>();
-      for (Bound b : routes) {
-        Map<String, String> p = match(b.segments(), parts);
-        if (p != null) {
-          allowed.add(b.route().spec().method());
-          if (b.route().spec().method().equals("GET")) {
-            allowed.add("HEAD");
-          }
-          if (b.route().spec().method().equals(routeMethod) && matched == null) {
-            matched = b;
-            params = p;
-          }
-        }
-      }
-      if (matched == null) {
-        String shown = rawPath.length() > 200 ? rawPath.substring(0, 200) + "…" : rawPath;
-        return allowed.isEmpty()
-            ? HttpResponse.error(404, "no such endpoint: " + shown, null)
-            : HttpResponse.error(405, "method not allowed on " + shown, null)
-                .withHeader("Allow", String.join(", ", allowed));
-      }
-      Route route = matched.route();
-      routeLabel[0] = route.spec().pattern();
-      if (route.spec().isWrite() && !access.allowsWriteWithHeader(headers.get("authorization"))) {
-        return HttpResponse.error(401, "this endpoint needs 'Authorization: Bearer <token>'", null)
-            .withHeader("WWW-Authenticate", "Bearer");
-      }
-      org.casebook.core.http.HttpRequest request =
-          new org.casebook.core.http.HttpRequest(
-              route.spec().method(),
-              rawPath,
-              params,
-              org.casebook.core.http.HttpRequest.parseQuery(rawQuery),
-              headers,
-              body);
-      return route.handler().handle(request);
-    } catch (Exception e) {
-      return mapError(e, method, routeLabel[0]);
-    }
-  }
-
   private Timer timer(String method, String route, int status) {
     String key = method + ' ' + route + ' ' + status;
     return timers.computeIfAbsent(
@@ -503,25 +436,6 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
                 .minimumExpectedValue(Duration.ofMillis(1))
                 .maximumExpectedValue(Duration.ofSeconds(10))
                 .register(metrics));
-  }
-
-  /**
-   * The JSON error for any failure, by {@link ErrorKind}; internal errors are logged with their
-   * stack.
-   */
-  static HttpResponse mapError(Exception e, String method, String where) {
-    ErrorKind kind = ErrorKind.of(e);
-    switch (kind) {
-      case INTERNAL -> {
-        LOG.error("internal error on {} {}", method, where, e);
-        return HttpResponse.error(kind, "internal error: " + e.getClass().getSimpleName(), null);
-      }
-      case STORAGE_UNAVAILABLE, LOCAL_FILE, INTERRUPTED ->
-          LOG.warn("{} on {} {}: {}", kind.label(), method, where, e.getMessage());
-      default -> {}
-    }
-    String field = e instanceof InvalidInputException iie ? iie.field() : null;
-    return HttpResponse.error(kind, e.getMessage(), field);
   }
 
   private static FullHttpResponse toNetty(HttpResponse response, boolean head) {
@@ -572,37 +486,6 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
                     "closing {} failed: {}", ctx.channel().remoteAddress(), f.cause().toString());
               }
             });
-  }
-
-  private static String[] split(String path) {
-    String p = path;
-    while (p.length() > 1 && p.endsWith("/")) {
-      p = p.substring(0, p.length() - 1);
-    }
-    if (p.equals("/") || p.isEmpty()) {
-      return new String[0];
-    }
-    return p.substring(1).split("/", -1);
-  }
-
-  private static Map<String, String> match(List<String> pattern, String[] path) {
-    if (pattern.size() != path.length) {
-      return null;
-    }
-    Map<String, String> params = new HashMap<>();
-    for (int i = 0; i < pattern.size(); i++) {
-      String seg = pattern.get(i);
-      if (seg.startsWith("{") && seg.endsWith("}")) {
-        if (path[i].isEmpty()) {
-          return null;
-        }
-        String name = seg.substring(1, seg.length() - 1);
-        params.put(name, org.casebook.core.http.HttpRequest.decodePath(path[i], name));
-      } else if (!seg.equals(path[i])) {
-        return null;
-      }
-    }
-    return params;
   }
 
   /** Stops accepting, lets running handlers finish (up to 5 s), closes every connection. */

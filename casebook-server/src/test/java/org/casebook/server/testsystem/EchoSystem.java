@@ -15,6 +15,7 @@ import org.casebook.core.http.RouteTable;
 import org.casebook.core.net.LineProtocol;
 import org.casebook.core.net.LineServer;
 import org.casebook.core.net.ListenerSpec;
+import org.casebook.core.settings.Setting;
 import picocli.CommandLine.Command;
 
 /**
@@ -23,6 +24,10 @@ import picocli.CommandLine.Command;
  * through the test classpath's service file, as it finds the real systems, and never names it.
  */
 public final class EchoSystem implements CasebookSystem {
+  /** A setting, so the tests see settings reach a system the server does not know. */
+  public static final Setting<Boolean> UPPER_CASE =
+      Setting.ofBoolean("upper-case", true, "Echo each line upper-cased (else as it came).");
+
   static final ListenerSpec ECHO =
       new ListenerSpec("echo", "line echo", 0, "echoes each line upper-cased");
   private static final RouteTable<AtomicLong> ROUTES =
@@ -41,12 +46,15 @@ public final class EchoSystem implements CasebookSystem {
         List.of(),
         List.of(),
         ROUTES.specs(),
-        List.of(ECHO));
+        List.of(ECHO),
+        List.of(),
+        List.of(UPPER_CASE));
   }
 
   @Override
   public RunningSystem start(SystemContext context) {
     AtomicLong lines = new AtomicLong();
+    boolean upperCase = context.settings().get(UPPER_CASE);
     LineProtocol protocol =
         remote ->
             (line, out) -> {
@@ -54,7 +62,7 @@ public final class EchoSystem implements CasebookSystem {
                 return false;
               }
               lines.incrementAndGet();
-              out.line(line.toUpperCase(java.util.Locale.ROOT));
+              out.line(upperCase ? line.toUpperCase(java.util.Locale.ROOT) : line);
               return true;
             };
     context.listenLines(ECHO, protocol, LineServer.Limits.defaults());

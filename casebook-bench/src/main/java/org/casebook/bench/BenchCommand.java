@@ -177,7 +177,7 @@ public final class BenchCommand {
           "Crawl frontier over URLFrontier gRPC: PutURLs, crawl loops, politeness, GetURLs on an"
               + " emptied frontier; the reference service side by side with --reference-jar.")
   int frontier(@picocli.CommandLine.Mixin FrontierBenchmark.Options options) throws Exception {
-    java.util.Map<String, Object> json = new FrontierBenchmark(context.get(), options).run();
+    java.util.Map<String, Object> json = new FrontierBenchmark(session, options).run();
     System.out.println();
     System.out.println("JSON: " + ResultFiles.write("frontier", json));
     return 0;

@@ -1,10 +1,6 @@
 package org.casebook.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
-import crawlercommons.urlfrontier.Urlfrontier.DiscoveredURLItem;
-import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
-import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -47,6 +43,10 @@ import org.casebook.docs.BulkSummary;
 import org.casebook.docs.DocsService;
 import org.casebook.docs.gen.DocGenerator;
 import org.casebook.frontier.FrontierService;
+import org.casebook.frontier.PutAck;
+import org.casebook.frontier.PutStatus;
+import org.casebook.frontier.UrlInfo;
+import org.casebook.frontier.UrlItem;
 import org.casebook.trails.IngestReport;
 import org.casebook.trails.LogParser;
 import org.casebook.trails.TrailQuery;
@@ -468,9 +468,10 @@ final class ConsoleData {
   private static Loaded frontier(SystemContext ctx) {
     long t0 = System.nanoTime();
     FrontierService frontier = new FrontierService(ctx);
-    List<URLItem> batch = new ArrayList<>(FRONTIER_PUT_BATCH);
+    List<UrlItem> batch = new ArrayList<>(FRONTIER_PUT_BATCH);
     for (int i = 0; i < FRONTIER_URLS; i++) {
-      batch.add(discovered(FrontierBenchmark.url(i, FRONTIER_HOSTS)));
+      batch.add(
+          UrlItem.discovered(UrlInfo.of(FrontierBenchmark.url(i, FRONTIER_HOSTS), FRONTIER_CRAWL)));
       if (batch.size() == FRONTIER_PUT_BATCH || i == FRONTIER_URLS - 1) {
         checkAcks(frontier.put(batch));
         batch.clear();
@@ -496,22 +497,11 @@ final class ConsoleData {
             FRONTIER_CRAWL));
   }
 
-  private static URLItem discovered(String url) {
-    return URLItem.newBuilder()
-        .setDiscovered(
-            DiscoveredURLItem.newBuilder()
-                .setInfo(URLInfo.newBuilder().setUrl(url).setCrawlID(FRONTIER_CRAWL)))
-        .build();
-  }
-
   /** Stored (OK) or already known (SKIPPED, on a second run) are fine; anything else is not. */
-  private static void checkAcks(List<AckMessage> acks) {
+  private static void checkAcks(List<PutAck> acks) {
     long failed =
         acks.stream()
-            .filter(
-                a ->
-                    a.getStatus() != AckMessage.Status.OK
-                        && a.getStatus() != AckMessage.Status.SKIPPED)
+            .filter(a -> a.status() != PutStatus.OK && a.status() != PutStatus.SKIPPED)
             .count();
     if (failed > 0) {
       throw new IllegalStateException(

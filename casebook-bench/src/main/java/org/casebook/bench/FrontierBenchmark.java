@@ -26,20 +26,18 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.casebook.core.StorageException;
 import org.casebook.core.SystemContext;
 import org.casebook.core.cli.ResultFiles;
-import org.casebook.core.net.Listener;
-import org.casebook.core.net.ListenerSpec;
 import org.casebook.core.schema.SchemaManager;
-import org.casebook.frontier.FrontierService;
-import org.casebook.frontier.FrontierSystem;
+import org.casebook.server.Session;
 import picocli.CommandLine.Option;
 
 /**
  * {@code bench frontier}: the same URLFrontier workload over gRPC against Casebook (in this JVM,
- * its own namespace, a gRPC listener on a free loopback port) and, with {@code --reference-jar},
- * the URLFrontier reference service (RocksDB) in a child JVM — PutURLs rate, the crawl loop
- * (GetURLs, then every URL acknowledged as known and done) with 1 and 10 URLs per queue, politeness
- * (the shortest gap between two hand-outs of one host against its 1 s delay), and GetURLs latency
- * once every URL is done (an emptied frontier). The HBase floor ({@link FrontierStorageFloor}) is
+ * started as {@code serve} starts it with its setting {@code frontier.namespace} naming a namespace
+ * of its own, its gRPC listener on a free loopback port) and, with {@code --reference-jar}, the
+ * URLFrontier reference service (RocksDB) in a child JVM — PutURLs rate, the crawl loop (GetURLs,
+ * then every URL acknowledged as known and done) with 1 and 10 URLs per queue, politeness (the
+ * shortest gap between two hand-outs of one host against its 1 s delay), and GetURLs latency once
+ * every URL is done (an emptied frontier). The HBase floor ({@link FrontierStorageFloor}) is
  * measured in the same run: the least storage work any frontier on this HBase does for the same
  * URLs.
  */
@@ -48,6 +46,9 @@ final class FrontierBenchmark {
   private static final String NAMESPACE = "frontier_bench";
   private static final long DELAY_SECONDS = 1;
   private static final int IN_FLIGHT_PUTS = 20_000;
+
+  /** HTTP threads of the served frontier: the benchmark speaks gRPC only. */
+  private static final int HTTP_THREADS = 2;
 
   static final class Options {
     @Option(
@@ -88,11 +89,13 @@ final class FrontierBenchmark {
     Path referenceJar;
   }
 
+  private final Session session;
   private final SystemContext context;
   private final Options options;
 
-  FrontierBenchmark(SystemContext context, Options options) {
-    this.context = context;
+  FrontierBenchmark(Session session, Options options) {
+    this.session = session;
+    this.context = session.context("bench");
     this.options = options;
   }
 
@@ -128,14 +131,15 @@ final class FrontierBenchmark {
             options.urls,
             options.streams,
             i -> url(i, options.hosts));
-    FrontierService service = new FrontierService(context, NAMESPACE);
-    Listener listener =
-        FrontierSystem.listen(
-            context,
-            service,
-            new ListenerSpec("bench-grpc", "URLFrontier gRPC for bench frontier", 0, "benchmark"));
     List<Result> results = new ArrayList<>();
-    results.add(measure("casebook", listener.address().getPort()));
+    // Stopped before the reference runs, so its upkeep and flushes take nothing from that side.
+    try (Session.Served served =
+        session.serve(
+            List.of(session.system("frontier")),
+            HTTP_THREADS,
+            Map.of("frontier.namespace", NAMESPACE))) {
+      results.add(measure("casebook", served.listener("frontier", "grpc").getPort()));
+    }
     if (options.referenceJar != null) {
       Path work =
           ResultFiles.directory().resolve("frontier-reference-" + System.currentTimeMillis());

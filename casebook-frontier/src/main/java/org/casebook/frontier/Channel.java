@@ -7,8 +7,8 @@ import java.util.Objects;
  * put again gets a new one), with its ordering and its default delay between two hand-outs of one
  * host.
  */
-public record Channel(String crawlId, long id, ChannelKind kind, long delayMs, long created) {
-  public Channel {
+record Channel(String crawlId, long id, ChannelKind kind, long delayMs, long created) {
+  Channel {
     Objects.requireNonNull(crawlId, "crawlId is null");
     Objects.requireNonNull(kind, "kind is null");
   }

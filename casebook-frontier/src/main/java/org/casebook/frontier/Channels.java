@@ -1,6 +1,8 @@
 package org.casebook.frontier;
 
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -18,13 +20,16 @@ final class Channels {
   /** The default delay between two hand-outs of one host: the reference service's 1 s. */
   static final long DEFAULT_DELAY_MS = 1_000;
 
+  /** Channels read per round trip when every one is listed. */
+  private static final int LIST_PAGE = 1000;
+
   private record Cached(Channel channel, long until) {}
 
-  private final FrontierStore store;
+  private final ChannelStore store;
   private final Clock clock;
   private final Map<String, Cached> cache = new ConcurrentHashMap<>();
 
-  Channels(FrontierStore store, Clock clock) {
+  Channels(ChannelStore store, Clock clock) {
     this.store = Objects.requireNonNull(store, "store is null");
     this.clock = Objects.requireNonNull(clock, "clock is null");
   }
@@ -49,9 +54,23 @@ final class Channels {
 
   /** Creates a channel; answers the stored one (an earlier creation wins). */
   Channel create(String crawlId, ChannelKind kind, long delayMs) {
-    Channel ch = store.createChannel(crawlId, kind, delayMs, clock.millis());
+    Channel ch = store.create(crawlId, kind, delayMs, clock.millis());
     cache.put(crawlId, new Cached(ch, clock.millis() + CACHE_MILLIS));
     return ch;
+  }
+
+  /** Every channel, in crawl ID order, read from the table (not the cache). */
+  List<Channel> all() {
+    List<Channel> all = new ArrayList<>();
+    String after = null;
+    while (true) {
+      List<Channel> page = store.channels(after, LIST_PAGE);
+      all.addAll(page);
+      if (page.size() < LIST_PAGE) {
+        return all;
+      }
+      after = page.get(page.size() - 1).crawlId();
+    }
   }
 
   void forget(String crawlId) {

@@ -11,11 +11,12 @@ import org.casebook.core.RunningSystem;
 import org.casebook.core.SystemContext;
 import org.casebook.core.SystemDescriptor;
 import org.casebook.core.SystemHealth;
-import org.casebook.core.http.Route;
 import org.casebook.core.net.Listener;
 import org.casebook.core.net.ListenerSpec;
+import org.casebook.core.settings.Setting;
 import org.casebook.frontier.cli.FrontierCommand;
-import org.casebook.frontier.http.FrontierRoutes;
+import org.casebook.frontier.wire.FrontierGrpc;
+import org.casebook.frontier.wire.FrontierRoutes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,27 +32,47 @@ public final class FrontierSystem implements CasebookSystem {
       new ListenerSpec(
           "grpc",
           "URLFrontier 2.5 gRPC (crawler-commons)",
-          7071,
+          FrontierService.DEFAULT_GRPC_PORT,
           "crawlers (StormCrawler and other URLFrontier clients) put and get URLs here");
+
+  /** The HBase namespace of the frontier's tables. */
+  public static final Setting<String> NAMESPACE =
+      Setting.ofText(
+          "namespace",
+          FrontierSchema.DEFAULT_NAMESPACE,
+          "HBase namespace",
+          "HBase namespace of the frontier's tables, created at start if missing: a second"
+              + " frontier on the same HBase (a benchmark's, say) keeps its own.",
+          FrontierSystem::checkNamespace);
+
+  private static String checkNamespace(String text) {
+    String ns = text.strip();
+    if (!ns.matches("[A-Za-z0-9_]{1,128}")) {
+      throw new IllegalArgumentException(
+          "must be 1-128 letters, digits or underscores, got '" + text + "'");
+    }
+    return ns;
+  }
 
   @Override
   public SystemDescriptor descriptor() {
     return new SystemDescriptor(
         "frontier",
         "Crawl frontier (seed 002): channels, per-host politeness, daily stats, URLFrontier gRPC",
-        FrontierService.schemas(FrontierSchema.DEFAULT_NAMESPACE),
+        FrontierSchema.in(FrontierSchema.DEFAULT_NAMESPACE).tables(),
         FrontierKeys.ALL,
         FrontierRoutes.ROUTES.specs(),
-        List.of(GRPC));
+        List.of(GRPC),
+        List.of(),
+        List.of(NAMESPACE));
   }
 
   @Override
   public RunningSystem start(SystemContext context) {
-    FrontierService service = new FrontierService(context);
+    FrontierService service = new FrontierService(context, context.settings().get(NAMESPACE));
     ScheduledExecutorService upkeep = context.background("upkeep");
     Listener grpc =
-        context.listen(
-            GRPC, GrpcListener.factory(new FrontierGrpc(service, context.background("put-flush"))));
+        context.listen(GRPC, FrontierGrpc.listener(service, context.background("put-flush")));
     service.setAddress(grpc.address().getHostString() + ":" + grpc.address().getPort());
     upkeep.execute(() -> run("due index repair", service::repairDueIndex));
     ScheduledFuture<?> purge =
@@ -60,26 +81,13 @@ public final class FrontierSystem implements CasebookSystem {
             PURGE_PERIOD_SECONDS,
             PURGE_PERIOD_SECONDS,
             TimeUnit.SECONDS);
-    List<Route> routes = FrontierRoutes.ROUTES.bind(service);
     return RunningSystem.of(
-        routes,
+        FrontierRoutes.ROUTES.bind(service),
         () -> {
           Map<String, Object> details =
               Map.of("grpcConnections", grpc.openConnections(), "purgeScheduled", !purge.isDone());
           return purge.isDone() ? SystemHealth.degraded(details) : SystemHealth.up(details);
         });
-  }
-
-  /**
-   * Serves {@code service} over URLFrontier gRPC on {@code spec} (benchmarks and tools that run a
-   * frontier of their own, say on port 0); closed with the context.
-   */
-  public static Listener listen(SystemContext context, FrontierService service, ListenerSpec spec) {
-    Listener l =
-        context.listen(
-            spec, GrpcListener.factory(new FrontierGrpc(service, context.background("put-flush"))));
-    service.setAddress(l.address().getHostString() + ":" + l.address().getPort());
-    return l;
   }
 
   private static void run(String what, Supplier<Long> task) {

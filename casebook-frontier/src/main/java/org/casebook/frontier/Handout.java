@@ -1,9 +1,8 @@
 package org.casebook.frontier;
 
-import com.google.protobuf.InvalidProtocolBufferException;
-import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -11,10 +10,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
-import org.apache.hadoop.hbase.client.CheckAndMutate;
-import org.apache.hadoop.hbase.client.Delete;
-import org.apache.hadoop.hbase.client.Increment;
-import org.apache.hadoop.hbase.client.Row;
 import org.casebook.core.Futures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,44 +39,48 @@ final class Handout {
   /** Due rows read per round trip. */
   private static final int DUE_CHUNK = 256;
 
-  private final FrontierStore store;
+  private final FrontierStore stores;
+  private final Schedule schedule;
   private final Clock clock;
   private final ExecutorService sideWork;
 
-  Handout(FrontierStore store, Clock clock, ExecutorService sideWork) {
-    this.store = Objects.requireNonNull(store, "store is null");
+  Handout(FrontierStore stores, Schedule schedule, Clock clock, ExecutorService sideWork) {
+    this.stores = Objects.requireNonNull(stores, "stores is null");
+    this.schedule = Objects.requireNonNull(schedule, "schedule is null");
     this.clock = Objects.requireNonNull(clock, "clock is null");
     this.sideWork = Objects.requireNonNull(sideWork, "sideWork is null");
   }
 
   /** What a call may hand out. */
   record Limits(int maxQueues, int maxPerQueue, long requestableMs) {
-    static Limits of(int maxQueues, int maxPerQueue, int delayRequestableSeconds) {
+    static Limits of(HandOutRequest r) {
       return new Limits(
-          maxQueues <= 0 ? Integer.MAX_VALUE : maxQueues,
-          maxPerQueue <= 0 ? MAX_PER_QUEUE : Math.min(maxPerQueue, MAX_PER_QUEUE),
-          1000L
-              * (delayRequestableSeconds == 0
-                  ? DEFAULT_DELAY_REQUESTABLE_S
-                  : delayRequestableSeconds));
+          r.maxQueues() <= 0 ? Integer.MAX_VALUE : r.maxQueues(),
+          r.maxUrlsPerQueue() <= 0 ? MAX_PER_QUEUE : Math.min(r.maxUrlsPerQueue(), MAX_PER_QUEUE),
+          1000L * (r.delayRequestable() == 0 ? DEFAULT_DELAY_REQUESTABLE_S : r.delayRequestable()));
+    }
+
+    /** These limits with only {@code maxQueues} queues left. */
+    Limits withMaxQueues(int maxQueues) {
+      return new Limits(maxQueues, maxPerQueue, requestableMs);
     }
   }
 
   /** A host being handed out: its row as read, and the due time its claim was made on. */
-  private record Claimed(FrontierStore.HostRow host, long newNext) {}
+  private record Claimed(HostRow host, long newNext) {}
 
   /** Hands out from the due hosts of {@code ch}; answers the URLs and the queues served. */
-  int handOut(Channel ch, Limits limits, List<URLInfo> out) {
+  int handOut(Channel ch, Limits limits, List<UrlInfo> out) {
     long now = clock.millis();
     int served = 0;
-    byte[] after = null;
+    DueHost after = null;
     while (served < limits.maxQueues()) {
-      List<FrontierStore.Due> dues = store.due(ch.id(), now, after, DUE_CHUNK);
+      List<DueHost> dues = stores.due().due(ch.id(), now, after, DUE_CHUNK);
       if (dues.isEmpty()) {
         break;
       }
-      after = dues.get(dues.size() - 1).row();
-      served += claimAndServe(ch, dues, limits, now, limits.maxQueues() - served, out);
+      after = dues.get(dues.size() - 1);
+      served += claimAndServe(ch, dues, limits, now, limits.maxQueues() - served, out, false);
       if (dues.size() < DUE_CHUNK) {
         break;
       }
@@ -90,76 +89,72 @@ final class Handout {
   }
 
   /** Hands out from one queue, due or not in the index (URLFrontier's GetURLs with a key). */
-  int handOutQueue(Channel ch, byte[] hostId, Limits limits, List<URLInfo> out) {
+  int handOutQueue(Channel ch, byte[] hostId, Limits limits, List<UrlInfo> out) {
     long now = clock.millis();
-    return store
+    return stores
+        .hosts()
         .host(ch.id(), hostId)
         .map(
             h -> {
               long due = h.next() == null ? now : h.next();
               return claimAndServe(
-                  ch, List.of(new FrontierStore.Due(null, due, hostId)), limits, now, 1, out, true);
+                  ch, List.of(new DueHost(due, hostId)), limits, now, 1, out, true);
             })
         .orElse(0);
   }
 
+  /**
+   * Decides each due host — claimed, moved to when its politeness allows, unscheduled at its crawl
+   * limit, or its due row left over — in one batch of check-and-mutates, then serves the claimed.
+   * {@code byKey}: one host named by the crawler, not read from the index (no due row of its own).
+   */
   private int claimAndServe(
       Channel ch,
-      List<FrontierStore.Due> dues,
+      List<DueHost> dues,
       Limits limits,
       long now,
       int room,
-      List<URLInfo> out) {
-    return claimAndServe(ch, dues, limits, now, room, out, false);
-  }
-
-  private int claimAndServe(
-      Channel ch,
-      List<FrontierStore.Due> dues,
-      Limits limits,
-      long now,
-      int room,
-      List<URLInfo> out,
+      List<UrlInfo> out,
       boolean byKey) {
     List<byte[]> ids = new ArrayList<>();
     Set<HostKey> seen = new HashSet<>();
-    for (FrontierStore.Due d : dues) {
+    for (DueHost d : dues) {
       if (seen.add(new HostKey(d.hostId()))) {
         ids.add(d.hostId());
       }
     }
-    Map<HostKey, FrontierStore.HostRow> hosts = store.hosts(ch.id(), ids);
-    List<Row> duePuts = new ArrayList<>();
-    List<Row> dueDeletes = new ArrayList<>();
-    List<CheckAndMutate> cams = new ArrayList<>();
-    // per CAS: the due row it retires on success (null: none), and the claim it makes (null: a
+    Map<HostKey, HostRow> hosts = stores.hosts().hosts(ch.id(), ids);
+    List<DueHost> duePuts = new ArrayList<>();
+    List<DueHost> dueDeletes = new ArrayList<>();
+    List<HostChange> changes = new ArrayList<>();
+    // per change: the due row it retires on success (null: none), and the claim it makes (null: a
     // move)
-    List<FrontierStore.Due> retires = new ArrayList<>();
+    List<DueHost> retires = new ArrayList<>();
     List<Claimed> claims = new ArrayList<>();
     Set<HostKey> decided = new HashSet<>();
     int claimed = 0;
-    for (FrontierStore.Due d : dues) {
+    for (DueHost d : dues) {
       HostKey hk = new HostKey(d.hostId());
-      FrontierStore.HostRow h = hosts.get(hk);
+      HostRow h = hosts.get(hk);
       if (h == null) {
-        if (d.row() != null) {
-          dueDeletes.add(new Delete(d.row()));
+        if (!byKey) {
+          dueDeletes.add(d);
         }
         continue;
       }
       if (!byKey && h.next() == null) {
         if (h.queued() > 0 && decided.add(hk)) {
           // A due row outlived the next-due time it was written for: adopt it.
-          cams.add(FrontierStore.adoptNext(ch.id(), h.hostId(), d.due()));
+          changes.add(new HostChange.AdoptNext(h.hostId(), d.due()));
           retires.add(null);
           claims.add(null);
         } else {
-          dueDeletes.add(new Delete(d.row()));
+          dueDeletes.add(d);
         }
         continue;
       }
       if (!byKey && h.next() != d.due()) {
-        dueDeletes.add(new Delete(d.row()));
+        dueDeletes.add(d);
         continue;
       }
       if (!decided.add(hk)) {
@@ -168,7 +163,7 @@ final class Handout {
       long delay = h.delayMs() == null ? ch.delayMs() : h.delayMs();
       if (h.limit() > 0 && h.completed() >= h.limit()) {
         if (h.next() != null) {
-          cams.add(FrontierStore.moveNext(ch.id(), h.hostId(), h.next(), null));
+          changes.add(new HostChange.MoveNext(h.hostId(), h.next(), null));
           retires.add(d);
           claims.add(null);
         }
@@ -177,8 +172,8 @@ final class Handout {
       long allowed = Math.max(h.blockedUntil(), h.last() == 0 ? 0 : h.last() + delay);
       if (allowed > now) {
         if (!byKey) {
-          duePuts.add(FrontierStore.duePut(ch.id(), allowed, h.hostId()));
-          cams.add(FrontierStore.moveNext(ch.id(), h.hostId(), h.next(), allowed));
+          duePuts.add(new DueHost(allowed, h.hostId()));
+          changes.add(new HostChange.MoveNext(h.hostId(), h.next(), allowed));
           retires.add(d);
           claims.add(null);
         }
@@ -189,32 +184,31 @@ final class Handout {
       }
       claimed++;
       long newNext = now + Math.max(delay, 1);
-      duePuts.add(FrontierStore.duePut(ch.id(), newNext, h.hostId()));
-      cams.add(FrontierStore.claim(ch.id(), h, now, newNext));
-      retires.add(h.next() == null ? null : new FrontierStore.Due(null, h.next(), h.hostId()));
+      duePuts.add(new DueHost(newNext, h.hostId()));
+      changes.add(new HostChange.Claim(h, now, newNext));
+      retires.add(h.next() == null ? null : new DueHost(h.next(), h.hostId()));
       claims.add(new Claimed(h, newNext));
     }
     // Due rows first: a next-due time is never written before the row that finds it.
-    store.writeDue(duePuts);
-    List<Boolean> ok = store.checkHosts(cams, "claim hosts");
+    stores.due().put(ch.id(), duePuts);
+    List<Boolean> ok = stores.hosts().decide(ch.id(), changes, "claim hosts");
     List<Claimed> won = new ArrayList<>();
     for (int i = 0; i < ok.size(); i++) {
       if (!ok.get(i)) {
         continue;
       }
-      FrontierStore.Due retired = retires.get(i);
-      if (retired != null) {
-        dueDeletes.add(FrontierStore.dueDelete(ch.id(), retired.due(), retired.hostId()));
+      if (retires.get(i) != null) {
+        dueDeletes.add(retires.get(i));
       }
       if (claims.get(i) != null) {
         won.add(claims.get(i));
       }
     }
-    store.writeDue(dueDeletes);
+    stores.due().delete(ch.id(), dueDeletes);
     return serve(ch, won, limits, now, out);
   }
 
-  private int serve(Channel ch, List<Claimed> won, Limits limits, long now, List<URLInfo> out) {
+  private int serve(Channel ch, List<Claimed> won, Limits limits, long now, List<UrlInfo> out) {
     if (won.isEmpty()) {
       return 0;
     }
@@ -223,18 +217,17 @@ final class Handout {
       futures.add(sideWork.submit(() -> serveHost(ch, c, limits, now)));
     }
     List<Picked> picks = new ArrayList<>(won.size());
-    List<Row> marks = new ArrayList<>();
+    List<QueueChange> marks = new ArrayList<>();
     for (Future<Picked> f : futures) {
       Picked p = Futures.await(f);
       picks.add(p);
       marks.addAll(p.marks());
     }
     // Every queue's in-flight marks in one batch, durable before any URL is answered.
-    store.writeUrls(marks);
+    stores.queues().apply(ch.id(), marks);
     int served = 0;
-    List<Increment> counters = new ArrayList<>();
+    Map<HostKey, Counts> counts = new HashMap<>();
     Counts total = new Counts();
-    int day = Days.of(now);
     for (int i = 0; i < won.size(); i++) {
       List<byte[]> infos = picks.get(i).infos();
       if (infos.isEmpty()) {
@@ -242,33 +235,19 @@ final class Handout {
       }
       served++;
       for (byte[] info : infos) {
-        out.add(parse(info));
+        out.add(UrlInfoCodec.decode(info));
       }
       Counts c = new Counts();
       c.add(Counts.OUT, infos.size());
       total.addAll(c);
-      counters.add(
-          FrontierStore.counters(
-              FrontierStore.hostRow(ch.id(), won.get(i).host().hostId()), day, 0, 0, c.daily));
+      counts.put(new HostKey(won.get(i).host().hostId()), c);
     }
-    if (!total.isEmpty()) {
-      counters.add(
-          FrontierStore.counters(FrontierKeys.CHANNEL.encode(ch.id()), day, 0, 0, total.daily));
-    }
-    store.addCounters(counters);
+    stores.hosts().count(ch.id(), Days.of(now), counts, total.isEmpty() ? null : total);
     return served;
   }
 
-  private static URLInfo parse(byte[] info) {
-    try {
-      return URLInfo.parseFrom(info);
-    } catch (InvalidProtocolBufferException e) {
-      throw new IllegalStateException("a stored URL does not parse", e);
-    }
-  }
-
-  /** What one queue hands out: the URLs' info and the in-flight marks to write first. */
-  private record Picked(List<byte[]> infos, List<Row> marks) {}
+  /** What one queue hands out: the stored URLs and the in-flight marks to write first. */
+  private record Picked(List<byte[]> infos, List<QueueChange> marks) {}
 
   /** Reads one claimed host's queue; answers what it hands out and the marks to write for it. */
   private Picked serveHost(Channel ch, Claimed c, Limits limits, long now) {
@@ -276,42 +255,44 @@ final class Handout {
     long[] nextEvent = {Long.MAX_VALUE};
     int[] inFlight = {0};
     boolean[] any = {false};
-    List<FrontierStore.Queued> picked = new ArrayList<>();
-    List<FrontierStore.Queued> again = new ArrayList<>();
+    List<QueuedUrl> picked = new ArrayList<>();
+    List<QueuedUrl> again = new ArrayList<>();
     // Read only as far as needed: the first round trip asks for what may be handed out plus a
     // little for rows in flight; before, 256 extra rows were read per host for a 1-URL hand-out.
-    store.visitQueue(
-        ch.id(),
-        hostId,
-        limits.maxPerQueue() + SCAN_SLACK,
-        limits.maxPerQueue() + FIRST_TRIP_SLACK,
-        q -> {
-          any[0] = true;
-          if (q.until() > now) {
-            inFlight[0]++;
-            nextEvent[0] = Math.min(nextEvent[0], q.until());
-            return inFlight[0] < limits.maxPerQueue();
-          }
-          if (q.dueMs() > now) {
-            nextEvent[0] = Math.min(nextEvent[0], q.dueMs());
-            return ch.kind() != ChannelKind.FIFO;
-          }
-          picked.add(q);
-          if (q.until() != 0) {
-            again.add(q);
-          }
-          return picked.size() < limits.maxPerQueue();
-        });
+    stores
+        .queues()
+        .visit(
+            ch.id(),
+            hostId,
+            limits.maxPerQueue() + SCAN_SLACK,
+            limits.maxPerQueue() + FIRST_TRIP_SLACK,
+            q -> {
+              any[0] = true;
+              if (q.inFlightUntil() > now) {
+                inFlight[0]++;
+                nextEvent[0] = Math.min(nextEvent[0], q.inFlightUntil());
+                return inFlight[0] < limits.maxPerQueue();
+              }
+              if (q.dueMs() > now) {
+                nextEvent[0] = Math.min(nextEvent[0], q.dueMs());
+                return ch.kind() != ChannelKind.FIFO;
+              }
+              picked.add(q);
+              if (q.inFlightUntil() != 0) {
+                again.add(q);
+              }
+              return picked.size() < limits.maxPerQueue();
+            });
     if (inFlight[0] >= limits.maxPerQueue()) {
       picked.clear();
       again.clear();
     }
     dropOrphans(ch, hostId, picked, again);
-    List<Row> marks = new ArrayList<>(picked.size());
+    List<QueueChange> marks = new ArrayList<>(picked.size());
     List<byte[]> infos = new ArrayList<>(picked.size());
     long until = now + limits.requestableMs();
-    for (FrontierStore.Queued q : picked) {
-      marks.add(FrontierStore.inFlight(q.row(), until));
+    for (QueuedUrl q : picked) {
+      marks.add(new QueueChange.InFlight(hostId, q.priority(), q.urlId(), until));
       infos.add(q.info());
     }
     if (infos.isEmpty()) {
@@ -325,31 +306,28 @@ final class Handout {
    * could be left over from a crash between the two writes of a put).
    */
   private void dropOrphans(
-      Channel ch,
-      byte[] hostId,
-      List<FrontierStore.Queued> picked,
-      List<FrontierStore.Queued> again) {
+      Channel ch, byte[] hostId, List<QueuedUrl> picked, List<QueuedUrl> again) {
     if (again.isEmpty()) {
       return;
     }
-    List<byte[]> known = new ArrayList<>(again.size());
-    for (FrontierStore.Queued q : again) {
-      known.add(FrontierStore.knownRow(ch.id(), hostId, q.urlId()));
+    List<UrlRef> known = new ArrayList<>(again.size());
+    for (QueuedUrl q : again) {
+      known.add(new UrlRef(hostId, q.urlId()));
     }
-    List<FrontierStore.Status> statuses = store.statuses(known);
-    List<Row> drop = new ArrayList<>();
+    List<UrlStatus> statuses = stores.known().read(ch.id(), known);
+    List<QueueChange> drop = new ArrayList<>();
     for (int i = 0; i < again.size(); i++) {
-      FrontierStore.Status s = statuses.get(i);
-      FrontierStore.Queued q = again.get(i);
+      UrlStatus s = statuses.get(i);
+      QueuedUrl q = again.get(i);
       boolean current =
           s != null && s.queued() && s.priority() == q.priority() && s.version() == q.version();
       if (!current) {
-        drop.add(new Delete(q.row()));
+        drop.add(new QueueChange.Drop(hostId, q.priority(), q.urlId()));
         picked.remove(q);
         LOG.debug("dropped an orphan queued row of channel {}", ch.crawlId());
       }
     }
-    store.writeUrls(drop);
+    stores.queues().apply(ch.id(), drop);
   }
 
   /**
@@ -359,33 +337,15 @@ final class Handout {
   private void reschedule(Channel ch, Claimed c, boolean empty, long nextEvent, long now) {
     byte[] hostId = c.host().hostId();
     if (empty) {
-      List<Boolean> removed =
-          store.checkHosts(
-              List.of(FrontierStore.moveNext(ch.id(), hostId, c.newNext(), null)),
-              "unschedule host");
-      if (removed.get(0)) {
-        store.writeDue(List.of(FrontierStore.dueDelete(ch.id(), c.newNext(), hostId)));
-        // A put may have queued a URL after the scan and seen the old next-due time.
-        if (!store.queued(ch.id(), hostId, 1).isEmpty()) {
-          List<Boolean> back =
-              store.moveNextEarlier(
-                  ch.id(), List.of(hostId), List.of(c.host().key()), List.of(now));
-          if (back.get(0)) {
-            store.writeDue(List.of(FrontierStore.duePut(ch.id(), now, hostId)));
-          }
-        }
+      // A put may have queued a URL after the scan and seen the old next-due time.
+      if (schedule.remove(ch, hostId, c.newNext(), "unschedule host")
+          && stores.queues().holdsAny(ch.id(), hostId)) {
+        schedule.bringForward(ch, List.of(hostId), List.of(c.host().key()), List.of(now));
       }
       return;
     }
     if (nextEvent != Long.MAX_VALUE && nextEvent > c.newNext()) {
-      store.writeDue(List.of(FrontierStore.duePut(ch.id(), nextEvent, hostId)));
-      List<Boolean> moved =
-          store.checkHosts(
-              List.of(FrontierStore.moveNext(ch.id(), hostId, c.newNext(), nextEvent)),
-              "reschedule host");
-      if (moved.get(0)) {
-        store.writeDue(List.of(FrontierStore.dueDelete(ch.id(), c.newNext(), hostId)));
-      }
+      schedule.move(ch, hostId, c.newNext(), nextEvent, "reschedule host");
     }
   }
 }

@@ -1,9 +1,5 @@
 package org.casebook.frontier;
 
-import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
-import crawlercommons.urlfrontier.Urlfrontier.StringList;
-import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
-import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,9 +12,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
-import org.apache.hadoop.hbase.client.CheckAndMutate;
-import org.apache.hadoop.hbase.client.Increment;
-import org.apache.hadoop.hbase.client.Row;
 import org.casebook.core.CasebookException;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.StorageException;
@@ -44,14 +37,18 @@ final class Intake {
 
   private static final int HOST_KEY_CACHE = 1_000_000;
 
-  private final FrontierStore store;
+  private final FrontierStore stores;
   private final Channels channels;
+  private final Schedule schedule;
   private final Clock clock;
+
+  /** Hosts (channel | host id) whose queue key is written already. */
   private final Set<HostKey> hostsWithKey = ConcurrentHashMap.newKeySet();
 
-  Intake(FrontierStore store, Channels channels, Clock clock) {
-    this.store = Objects.requireNonNull(store, "store is null");
+  Intake(FrontierStore stores, Channels channels, Schedule schedule, Clock clock) {
+    this.stores = Objects.requireNonNull(stores, "stores is null");
     this.channels = Objects.requireNonNull(channels, "channels is null");
+    this.schedule = Objects.requireNonNull(schedule, "schedule is null");
     this.clock = Objects.requireNonNull(clock, "clock is null");
   }
 
@@ -59,54 +56,53 @@ final class Intake {
   private record Item(
       int index,
       boolean discovered,
-      byte[] hostId,
       String key,
-      byte[] urlId,
-      byte[] knownRow,
+      UrlRef url,
       byte[] info,
       Long priority,
-      long dueMs) {}
+      long dueMs) {
+    byte[] hostId() {
+      return url.hostId();
+    }
+
+    QueueChange.Enqueue enqueue(long version) {
+      return new QueueChange.Enqueue(hostId(), priority, url.urlId(), info, version, dueMs);
+    }
+
+    QueueChange.Drop drop(long priority) {
+      return new QueueChange.Drop(hostId(), priority, url.urlId());
+    }
+  }
 
   /** Acknowledgements for {@code items}, in order. */
-  List<AckMessage> put(List<URLItem> items) {
+  List<PutAck> put(List<UrlItem> items) {
     long now = clock.millis();
-    AckMessage.Status[] status = new AckMessage.Status[items.size()];
+    PutStatus[] status = new PutStatus[items.size()];
     Map<String, List<Integer>> byCrawl = new LinkedHashMap<>();
     for (int i = 0; i < items.size(); i++) {
-      URLItem it = items.get(i);
-      URLInfo info = info(it);
       try {
-        String crawl = UrlRules.crawlId(info.getCrawlID());
+        String crawl = UrlRules.crawlId(items.get(i).info().crawlId());
         byCrawl.computeIfAbsent(crawl, c -> new ArrayList<>()).add(i);
       } catch (InvalidInputException e) {
-        status[i] = AckMessage.Status.SKIPPED;
+        status[i] = PutStatus.SKIPPED;
       }
     }
     int day = Days.of(now);
     for (Map.Entry<String, List<Integer>> e : byCrawl.entrySet()) {
       putChannel(e.getKey(), e.getValue(), items, status, now, day);
     }
-    List<AckMessage> acks = new ArrayList<>(items.size());
+    List<PutAck> acks = new ArrayList<>(items.size());
     for (int i = 0; i < items.size(); i++) {
-      URLItem it = items.get(i);
-      String id = it.getID().isEmpty() ? info(it).getUrl() : it.getID();
-      acks.add(AckMessage.newBuilder().setID(id).setStatus(status[i]).build());
+      acks.add(new PutAck(items.get(i).ackId(), status[i]));
     }
     return acks;
-  }
-
-  private static URLInfo info(URLItem it) {
-    if (it.hasDiscovered()) {
-      return it.getDiscovered().getInfo();
-    }
-    return it.getKnown().getInfo();
   }
 
   private void putChannel(
       String crawl,
       List<Integer> indexes,
-      List<URLItem> items,
-      AckMessage.Status[] status,
+      List<UrlItem> items,
+      PutStatus[] status,
       long now,
       int day) {
     Map<HostKey, Counts> counts = new HashMap<>();
@@ -115,7 +111,7 @@ final class Intake {
       ch = channels.findOrCreate(crawl);
     } catch (StorageException e) {
       LOG.warn("put: channel {} unavailable: {}", crawl, e.getMessage());
-      indexes.forEach(i -> status[i] = AckMessage.Status.FAIL);
+      indexes.forEach(i -> status[i] = PutStatus.FAIL);
       return;
     }
     List<Item> pending = new ArrayList<>();
@@ -126,7 +122,7 @@ final class Intake {
         pending.add(item);
         keys.put(new HostKey(item.hostId()), item.key());
       } catch (InvalidInputException e) {
-        status[i] = AckMessage.Status.SKIPPED;
+        status[i] = PutStatus.SKIPPED;
         LOG.debug("put: item {} refused: {}", i, e.getMessage());
       }
     }
@@ -137,7 +133,7 @@ final class Intake {
       // either by the recheck below or by that put's own schedule.
       Map<HostKey, Long> queuedNow =
           writeCounters(ch, counts, countFailed(indexes, pending, status), day);
-      schedule(ch, earliest, keys);
+      scheduleHosts(ch, earliest, keys);
       queuedNow.forEach(
           (h, q) -> {
             if (q <= 0 && !earliest.containsKey(h)) {
@@ -148,13 +144,13 @@ final class Intake {
       LOG.warn("put: writing to channel {} failed: {}", crawl, e.getMessage());
       for (Item it : pending) {
         if (status[it.index()] == null) {
-          status[it.index()] = AckMessage.Status.FAIL;
+          status[it.index()] = PutStatus.FAIL;
         }
       }
     }
     for (int i : indexes) {
       if (status[i] == null) {
-        status[i] = AckMessage.Status.FAIL;
+        status[i] = PutStatus.FAIL;
       }
     }
   }
@@ -163,26 +159,23 @@ final class Intake {
    * Items refused (no URL, bad key) or not written after every retry: counted as failed on the
    * channel (an invalid URL has no host).
    */
-  private static long countFailed(
-      List<Integer> indexes, List<Item> pending, AckMessage.Status[] status) {
+  private static long countFailed(List<Integer> indexes, List<Item> pending, PutStatus[] status) {
     Set<Integer> valid = new HashSet<>();
     pending.forEach(it -> valid.add(it.index()));
-    return indexes.stream()
-        .filter(i -> !valid.contains(i) || status[i] == AckMessage.Status.FAIL)
-        .count();
+    return indexes.stream().filter(i -> !valid.contains(i) || status[i] == PutStatus.FAIL).count();
   }
 
-  private Item prepare(int index, URLItem item, Channel ch, long now) {
+  private static Item prepare(int index, UrlItem item, Channel ch, long now) {
     InvalidInputException.check(
-        item.hasDiscovered() || item.hasKnown(), "item", "neither discovered nor known");
-    boolean discovered = item.hasDiscovered();
-    URLInfo info = info(item);
-    String url = UrlRules.url(info.getUrl(), "url");
-    String key = UrlRules.key(info.getKey(), url, "key");
+        item.kind() != UrlItem.Kind.NEITHER, "item", "neither discovered nor known");
+    boolean discovered = item.kind() == UrlItem.Kind.DISCOVERED;
+    UrlInfo info = item.info();
+    String url = UrlRules.url(info.url(), "url");
+    String key = UrlRules.key(info.key(), url, "key");
     long dueMs = now;
     boolean done = false;
     if (!discovered) {
-      long refetch = item.getKnown().getRefetchableFromDate();
+      long refetch = item.refetchableFromDate();
       InvalidInputException.check(refetch >= 0, "refetchable_from_date", "out of range");
       InvalidInputException.check(
           refetch <= Long.MAX_VALUE / 1000, "refetchable_from_date", "out of range");
@@ -193,115 +186,110 @@ final class Intake {
     if (!done) {
       priority = ch.kind() == ChannelKind.FIFO ? dueMs : -crawlerPriority(info);
     }
-    URLInfo stored = info.toBuilder().setKey(key).setCrawlID(ch.crawlId()).build();
-    byte[] hostId = FrontierKeys.hostId(key);
-    byte[] urlId = FrontierKeys.urlId(url);
+    UrlInfo stored = info.withKey(key).withCrawlId(ch.crawlId());
     return new Item(
         index,
         discovered,
-        hostId,
         key,
-        urlId,
-        FrontierStore.knownRow(ch.id(), hostId, urlId),
-        stored.toByteArray(),
+        UrlRef.of(key, url),
+        UrlInfoCodec.encode(stored),
         priority,
         done ? 0 : dueMs);
   }
 
   /** A priority channel's priority: metadata {@code priority}, a whole number; 0 if absent. */
-  private static long crawlerPriority(URLInfo info) {
-    StringList values = info.getMetadataMap().get(PRIORITY_KEY);
-    if (values == null || values.getValuesCount() == 0) {
+  private static long crawlerPriority(UrlInfo info) {
+    List<String> values = info.metadata().get(PRIORITY_KEY);
+    if (values == null || values.isEmpty()) {
       return 0;
     }
     try {
-      long p = Long.parseLong(values.getValues(0).trim());
+      long p = Long.parseLong(values.get(0).trim());
       InvalidInputException.check(
           p > Long.MIN_VALUE && p < Long.MAX_VALUE, "metadata.priority", "out of range");
       return p;
     } catch (NumberFormatException e) {
-      throw new InvalidInputException(
-          "metadata.priority", "not a whole number: " + values.getValues(0));
+      throw new InvalidInputException("metadata.priority", "not a whole number: " + values.get(0));
     }
   }
 
   private void write(
       Channel ch,
       List<Item> items,
-      AckMessage.Status[] status,
+      PutStatus[] status,
       Map<HostKey, Counts> counts,
       Map<HostKey, Long> earliest) {
     List<Item> pending = items;
-    Map<Integer, byte[]> ownRows = new HashMap<>();
+    // The priority of the queued row an item wrote before its known row's write failed.
+    Map<Integer, Long> ownRows = new HashMap<>();
     for (int round = 0; round < MAX_ROUNDS && !pending.isEmpty(); round++) {
       // One write per known row per round: a URL twice in a batch waits for the next round.
-      Map<HostKey, Item> thisRound = new LinkedHashMap<>();
+      Map<UrlRef, Item> thisRound = new LinkedHashMap<>();
       List<Item> later = new ArrayList<>();
       for (Item it : pending) {
-        if (thisRound.putIfAbsent(new HostKey(it.knownRow()), it) != null) {
+        if (thisRound.putIfAbsent(it.url(), it) != null) {
           later.add(it);
         }
       }
       List<Item> batch = new ArrayList<>(thisRound.values());
-      List<byte[]> rows = new ArrayList<>(batch.size());
-      batch.forEach(it -> rows.add(it.knownRow()));
-      List<FrontierStore.Status> read = store.statuses(rows);
-      List<Row> urlWrites = new ArrayList<>();
-      List<CheckAndMutate> cams = new ArrayList<>();
-      List<Item> camItems = new ArrayList<>();
-      List<FrontierStore.Status> camRead = new ArrayList<>();
+      List<UrlStatus> read = stores.known().read(ch.id(), List.copyOf(thisRound.keySet()));
+      List<QueueChange> urlWrites = new ArrayList<>();
+      List<StatusChange> changes = new ArrayList<>();
+      List<Item> changed = new ArrayList<>();
+      List<UrlStatus> changedFrom = new ArrayList<>();
       for (int i = 0; i < batch.size(); i++) {
         Item it = batch.get(i);
-        FrontierStore.Status s = read.get(i);
+        UrlStatus s = read.get(i);
         Counts c = counts.computeIfAbsent(new HostKey(it.hostId()), h -> new Counts());
         if (it.discovered() && s != null) {
           c.add(Counts.PUT, 1);
           c.add(Counts.DUPLICATE, 1);
-          status[it.index()] = AckMessage.Status.SKIPPED;
-          byte[] own = ownRows.remove(it.index());
+          status[it.index()] = PutStatus.SKIPPED;
+          Long own = ownRows.remove(it.index());
           if (own != null) {
             // Lost a race with another put of the same URL: drop the queued row it wrote, unless
             // the winner's has the same key, which then gets the winner's content back.
-            if (s.queued() && java.util.Arrays.equals(own, queuedRow(ch, it, s.priority()))) {
-              urlWrites.add(FrontierStore.queuedPut(own, s.info(), s.version(), s.dueMs()));
+            if (s.queued() && s.priority().longValue() == own) {
+              urlWrites.add(
+                  new QueueChange.Enqueue(
+                      it.hostId(), own, it.url().urlId(), s.info(), s.version(), s.dueMs()));
             } else {
-              urlWrites.add(new org.apache.hadoop.hbase.client.Delete(own));
+              urlWrites.add(it.drop(own));
             }
           }
           continue;
         }
         long version = ThreadLocalRandom.current().nextLong();
         if (it.priority() != null) {
-          byte[] row = queuedRow(ch, it, it.priority());
-          urlWrites.add(FrontierStore.queuedPut(row, it.info(), version, it.dueMs()));
+          urlWrites.add(it.enqueue(version));
         }
-        cams.add(
-            FrontierStore.statusChange(
-                it.knownRow(),
+        changes.add(
+            new StatusChange(
+                it.url(),
                 s == null ? null : s.version(),
                 version,
                 it.info(),
                 it.priority(),
                 it.dueMs()));
-        camItems.add(it);
-        camRead.add(s);
+        changed.add(it);
+        changedFrom.add(s);
       }
-      store.writeUrls(urlWrites);
-      List<Boolean> ok = store.checkStatuses(cams);
-      List<Row> cleanup = new ArrayList<>();
+      stores.queues().apply(ch.id(), urlWrites);
+      List<Boolean> ok = stores.known().change(ch.id(), changes);
+      List<QueueChange> cleanup = new ArrayList<>();
       List<Item> retry = new ArrayList<>(later);
-      for (int i = 0; i < camItems.size(); i++) {
-        Item it = camItems.get(i);
-        FrontierStore.Status before = camRead.get(i);
+      for (int i = 0; i < changed.size(); i++) {
+        Item it = changed.get(i);
+        UrlStatus before = changedFrom.get(i);
         if (!ok.get(i)) {
           if (it.priority() != null) {
-            ownRows.put(it.index(), queuedRow(ch, it, it.priority()));
+            ownRows.put(it.index(), it.priority());
           }
           retry.add(it);
           continue;
         }
         ownRows.remove(it.index());
-        status[it.index()] = AckMessage.Status.OK;
+        status[it.index()] = PutStatus.OK;
         HostKey host = new HostKey(it.hostId());
         Counts c = counts.computeIfAbsent(host, h -> new Counts());
         c.add(Counts.PUT, 1);
@@ -315,27 +303,22 @@ final class Intake {
         if (before != null
             && before.queued()
             && (it.priority() == null || before.priority().longValue() != it.priority())) {
-          cleanup.add(
-              new org.apache.hadoop.hbase.client.Delete(queuedRow(ch, it, before.priority())));
+          cleanup.add(it.drop(before.priority()));
         }
         if (it.priority() != null) {
           earliest.merge(host, it.dueMs(), Math::min);
         }
       }
-      store.writeUrls(cleanup);
+      stores.queues().apply(ch.id(), cleanup);
       pending = retry;
     }
     for (Item it : pending) {
-      status[it.index()] = AckMessage.Status.FAIL;
+      status[it.index()] = PutStatus.FAIL;
     }
   }
 
-  private static byte[] queuedRow(Channel ch, Item it, long priority) {
-    return FrontierKeys.URL.encode(ch.id(), it.hostId(), priority, it.urlId());
-  }
-
   /** Queued and completed deltas of a URL going from {@code before} to queued or done. */
-  private static void transition(Counts c, FrontierStore.Status before, boolean queuedAfter) {
+  private static void transition(Counts c, UrlStatus before, boolean queuedAfter) {
     boolean queuedBefore = before != null && before.queued();
     boolean doneBefore = before != null && !before.queued();
     if (queuedAfter && !queuedBefore) {
@@ -353,7 +336,7 @@ final class Intake {
   }
 
   /** Gives hosts with newly queued URLs an earlier next-due time (and its due row) where needed. */
-  private void schedule(Channel ch, Map<HostKey, Long> earliest, Map<HostKey, String> keys) {
+  private void scheduleHosts(Channel ch, Map<HostKey, Long> earliest, Map<HostKey, String> keys) {
     List<byte[]> hostIds = new ArrayList<>();
     List<String> hostKeys = new ArrayList<>();
     List<Long> dues = new ArrayList<>();
@@ -363,24 +346,20 @@ final class Intake {
           hostKeys.add(keys.get(h));
           dues.add(due);
         });
-    List<Boolean> moved = store.moveNextEarlier(ch.id(), hostIds, hostKeys, dues);
-    List<Row> dueRows = new ArrayList<>();
-    Map<HostKey, String> keyOnly = new HashMap<>();
+    List<Boolean> moved = schedule.bringForward(ch, hostIds, hostKeys, dues);
     for (int i = 0; i < moved.size(); i++) {
-      HostKey h = new HostKey(hostIds.get(i));
       if (moved.get(i)) {
-        dueRows.add(FrontierStore.duePut(ch.id(), dues.get(i), hostIds.get(i)));
-        remember(ch, h);
+        remember(ch, new HostKey(hostIds.get(i)));
       }
     }
+    Map<HostKey, String> keyOnly = new HashMap<>();
     keys.forEach(
         (h, k) -> {
           if (!hostsWithKey.contains(channelHost(ch, h))) {
             keyOnly.put(h, k);
           }
         });
-    store.writeDue(dueRows);
-    store.putHostKeys(ch.id(), keyOnly);
+    stores.hosts().putKeys(ch.id(), keyOnly);
     keyOnly.keySet().forEach(h -> remember(ch, h));
   }
 
@@ -392,7 +371,7 @@ final class Intake {
   }
 
   private static HostKey channelHost(Channel ch, HostKey h) {
-    return new HostKey(FrontierStore.hostRow(ch.id(), h.bytes()));
+    return new HostKey(FrontierKeys.HOST.encode(ch.id(), h.bytes()));
   }
 
   /** Forgets cached host keys (a queue or channel was deleted). */
@@ -405,69 +384,27 @@ final class Intake {
    * visiting it); if a put refilled it meanwhile, it is scheduled again.
    */
   private void unschedule(Channel ch, HostKey h) {
-    Optional<FrontierStore.HostRow> found = store.host(ch.id(), h.bytes());
+    Optional<HostRow> found = stores.hosts().host(ch.id(), h.bytes());
     if (found.isEmpty() || found.get().next() == null) {
       return;
     }
-    FrontierStore.HostRow row = found.get();
-    boolean removed =
-        store
-            .checkHosts(
-                List.of(FrontierStore.moveNext(ch.id(), h.bytes(), row.next(), null)),
-                "unschedule host")
-            .get(0);
-    if (!removed) {
+    HostRow row = found.get();
+    if (!schedule.remove(ch, h.bytes(), row.next(), "unschedule host")) {
       return;
     }
-    store.writeDue(List.of(FrontierStore.dueDelete(ch.id(), row.next(), h.bytes())));
     long now = clock.millis();
-    boolean refilled =
-        store.host(ch.id(), h.bytes()).map(FrontierStore.HostRow::queued).orElse(0L) > 0;
-    if (refilled
-        && store
-            .moveNextEarlier(ch.id(), List.of(h.bytes()), List.of(row.key()), List.of(now))
-            .get(0)) {
-      store.writeDue(List.of(FrontierStore.duePut(ch.id(), now, h.bytes())));
+    boolean refilled = stores.hosts().host(ch.id(), h.bytes()).map(HostRow::queued).orElse(0L) > 0;
+    if (refilled) {
+      schedule.bringForward(ch, List.of(h.bytes()), List.of(row.key()), List.of(now));
     }
   }
 
   private Map<HostKey, Long> writeCounters(
       Channel ch, Map<HostKey, Counts> counts, long failed, int day) {
-    List<Increment> incs = new ArrayList<>();
-    List<HostKey> order = new ArrayList<>();
     Counts total = new Counts();
-    counts.forEach(
-        (h, c) -> {
-          total.addAll(c);
-          if (!c.isEmpty()) {
-            order.add(h);
-            Increment inc =
-                FrontierStore.counters(
-                    FrontierStore.hostRow(ch.id(), h.bytes()), day, c.queued, c.completed, c.daily);
-            // A host this batch empties leaves the due index: its new queued count is read back.
-            inc.setReturnResults(c.queued < 0);
-            incs.add(inc);
-          }
-        });
+    counts.values().forEach(total::addAll);
     total.add(Counts.PUT, failed);
     total.add(Counts.FAILED, failed);
-    if (!total.isEmpty()) {
-      incs.add(
-          FrontierStore.counters(
-              FrontierKeys.CHANNEL.encode(ch.id()),
-              day,
-              total.queued,
-              total.completed,
-              total.daily));
-    }
-    Object[] results = store.addCounters(incs);
-    Map<HostKey, Long> queuedNow = new HashMap<>();
-    for (int i = 0; i < order.size(); i++) {
-      Long q = FrontierStore.queuedAfter(results[i]);
-      if (q != null && counts.get(order.get(i)).queued < 0) {
-        queuedNow.put(order.get(i), q);
-      }
-    }
-    return queuedNow;
+    return stores.hosts().count(ch.id(), day, counts, total.isEmpty() ? null : total);
   }
 }

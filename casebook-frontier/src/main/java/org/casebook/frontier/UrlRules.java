@@ -1,6 +1,5 @@
 package org.casebook.frontier;
 
-import crawlercommons.urlfrontier.CrawlID;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
@@ -18,13 +17,22 @@ final class UrlRules {
   /** Longest crawl ID. */
   static final int MAX_CRAWL_ID = 255;
 
+  /** The crawl ID of an empty or blank one (URLFrontier's {@code CrawlID.DEFAULT}). */
+  static final String DEFAULT_CRAWL_ID = "DEFAULT";
+
   private UrlRules() {}
 
   /** The crawl ID URLFrontier means: empty or blank is {@code DEFAULT}. */
   static String crawlId(String raw) {
-    String c = CrawlID.normaliseCrawlID(raw == null ? "" : raw);
+    // As URLFrontier's CrawlID.normaliseCrawlID: blank by String.trim, otherwise unchanged.
+    String c = raw == null || raw.trim().isEmpty() ? DEFAULT_CRAWL_ID : raw;
     Ids.check(c, "crawlID", MAX_CRAWL_ID);
     return c;
+  }
+
+  /** Checks a queue key a caller names (not derived from a URL); answers it unchanged. */
+  static String queueKey(String key) {
+    return Ids.check(key, "key", MAX_KEY);
   }
 
   /** Checks a URL: absolute, with a scheme, parsable; answers it unchanged. */

@@ -20,7 +20,7 @@ import org.casebook.core.SystemContext;
 import org.casebook.core.SystemDescriptor;
 import org.casebook.core.schema.SchemaManager;
 import org.casebook.core.testing.EmbeddedHBase;
-import org.casebook.frontier.testing.PutStreams;
+import org.casebook.frontier.wire.testing.PutStreams;
 
 /**
  * The frontier system started as the server starts it (gRPC on port 0), and a URLFrontier client.

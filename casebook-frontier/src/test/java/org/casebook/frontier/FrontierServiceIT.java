@@ -1,13 +1,7 @@
 package org.casebook.frontier;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.casebook.frontier.FrontierFixture.discovered;
-import static org.casebook.frontier.FrontierFixture.known;
 
-import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
-import crawlercommons.urlfrontier.Urlfrontier.GetParams;
-import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
-import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -56,6 +50,16 @@ class FrontierServiceIT {
     return new FrontierService(p.contextFor("frontier"), namespace);
   }
 
+  private static UrlItem discovered(String crawl, String url, String key) {
+    UrlInfo info = UrlInfo.of(url, crawl);
+    return UrlItem.discovered(key == null ? info : info.withKey(key));
+  }
+
+  private static UrlItem known(String crawl, String url, String key, long refetchSeconds) {
+    UrlInfo info = UrlInfo.of(url, crawl);
+    return UrlItem.known(key == null ? info : info.withKey(key), refetchSeconds);
+  }
+
   @Test
   void concurrentPutsOfOverlappingUrlsAddEachUrlOnce(HBaseRuntime runtime) throws Exception {
     String ns = TestIds.unique("fc").replace('-', '_');
@@ -65,14 +69,14 @@ class FrontierServiceIT {
       int threads = 8;
       int urls = 400;
       ExecutorService pool = Executors.newFixedThreadPool(threads);
-      List<Future<List<AckMessage>>> results = new ArrayList<>();
+      List<Future<List<PutAck>>> results = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         int offset = t * 37;
         results.add(
             pool.submit(
                 () -> {
-                  List<AckMessage> acks = new ArrayList<>();
-                  List<URLItem> batch = new ArrayList<>();
+                  List<PutAck> acks = new ArrayList<>();
+                  List<UrlItem> batch = new ArrayList<>();
                   for (int i = 0; i < urls; i++) {
                     int u = (i + offset) % urls;
                     batch.add(discovered(crawl, "http://h" + (u % 20) + ".example/" + u, null));
@@ -86,11 +90,11 @@ class FrontierServiceIT {
       }
       long ok = 0;
       long skipped = 0;
-      for (Future<List<AckMessage>> r : results) {
-        for (AckMessage a : r.get()) {
-          if (a.getStatus() == AckMessage.Status.OK) {
+      for (Future<List<PutAck>> r : results) {
+        for (PutAck a : r.get()) {
+          if (a.status() == PutStatus.OK) {
             ok++;
-          } else if (a.getStatus() == AckMessage.Status.SKIPPED) {
+          } else if (a.status() == PutStatus.SKIPPED) {
             skipped++;
           }
         }
@@ -114,21 +118,15 @@ class FrontierServiceIT {
             pool.submit(
                 () -> {
                   while (System.currentTimeMillis() < end) {
-                    List<URLInfo> got =
-                        s.getUrls(
-                            GetParams.newBuilder()
-                                .setCrawlID(crawl)
-                                .setMaxQueues(5)
-                                .setMaxUrlsPerQueue(3)
-                                .setDelayRequestable(600)
-                                .build());
+                    List<UrlInfo> got =
+                        s.getUrls(HandOutRequest.of(crawl, 5, 3).withDelayRequestable(600));
                     long at = System.currentTimeMillis();
                     Set<String> hosts = new HashSet<>();
-                    for (URLInfo u : got) {
-                      if (!seen.add(u.getUrl())) {
+                    for (UrlInfo u : got) {
+                      if (!seen.add(u.url())) {
                         duplicates.incrementAndGet();
                       }
-                      hosts.add(u.getKey());
+                      hosts.add(u.key());
                     }
                     hosts.forEach(
                         h ->
@@ -174,8 +172,8 @@ class FrontierServiceIT {
               discovered("news", "http://a.example/2", null),
               known("news", "http://b.example/1", null, later),
               known("news", "http://b.example/2", null, 0)));
-      assertThat(s.getUrls(GetParams.newBuilder().setCrawlID("news").setMaxUrlsPerQueue(1).build()))
-          .extracting(URLInfo::getUrl)
+      assertThat(s.getUrls(HandOutRequest.of("news", 0, 1)))
+          .extracting(UrlInfo::url)
           .containsExactly("http://a.example/1");
       s.setHostDelay("news", "a.example", 5L);
     }
@@ -185,12 +183,11 @@ class FrontierServiceIT {
       assertThat(s.channel("news").completed()).isEqualTo(1);
       assertThat(s.host("news", "a.example").ownDelayMs()).isEqualTo(5L);
       assertThat(s.stats("news", "a.example").inFlight()).as("in flight survives").isEqualTo(1);
-      assertThat(
-              s.urlStatus("news", null, "http://b.example/1").getKnown().getRefetchableFromDate())
+      assertThat(s.urlStatus("news", null, "http://b.example/1").refetchableFromDate())
           .isEqualTo(later);
       Thread.sleep(10);
-      assertThat(s.getUrls(GetParams.newBuilder().setCrawlID("news").setMaxUrlsPerQueue(5).build()))
-          .extracting(URLInfo::getUrl)
+      assertThat(s.getUrls(HandOutRequest.of("news", 0, 5)))
+          .extracting(UrlInfo::url)
           .containsExactly("http://a.example/2");
       assertThat(s.repairDueIndex()).isZero();
       DailyStats today = s.dailyStats("news", null).get(0);
@@ -212,7 +209,7 @@ class FrontierServiceIT {
               discovered("c", "http://a.example/1", null),
               discovered("c", "http://a.example/1", null),
               discovered("c", "http://a.example/2", null)));
-      s.getUrls(GetParams.newBuilder().setCrawlID("c").setMaxUrlsPerQueue(5).build());
+      s.getUrls(HandOutRequest.of("c", 0, 5));
       s.put(List.of(known("c", "http://a.example/1", null, 0)));
       DailyStats host = s.dailyStats("c", "a.example").get(0);
       assertThat(host.put()).isEqualTo(4);
@@ -269,8 +266,8 @@ class FrontierServiceIT {
       assertThat(s.purgeDeleted()).isGreaterThan(0);
       assertThat(s.purgeDeleted()).isZero();
       assertThat(s.countUrls("c", null, "example", false)).isEqualTo(1);
-      assertThat(s.getUrls(GetParams.newBuilder().setCrawlID("c").build()))
-          .extracting(URLInfo::getUrl)
+      assertThat(s.getUrls(HandOutRequest.of("c", 0, 0)))
+          .extracting(UrlInfo::url)
           .containsExactly("http://a.example/1");
     }
   }

@@ -31,7 +31,7 @@ import java.util.concurrent.TimeUnit;
 import org.casebook.core.Json;
 import org.casebook.core.testing.EmbeddedHBase;
 import org.casebook.core.testing.TestIds;
-import org.casebook.frontier.testing.PutStreams;
+import org.casebook.frontier.wire.testing.PutStreams;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;

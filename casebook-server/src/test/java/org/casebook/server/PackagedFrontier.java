@@ -15,7 +15,7 @@ import io.grpc.StatusRuntimeException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.casebook.frontier.testing.PutStreams;
+import org.casebook.frontier.wire.testing.PutStreams;
 
 /**
  * URLFrontier gRPC against the packaged server ({@link ServeIT}): PutURLs, GetURLs, and after a

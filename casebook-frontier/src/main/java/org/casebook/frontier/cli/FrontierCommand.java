@@ -1,10 +1,5 @@
 package org.casebook.frontier.cli;
 
-import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
-import crawlercommons.urlfrontier.Urlfrontier.DiscoveredURLItem;
-import crawlercommons.urlfrontier.Urlfrontier.GetParams;
-import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
-import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +16,12 @@ import org.casebook.core.SystemContext;
 import org.casebook.core.cli.PageOptions;
 import org.casebook.core.cli.Progress;
 import org.casebook.frontier.FrontierService;
+import org.casebook.frontier.FrontierSystem;
+import org.casebook.frontier.HandOutRequest;
+import org.casebook.frontier.PutAck;
+import org.casebook.frontier.PutStatus;
+import org.casebook.frontier.UrlInfo;
+import org.casebook.frontier.UrlItem;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -40,8 +41,10 @@ public final class FrontierCommand {
     this.context = context;
   }
 
+  /** The frontier in the namespace its settings name. */
   private FrontierService service() {
-    return new FrontierService(context.get());
+    SystemContext ctx = context.get();
+    return new FrontierService(ctx, ctx.settings().get(FrontierSystem.NAMESPACE));
   }
 
   @Command(name = "channels", mixinStandardHelpOptions = true, description = "List channels.")
@@ -88,11 +91,11 @@ public final class FrontierCommand {
               description = "Crawl ID (default: ${DEFAULT-VALUE}).")
           String crawl) {
     FrontierService s = service();
-    Map<AckMessage.Status, Long> totals = new EnumMap<>(AckMessage.Status.class);
+    Map<PutStatus, Long> totals = new EnumMap<>(PutStatus.class);
     long size = sizeOf(file);
     try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8);
         Progress progress = Progress.start("put", size, "bytes")) {
-      List<URLItem> batch = new ArrayList<>();
+      List<UrlItem> batch = new ArrayList<>();
       String line;
       while ((line = in.readLine()) != null) {
         progress.advance(line.length() + 1L);
@@ -100,14 +103,11 @@ public final class FrontierCommand {
           continue;
         }
         String[] parts = line.split("\t", 2);
-        URLInfo.Builder info = URLInfo.newBuilder().setUrl(parts[0].trim()).setCrawlID(crawl);
+        UrlInfo info = UrlInfo.of(parts[0].trim(), crawl);
         if (parts.length > 1) {
-          info.setKey(parts[1].trim());
+          info = info.withKey(parts[1].trim());
         }
-        batch.add(
-            URLItem.newBuilder()
-                .setDiscovered(DiscoveredURLItem.newBuilder().setInfo(info))
-                .build());
+        batch.add(UrlItem.discovered(info));
         if (batch.size() >= PUT_BATCH) {
           count(s.put(batch), totals);
           batch.clear();
@@ -120,10 +120,10 @@ public final class FrontierCommand {
     System.out.println(
         Json.writePretty(
             new PutSummary(
-                totals.getOrDefault(AckMessage.Status.OK, 0L),
-                totals.getOrDefault(AckMessage.Status.SKIPPED, 0L),
-                totals.getOrDefault(AckMessage.Status.FAIL, 0L))));
-    return totals.getOrDefault(AckMessage.Status.FAIL, 0L) == 0 ? 0 : 5;
+                totals.getOrDefault(PutStatus.OK, 0L),
+                totals.getOrDefault(PutStatus.SKIPPED, 0L),
+                totals.getOrDefault(PutStatus.FAIL, 0L))));
+    return totals.getOrDefault(PutStatus.FAIL, 0L) == 0 ? 0 : 5;
   }
 
   /** What {@code put} did: written (new or updated), skipped (duplicates, refused), failed. */
@@ -137,9 +137,9 @@ public final class FrontierCommand {
     }
   }
 
-  private static void count(List<AckMessage> acks, Map<AckMessage.Status, Long> totals) {
-    for (AckMessage a : acks) {
-      totals.merge(a.getStatus(), 1L, Long::sum);
+  private static void count(List<PutAck> acks, Map<PutStatus, Long> totals) {
+    for (PutAck a : acks) {
+      totals.merge(a.status(), 1L, Long::sum);
     }
   }
 
@@ -168,17 +168,10 @@ public final class FrontierCommand {
               description =
                   "Seconds before an unacknowledged URL is handed out again (default: ${DEFAULT-VALUE}).")
           int delay) {
-    List<URLInfo> urls =
-        service()
-            .getUrls(
-                GetParams.newBuilder()
-                    .setCrawlID(crawl)
-                    .setMaxQueues(n)
-                    .setMaxUrlsPerQueue(perQueue)
-                    .setDelayRequestable(delay)
-                    .build());
-    for (URLInfo u : urls) {
-      System.out.println(u.getUrl() + "\t" + u.getKey());
+    List<UrlInfo> urls =
+        service().getUrls(HandOutRequest.of(crawl, n, perQueue).withDelayRequestable(delay));
+    for (UrlInfo u : urls) {
+      System.out.println(u.url() + "\t" + u.key());
     }
     return 0;
   }

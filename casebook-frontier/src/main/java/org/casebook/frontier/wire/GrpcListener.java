@@ -1,4 +1,4 @@
-package org.casebook.frontier;
+package org.casebook.frontier.wire;
 
 import io.grpc.Attributes;
 import io.grpc.BindableService;

@@ -1,4 +1,4 @@
-package org.casebook.frontier.http;
+package org.casebook.frontier.wire;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package org.casebook.frontier.testing;
+package org.casebook.frontier.wire.testing;
 
 import crawlercommons.urlfrontier.URLFrontierGrpc;
 import crawlercommons.urlfrontier.Urlfrontier.AckMessage;

@@ -1,11 +1,8 @@
-package org.casebook.frontier.http;
+package org.casebook.frontier.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import crawlercommons.urlfrontier.Urlfrontier.DiscoveredURLItem;
-import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
-import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -21,6 +18,8 @@ import org.casebook.core.testing.ServedSystem;
 import org.casebook.core.testing.TestIds;
 import org.casebook.frontier.FrontierService;
 import org.casebook.frontier.FrontierSystem;
+import org.casebook.frontier.UrlInfo;
+import org.casebook.frontier.UrlItem;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -79,16 +78,8 @@ class FrontierRoutesIT {
   }
 
   private void putUrls(String... urls) {
-    List<URLItem> items =
-        java.util.Arrays.stream(urls)
-            .map(
-                u ->
-                    URLItem.newBuilder()
-                        .setDiscovered(
-                            DiscoveredURLItem.newBuilder()
-                                .setInfo(URLInfo.newBuilder().setUrl(u).setCrawlID(crawl)))
-                        .build())
-            .toList();
+    List<UrlItem> items =
+        java.util.Arrays.stream(urls).map(u -> UrlItem.discovered(UrlInfo.of(u, crawl))).toList();
     service.put(items);
   }
 

@@ -1,0 +1,346 @@
+package org.casebook.frontier;
+
+import static org.casebook.frontier.FrontierSchema.BLOCKED;
+import static org.casebook.frontier.FrontierSchema.COMPLETED;
+import static org.casebook.frontier.FrontierSchema.DELAY;
+import static org.casebook.frontier.FrontierSchema.H;
+import static org.casebook.frontier.FrontierSchema.KEY;
+import static org.casebook.frontier.FrontierSchema.LAST;
+import static org.casebook.frontier.FrontierSchema.LIMIT;
+import static org.casebook.frontier.FrontierSchema.NEXT;
+import static org.casebook.frontier.FrontierSchema.QUEUED;
+import static org.casebook.frontier.FrontierSchema.S;
+import static org.casebook.frontier.TableStore.longOr;
+import static org.casebook.frontier.TableStore.longOrNull;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.CompareOperator;
+import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Increment;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Row;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.filter.BinaryComparator;
+import org.apache.hadoop.hbase.filter.Filter;
+import org.apache.hadoop.hbase.filter.FilterList;
+import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.casebook.core.key.KeyRange;
+
+/**
+ * {@code frontier:hosts}: a row per channel (its running and daily counters) heading a row per host
+ * (queue key, settings, schedule — last hand-out and next due time — and running and daily
+ * counters). Schedule changes are check-and-mutate on what was read; counters are Increments, so
+ * they stay exact under concurrent writers.
+ */
+final class HostStore {
+  private final TableStore table;
+
+  HostStore(Connection connection, FrontierSchema schema) {
+    this.table = new TableStore(connection, schema.hosts());
+  }
+
+  private static byte[] hostRow(long channel, byte[] hostId) {
+    return FrontierKeys.HOST.encode(channel, hostId);
+  }
+
+  // ---- reads
+
+  Map<HostKey, HostRow> hosts(long channel, List<byte[]> hostIds) {
+    List<Get> gets = new ArrayList<>(hostIds.size());
+    for (byte[] h : hostIds) {
+      gets.add(new Get(hostRow(channel, h)).addFamily(H));
+    }
+    return table.call(
+        "read hosts",
+        t -> {
+          Result[] results = t.get(gets);
+          Map<HostKey, HostRow> out = new HashMap<>();
+          for (int i = 0; i < results.length; i++) {
+            HostRow h = hostOf(hostIds.get(i), results[i]);
+            if (h != null) {
+              out.put(new HostKey(hostIds.get(i)), h);
+            }
+          }
+          return out;
+        });
+  }
+
+  Optional<HostRow> host(long channel, byte[] hostId) {
+    return Optional.ofNullable(hosts(channel, List.of(hostId)).get(new HostKey(hostId)));
+  }
+
+  private static HostRow hostOf(byte[] hostId, Result r) {
+    if (r.isEmpty()) {
+      return null;
+    }
+    byte[] key = r.getValue(H, KEY);
+    return new HostRow(
+        hostId,
+        key == null ? Bytes.toHex(hostId) : Bytes.toString(key),
+        longOrNull(r.getValue(H, DELAY)),
+        longOr(r.getValue(H, BLOCKED), 0),
+        (int) longOr(r.getValue(H, LIMIT), 0),
+        longOr(r.getValue(H, LAST), 0),
+        longOrNull(r.getValue(H, NEXT)),
+        longOr(r.getValue(H, QUEUED), 0),
+        longOr(r.getValue(H, COMPLETED), 0));
+  }
+
+  /** Host rows of a channel after {@code afterHostId} (exclusive; null = first), settings only. */
+  List<HostRow> page(long channel, byte[] afterHostId, int limit, Predicate<HostRow> keep) {
+    KeyRange range = FrontierKeys.CHANNEL.range(channel);
+    Scan scan =
+        new Scan().withStopRow(range.stop()).addFamily(H).setCaching(Math.min(limit + 1, 1000));
+    if (afterHostId == null) {
+      scan.withStartRow(range.start());
+    } else {
+      scan.withStartRow(hostRow(channel, afterHostId), false);
+    }
+    return table.call(
+        "list hosts",
+        t -> {
+          List<HostRow> out = new ArrayList<>();
+          try (ResultScanner s = t.getScanner(scan)) {
+            for (Result r : s) {
+              if (FrontierKeys.isChannelRow(r.getRow())) {
+                continue;
+              }
+              HostRow h = hostOf(FrontierKeys.hostIdOf(r.getRow()), r);
+              if (keep.test(h)) {
+                out.add(h);
+                if (out.size() >= limit) {
+                  break;
+                }
+              }
+            }
+          }
+          return out;
+        });
+  }
+
+  /** The channel's own running counters. */
+  UrlCounts channelCounters(long channel) {
+    return table.call(
+        "read channel counters",
+        t -> {
+          Result r = t.get(new Get(FrontierKeys.CHANNEL.encode(channel)).addFamily(H));
+          return new UrlCounts(
+              longOr(r.getValue(H, QUEUED), 0), longOr(r.getValue(H, COMPLETED), 0));
+        });
+  }
+
+  /** Daily counters of a channel (hostId null) or a host: day → counter → value. */
+  Map<Integer, Map<String, Long>> dailyCounters(long channel, byte[] hostId) {
+    byte[] row = hostId == null ? FrontierKeys.CHANNEL.encode(channel) : hostRow(channel, hostId);
+    return table.call(
+        "read daily counters",
+        t -> {
+          Map<Integer, Map<String, Long>> out = new HashMap<>();
+          Result r = t.get(new Get(row).addFamily(S));
+          for (Cell c : r.rawCells()) {
+            var q = FrontierKeys.DAY_COUNTER.decode(CellUtil.cloneQualifier(c));
+            out.computeIfAbsent(q.integer("day"), d -> new HashMap<>())
+                .put(q.string("counter"), Bytes.toLong(CellUtil.cloneValue(c)));
+          }
+          return out;
+        });
+  }
+
+  // ---- counters
+
+  /**
+   * Adds counter deltas in one batch, one Increment per row: every host of {@code hosts} with
+   * anything to count, then the channel's row with {@code channelTotal} (none when null). Running
+   * counters ({@code q}, {@code c}) go to family h, daily ones to family s. Answers the new queued
+   * count of each host whose count fell (a host emptied leaves the due index).
+   */
+  Map<HostKey, Long> count(long channel, int day, Map<HostKey, Counts> hosts, Counts channelTotal) {
+    List<Increment> incs = new ArrayList<>();
+    List<HostKey> order = new ArrayList<>();
+    hosts.forEach(
+        (h, c) -> {
+          if (!c.isEmpty()) {
+            order.add(h);
+            Increment inc = increment(hostRow(channel, h.bytes()), day, c);
+            // Only a falling queued count is read back: every other answer would be built, sent
+            // and dropped.
+            inc.setReturnResults(c.queued < 0);
+            incs.add(inc);
+          }
+        });
+    if (channelTotal != null) {
+      incs.add(increment(FrontierKeys.CHANNEL.encode(channel), day, channelTotal));
+    }
+    Object[] results = table.batch(incs, "count");
+    Map<HostKey, Long> queuedNow = new HashMap<>();
+    for (int i = 0; i < order.size(); i++) {
+      if (hosts.get(order.get(i)).queued < 0
+          && results[i] instanceof Result r
+          && r.getValue(H, QUEUED) != null) {
+        queuedNow.put(order.get(i), Bytes.toLong(r.getValue(H, QUEUED)));
+      }
+    }
+    return queuedNow;
+  }
+
+  private static Increment increment(byte[] row, int day, Counts c) {
+    Increment inc = new Increment(row);
+    inc.setReturnResults(false);
+    if (c.queued != 0) {
+      inc.addColumn(H, QUEUED, c.queued);
+    }
+    if (c.completed != 0) {
+      inc.addColumn(H, COMPLETED, c.completed);
+    }
+    for (Map.Entry<String, Long> e : c.daily.entrySet()) {
+      if (e.getValue() != 0) {
+        inc.addColumn(S, FrontierKeys.DAY_COUNTER.encode(day, e.getKey()), e.getValue());
+      }
+    }
+    return inc;
+  }
+
+  // ---- schedule
+
+  /**
+   * For each host: moves its next-due time to {@code due} if it has none or a later one (writing
+   * the queue key too); answers which moved. The caller then writes their due rows.
+   */
+  List<Boolean> moveNextEarlier(
+      long channel, List<byte[]> hostIds, List<String> keys, List<Long> dues) {
+    List<CheckAndMutate> cams = new ArrayList<>(hostIds.size());
+    for (int i = 0; i < hostIds.size(); i++) {
+      byte[] row = hostRow(channel, hostIds.get(i));
+      SingleColumnValueFilter laterOrMissing =
+          new SingleColumnValueFilter(
+              H, NEXT, CompareOperator.GREATER, new BinaryComparator(Bytes.toBytes(dues.get(i))));
+      laterOrMissing.setFilterIfMissing(false);
+      laterOrMissing.setLatestVersionOnly(true);
+      Put p =
+          new Put(row)
+              .addColumn(H, NEXT, Bytes.toBytes(dues.get(i)))
+              .addColumn(H, KEY, Bytes.toBytes(keys.get(i)));
+      cams.add(CheckAndMutate.newBuilder(row).ifMatches(laterOrMissing).build(p));
+    }
+    return table.checkAll(cams, "schedule hosts");
+  }
+
+  /** Makes {@code changes} in one batch; answers which of them held (the row was as read). */
+  List<Boolean> decide(long channel, List<HostChange> changes, String what) {
+    List<CheckAndMutate> cams = new ArrayList<>(changes.size());
+    for (HostChange c : changes) {
+      cams.add(checkAndMutate(channel, c));
+    }
+    return table.checkAll(cams, what);
+  }
+
+  private static CheckAndMutate checkAndMutate(long channel, HostChange change) {
+    byte[] row = hostRow(channel, change.hostId());
+    if (change instanceof HostChange.Claim c) {
+      HostRow h = c.host();
+      FilterList both =
+          new FilterList(
+              FilterList.Operator.MUST_PASS_ALL,
+              equalsOrMissing(NEXT, h.next() == null ? null : Bytes.toBytes(h.next())),
+              equalsOrMissing(LAST, h.last() == 0 ? null : Bytes.toBytes(h.last())));
+      Put p =
+          new Put(row)
+              .addColumn(H, LAST, Bytes.toBytes(c.now()))
+              .addColumn(H, NEXT, Bytes.toBytes(c.newNext()));
+      return CheckAndMutate.newBuilder(row).ifMatches(both).build(p);
+    }
+    if (change instanceof HostChange.MoveNext m) {
+      CheckAndMutate.Builder b =
+          CheckAndMutate.newBuilder(row).ifEquals(H, NEXT, Bytes.toBytes(m.expected()));
+      return m.newNext() == null
+          ? b.build(new Delete(row).addColumns(H, NEXT))
+          : b.build(new Put(row).addColumn(H, NEXT, Bytes.toBytes(m.newNext())));
+    }
+    HostChange.AdoptNext a = (HostChange.AdoptNext) change;
+    return CheckAndMutate.newBuilder(row)
+        .ifNotExists(H, NEXT)
+        .build(new Put(row).addColumn(H, NEXT, Bytes.toBytes(a.due())));
+  }
+
+  private static Filter equalsOrMissing(byte[] qualifier, byte[] value) {
+    if (value == null) {
+      SingleColumnValueFilter missing =
+          new SingleColumnValueFilter(H, qualifier, CompareOperator.EQUAL, new byte[0]);
+      // Passes only rows without the column: an empty value is never written.
+      missing.setFilterIfMissing(false);
+      return missing;
+    }
+    SingleColumnValueFilter eq =
+        new SingleColumnValueFilter(
+            H, qualifier, CompareOperator.EQUAL, new BinaryComparator(value));
+    eq.setFilterIfMissing(true);
+    eq.setLatestVersionOnly(true);
+    return eq;
+  }
+
+  // ---- settings and keys
+
+  /** Writes the queue key and {@code values}, and removes {@code cleared}. */
+  void setSettings(
+      long channel,
+      byte[] hostId,
+      String key,
+      Map<HostSetting, Long> values,
+      Set<HostSetting> cleared) {
+    byte[] row = hostRow(channel, hostId);
+    List<Row> ops = new ArrayList<>();
+    Put p = new Put(row).addColumn(H, KEY, Bytes.toBytes(key));
+    values.forEach((s, v) -> p.addColumn(H, qualifier(s), Bytes.toBytes(v)));
+    ops.add(p);
+    if (!cleared.isEmpty()) {
+      Delete d = new Delete(row);
+      cleared.forEach(s -> d.addColumns(H, qualifier(s)));
+      ops.add(d);
+    }
+    table.batch(ops, "set host settings");
+  }
+
+  private static byte[] qualifier(HostSetting s) {
+    return switch (s) {
+      case DELAY -> DELAY;
+      case BLOCKED_UNTIL -> BLOCKED;
+      case CRAWL_LIMIT -> LIMIT;
+    };
+  }
+
+  void putKeys(long channel, Map<HostKey, String> keys) {
+    List<Row> puts = new ArrayList<>();
+    keys.forEach(
+        (h, k) ->
+            puts.add(new Put(hostRow(channel, h.bytes())).addColumn(H, KEY, Bytes.toBytes(k))));
+    table.batch(puts, "write host keys");
+  }
+
+  void delete(long channel, byte[] hostId) {
+    table.call(
+        "delete host",
+        t -> {
+          t.delete(new Delete(hostRow(channel, hostId)));
+          return null;
+        });
+  }
+
+  /** Deletes the channel's row and every host row of it; answers how many. */
+  long purge(long channel) {
+    return table.deleteRange(FrontierKeys.CHANNEL.range(channel), null);
+  }
+}

@@ -1,0 +1,149 @@
+package org.casebook.frontier;
+
+import static org.casebook.frontier.FrontierSchema.DUE_AT;
+import static org.casebook.frontier.FrontierSchema.INFO;
+import static org.casebook.frontier.FrontierSchema.K;
+import static org.casebook.frontier.FrontierSchema.PRIORITY;
+import static org.casebook.frontier.FrontierSchema.VERSION;
+import static org.casebook.frontier.TableStore.longOr;
+import static org.casebook.frontier.TableStore.longOrNull;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.RowMutations;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.casebook.core.key.KeyRange;
+
+/**
+ * {@code frontier:known}: a row per URL ever put, keyed {@code channel | host id | URL id} — its
+ * version, stored URL, due time and the priority of its queued row while it has one. Duplicate
+ * detection and every change of a URL's state is a check-and-mutate on its version.
+ */
+final class KnownStore {
+  private final TableStore table;
+
+  KnownStore(Connection connection, FrontierSchema schema) {
+    this.table = new TableStore(connection, schema.known());
+  }
+
+  private static byte[] row(long channel, UrlRef url) {
+    return FrontierKeys.KNOWN.encode(channel, url.hostId(), url.urlId());
+  }
+
+  /** The status of each URL, in order (null: unknown). */
+  List<UrlStatus> read(long channel, List<UrlRef> urls) {
+    List<Get> gets = new ArrayList<>(urls.size());
+    for (UrlRef u : urls) {
+      gets.add(new Get(row(channel, u)).addFamily(K));
+    }
+    return table.call(
+        "read URLs",
+        t -> {
+          Result[] results = t.get(gets);
+          List<UrlStatus> out = new ArrayList<>(results.length);
+          for (Result r : results) {
+            out.add(statusOf(r));
+          }
+          return out;
+        });
+  }
+
+  private static UrlStatus statusOf(Result r) {
+    if (r.isEmpty() || r.getValue(K, VERSION) == null) {
+      return null;
+    }
+    return new UrlStatus(
+        Bytes.toLong(r.getValue(K, VERSION)),
+        r.getValue(K, INFO),
+        longOrNull(r.getValue(K, PRIORITY)),
+        longOr(r.getValue(K, DUE_AT), 0));
+  }
+
+  /** Makes each change if its row is still at the version read; answers which were made. */
+  List<Boolean> change(long channel, List<StatusChange> changes) {
+    List<CheckAndMutate> cams = new ArrayList<>(changes.size());
+    for (StatusChange c : changes) {
+      cams.add(checkAndMutate(row(channel, c.url()), c));
+    }
+    return table.checkAll(cams, "write URLs");
+  }
+
+  private static CheckAndMutate checkAndMutate(byte[] row, StatusChange c) {
+    Put p =
+        new Put(row)
+            .addColumn(K, VERSION, Bytes.toBytes(c.version()))
+            .addColumn(K, INFO, c.info())
+            .addColumn(K, DUE_AT, Bytes.toBytes(c.dueMs()));
+    CheckAndMutate.Builder b = CheckAndMutate.newBuilder(row);
+    b =
+        c.expectedVersion() == null
+            ? b.ifNotExists(K, VERSION)
+            : b.ifEquals(K, VERSION, Bytes.toBytes(c.expectedVersion()));
+    if (c.priority() == null) {
+      RowMutations rm = new RowMutations(row);
+      try {
+        rm.add(p);
+        rm.add(new Delete(row).addColumns(K, PRIORITY));
+      } catch (IOException e) {
+        throw new IllegalStateException("row mutations of one row", e);
+      }
+      return b.build(rm);
+    }
+    p.addColumn(K, PRIORITY, Bytes.toBytes(c.priority()));
+    return b.build(p);
+  }
+
+  /**
+   * Known URLs of a channel or (hostId given) one host, in key order, passed to {@code sink} until
+   * it says stop.
+   */
+  void scan(long channel, byte[] hostId, Predicate<UrlStatus> sink) {
+    KeyRange range =
+        hostId == null
+            ? FrontierKeys.KNOWN.range(channel)
+            : FrontierKeys.KNOWN.range(channel, hostId);
+    Scan scan = range.toScan().addFamily(K).setCaching(1000);
+    table.call(
+        "scan URLs",
+        t -> {
+          try (ResultScanner s = t.getScanner(scan)) {
+            for (Result r : s) {
+              UrlStatus status = statusOf(r);
+              if (status != null && !sink.test(status)) {
+                break;
+              }
+            }
+          }
+          return null;
+        });
+  }
+
+  /** Deletes every known URL of a host; answers how many were queued and how many done. */
+  UrlCounts deleteHost(long channel, byte[] hostId) {
+    long[] deleted = new long[2];
+    table.deleteRange(
+        FrontierKeys.KNOWN.range(channel, hostId),
+        r -> {
+          UrlStatus s = statusOf(r);
+          if (s != null) {
+            deleted[s.queued() ? 0 : 1]++;
+          }
+        });
+    return new UrlCounts(deleted[0], deleted[1]);
+  }
+
+  /** Deletes every known URL of a channel; answers how many. */
+  long purge(long channel) {
+    return table.deleteRange(FrontierKeys.CHANNEL.range(channel), null);
+  }
+}

@@ -1,0 +1,153 @@
+package org.casebook.frontier;
+
+import static org.casebook.frontier.FrontierSchema.DUE_AT;
+import static org.casebook.frontier.FrontierSchema.F;
+import static org.casebook.frontier.FrontierSchema.INFO;
+import static org.casebook.frontier.FrontierSchema.U;
+import static org.casebook.frontier.FrontierSchema.UNTIL;
+import static org.casebook.frontier.FrontierSchema.VERSION;
+import static org.casebook.frontier.TableStore.longOr;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+import org.apache.hadoop.hbase.CompareOperator;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Row;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.filter.BinaryComparator;
+import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.casebook.core.key.KeyRange;
+
+/**
+ * {@code frontier:urls}: each host's queue, a row per queued URL keyed {@code channel | host id |
+ * priority | URL id} so one bounded scan reads a queue in hand-out order; family u holds the URL,
+ * family f (scanned alone to count) the time it is in flight until.
+ */
+final class QueueStore {
+  private final TableStore table;
+
+  QueueStore(Connection connection, FrontierSchema schema) {
+    this.table = new TableStore(connection, schema.urls());
+  }
+
+  private static byte[] row(long channel, byte[] hostId, long priority, byte[] urlId) {
+    return FrontierKeys.URL.encode(channel, hostId, priority, urlId);
+  }
+
+  /** Writes {@code changes} in one batch. */
+  void apply(long channel, List<QueueChange> changes) {
+    List<Row> ops = new ArrayList<>(changes.size());
+    for (QueueChange c : changes) {
+      ops.add(op(channel, c));
+    }
+    table.batch(ops, "write queued URLs");
+  }
+
+  private static Row op(long channel, QueueChange change) {
+    if (change instanceof QueueChange.Enqueue e) {
+      return new Put(row(channel, e.hostId(), e.priority(), e.urlId()))
+          .addColumn(U, INFO, e.info())
+          .addColumn(U, VERSION, Bytes.toBytes(e.version()))
+          .addColumn(U, DUE_AT, Bytes.toBytes(e.dueMs()));
+    }
+    if (change instanceof QueueChange.InFlight f) {
+      return new Put(row(channel, f.hostId(), f.priority(), f.urlId()))
+          .addColumn(F, UNTIL, Bytes.toBytes(f.until()));
+    }
+    QueueChange.Drop d = (QueueChange.Drop) change;
+    return new Delete(row(channel, d.hostId(), d.priority(), d.urlId()));
+  }
+
+  /**
+   * Reads a host's queue in priority order, handing each row to {@code visitor} until it answers
+   * false or {@code limit} rows were read. The scanner fetches {@code perTrip} rows per round trip,
+   * so a hand-out that needs the first few rows reads only those.
+   */
+  void visit(long channel, byte[] hostId, int limit, int perTrip, Predicate<QueuedUrl> visitor) {
+    Scan scan =
+        FrontierKeys.URL
+            .range(channel, hostId)
+            .toScan()
+            .addFamily(U)
+            .addFamily(F)
+            .setLimit(limit)
+            .setCaching(Math.max(1, Math.min(perTrip, 1000)));
+    table.call(
+        "scan queue",
+        t -> {
+          try (ResultScanner s = t.getScanner(scan)) {
+            for (Result r : s) {
+              var k = FrontierKeys.URL.decode(r.getRow());
+              QueuedUrl q =
+                  new QueuedUrl(
+                      hostId,
+                      k.number("priority"),
+                      (byte[]) k.get("urlId"),
+                      r.getValue(U, INFO),
+                      longOr(r.getValue(U, VERSION), 0),
+                      longOr(r.getValue(U, DUE_AT), 0),
+                      longOr(r.getValue(F, UNTIL), 0));
+              if (!visitor.test(q)) {
+                break;
+              }
+            }
+          }
+          return null;
+        });
+  }
+
+  /** Whether the host's queue holds any row. */
+  boolean holdsAny(long channel, byte[] hostId) {
+    boolean[] any = {false};
+    visit(
+        channel,
+        hostId,
+        1,
+        1,
+        q -> {
+          any[0] = true;
+          return true;
+        });
+    return any[0];
+  }
+
+  /** URLs of a channel (or one host) in flight at {@code now}: only family f is read. */
+  long countInFlight(long channel, byte[] hostId, long now) {
+    KeyRange range =
+        hostId == null
+            ? FrontierKeys.CHANNEL.range(channel)
+            : FrontierKeys.URL.range(channel, hostId);
+    SingleColumnValueFilter after =
+        new SingleColumnValueFilter(
+            F, UNTIL, CompareOperator.GREATER, new BinaryComparator(Bytes.toBytes(now)));
+    after.setFilterIfMissing(true);
+    Scan scan = range.toScan().addFamily(F).setFilter(after).setCaching(1000);
+    return table.call(
+        "count URLs in flight",
+        t -> {
+          long n = 0;
+          try (ResultScanner s = t.getScanner(scan)) {
+            for (Result ignored : s) {
+              n++;
+            }
+          }
+          return n;
+        });
+  }
+
+  /** Deletes a host's whole queue; answers how many rows. */
+  long deleteHost(long channel, byte[] hostId) {
+    return table.deleteRange(FrontierKeys.URL.range(channel, hostId), null);
+  }
+
+  /** Deletes every queued row of a channel; answers how many. */
+  long purge(long channel) {
+    return table.deleteRange(FrontierKeys.CHANNEL.range(channel), null);
+  }
+}

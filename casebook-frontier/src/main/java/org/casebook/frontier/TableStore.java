@@ -1,0 +1,142 @@
+package org.casebook.frontier;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.CheckAndMutateResult;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Row;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.FilterList;
+import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
+import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.casebook.core.StorageException;
+import org.casebook.core.key.KeyRange;
+
+/**
+ * One table of the frontier as its store uses it: calls, batches, check-and-mutates and range
+ * deletes, with every IOException a {@link StorageException}. Each store owns one.
+ */
+final class TableStore {
+  /** Rows per delete batch when a queue or a channel is purged. */
+  private static final int DELETE_BATCH = 1000;
+
+  /** One call on the table. */
+  @FunctionalInterface
+  interface Call<T> {
+    T on(Table table) throws IOException;
+  }
+
+  private final Connection connection;
+  private final TableName table;
+
+  TableStore(Connection connection, TableName table) {
+    this.connection = Objects.requireNonNull(connection, "connection is null");
+    this.table = Objects.requireNonNull(table, "table is null");
+  }
+
+  TableName name() {
+    return table;
+  }
+
+  <T> T call(String what, Call<T> call) {
+    try (Table t = connection.getTable(table)) {
+      return call.on(t);
+    } catch (IOException e) {
+      throw storage(what, e);
+    }
+  }
+
+  /** Runs {@code ops} as one batch (nothing when empty); answers each one's result. */
+  Object[] batch(List<? extends Row> ops, String what) {
+    Object[] results = new Object[ops.size()];
+    if (ops.isEmpty()) {
+      return results;
+    }
+    try (Table t = connection.getTable(table)) {
+      t.batch(ops, results);
+      return results;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw StorageException.interrupted(what, e);
+    } catch (IOException e) {
+      throw storage(what, e);
+    }
+  }
+
+  boolean check(CheckAndMutate cam, String what) {
+    return call(what, t -> t.checkAndMutate(cam).isSuccess());
+  }
+
+  /** Whether each of {@code cams} succeeded, in order. */
+  List<Boolean> checkAll(List<CheckAndMutate> cams, String what) {
+    if (cams.isEmpty()) {
+      return List.of();
+    }
+    return call(
+        what,
+        t -> {
+          List<CheckAndMutateResult> results = t.checkAndMutate(cams);
+          List<Boolean> out = new ArrayList<>(results.size());
+          for (CheckAndMutateResult r : results) {
+            out.add(r.isSuccess());
+          }
+          return out;
+        });
+  }
+
+  /** Deletes every row of {@code range}; {@code perRow} sees each first (may be null). */
+  long deleteRange(KeyRange range, Consumer<Result> perRow) {
+    Scan scan = range.toScan().setCaching(DELETE_BATCH);
+    if (perRow == null) {
+      scan.setFilter(new FilterList(new FirstKeyOnlyFilter(), new KeyOnlyFilter()));
+    }
+    long n = 0;
+    try (Table t = connection.getTable(table);
+        ResultScanner s = t.getScanner(scan)) {
+      List<Delete> batch = new ArrayList<>();
+      for (Result r : s) {
+        if (perRow != null) {
+          perRow.accept(r);
+        }
+        batch.add(new Delete(r.getRow()));
+        n++;
+        if (batch.size() >= DELETE_BATCH) {
+          t.delete(batch);
+          batch = new ArrayList<>();
+        }
+      }
+      if (!batch.isEmpty()) {
+        t.delete(batch);
+      }
+      return n;
+    } catch (IOException e) {
+      throw storage("delete rows of " + table, e);
+    }
+  }
+
+  static StorageException storage(String what, IOException e) {
+    if (e instanceof InterruptedIOException) {
+      Thread.currentThread().interrupt();
+    }
+    return StorageException.of(what, e);
+  }
+
+  static long longOr(byte[] v, long otherwise) {
+    return v == null ? otherwise : Bytes.toLong(v);
+  }
+
+  static Long longOrNull(byte[] v) {
+    return v == null ? null : Bytes.toLong(v);
+  }
+}

@@ -1,0 +1,113 @@
+package org.casebook.frontier.wire;
+
+import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
+import crawlercommons.urlfrontier.Urlfrontier.GetParams;
+import crawlercommons.urlfrontier.Urlfrontier.KnownURLItem;
+import crawlercommons.urlfrontier.Urlfrontier.QueueList;
+import crawlercommons.urlfrontier.Urlfrontier.Stats;
+import crawlercommons.urlfrontier.Urlfrontier.StringList;
+import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
+import crawlercommons.urlfrontier.Urlfrontier.URLItem;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.casebook.frontier.HandOutRequest;
+import org.casebook.frontier.KnownUrl;
+import org.casebook.frontier.PutAck;
+import org.casebook.frontier.PutStatus;
+import org.casebook.frontier.QueueListing;
+import org.casebook.frontier.QueueStats;
+import org.casebook.frontier.UrlInfo;
+import org.casebook.frontier.UrlItem;
+
+/** URLFrontier 2.5's messages to the frontier's records and back. */
+final class UrlFrontierMessages {
+  private UrlFrontierMessages() {}
+
+  static UrlInfo urlInfo(URLInfo m) {
+    Map<String, List<String>> metadata = new LinkedHashMap<>();
+    m.getMetadataMap().forEach((name, values) -> metadata.put(name, values.getValuesList()));
+    return new UrlInfo(m.getUrl(), m.getKey(), m.getCrawlID(), metadata);
+  }
+
+  static URLInfo urlInfo(UrlInfo info) {
+    URLInfo.Builder b =
+        URLInfo.newBuilder().setUrl(info.url()).setKey(info.key()).setCrawlID(info.crawlId());
+    info.metadata()
+        .forEach(
+            (name, values) ->
+                b.putMetadata(name, StringList.newBuilder().addAllValues(values).build()));
+    return b.build();
+  }
+
+  /** A PutURLs item: discovered, known, or neither (refused when put). */
+  static UrlItem item(URLItem m) {
+    if (m.hasDiscovered()) {
+      return new UrlItem(
+          m.getID(), UrlItem.Kind.DISCOVERED, urlInfo(m.getDiscovered().getInfo()), 0);
+    }
+    UrlItem.Kind kind = m.hasKnown() ? UrlItem.Kind.KNOWN : UrlItem.Kind.NEITHER;
+    KnownURLItem known = m.getKnown();
+    return new UrlItem(m.getID(), kind, urlInfo(known.getInfo()), known.getRefetchableFromDate());
+  }
+
+  static AckMessage ack(PutAck ack) {
+    return AckMessage.newBuilder().setID(ack.id()).setStatus(status(ack.status())).build();
+  }
+
+  private static AckMessage.Status status(PutStatus s) {
+    return switch (s) {
+      case OK -> AckMessage.Status.OK;
+      case SKIPPED -> AckMessage.Status.SKIPPED;
+      case FAIL -> AckMessage.Status.FAIL;
+    };
+  }
+
+  /** The item's failure when its batch could not be put at all. */
+  static AckMessage failed(URLItem m) {
+    return AckMessage.newBuilder().setID(m.getID()).setStatus(AckMessage.Status.FAIL).build();
+  }
+
+  /**
+   * GetParams: a crawl ID (empty: {@code DEFAULT}) or, when none is set, any crawl. Negative
+   * numbers (a {@code uint32} of 2³¹ or more, as Java reads it) are refused.
+   */
+  static HandOutRequest request(GetParams p) {
+    return new HandOutRequest(
+        p.getItemCase() == GetParams.ItemCase.CRAWLID ? p.getCrawlID() : null,
+        p.getKey(),
+        p.getMaxQueues(),
+        p.getMaxUrlsPerQueue(),
+        p.getDelayRequestable());
+  }
+
+  static URLItem known(KnownUrl url) {
+    return URLItem.newBuilder()
+        .setKnown(
+            KnownURLItem.newBuilder()
+                .setInfo(urlInfo(url.info()))
+                .setRefetchableFromDate(url.refetchableFromDate()))
+        .build();
+  }
+
+  static QueueList queues(QueueListing l) {
+    return QueueList.newBuilder()
+        .setCrawlID(l.crawlId())
+        .setStart(l.start())
+        .addAllValues(l.keys())
+        .setTotal(l.total())
+        .setSize(l.keys().size())
+        .build();
+  }
+
+  static Stats stats(QueueStats s) {
+    return Stats.newBuilder()
+        .setCrawlID(s.crawlId())
+        .setNumberOfQueues(s.queues())
+        .setSize(s.queued())
+        .setInProcess((int) Math.min(Integer.MAX_VALUE, s.inFlight()))
+        .putCounts("completed", s.completed())
+        .putCounts("active_queues", s.activeQueues())
+        .build();
+  }
+}

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The stored form of a URL is URLFrontier's {@code URLInfo} in protobuf's encoding: what the codec
  * writes, protobuf reads as the same message, and what protobuf wrote (rows of earlier versions),
- * the codec reads back.
+ * the codec reads back; fields the protocol does not define are dropped, a corrupt value refused.
  */
 class UrlInfoCodecTest {
   private static final UrlInfo FULL =

@@ -19,8 +19,9 @@ import java.util.Objects;
  *   <li>Hadoop's and HBase's MapReduce only in {@code batch};
  *   <li>wire types — protobuf, gRPC, URLFrontier's messages, Jackson's trees and streaming parser,
  *       core's HTTP routes and line-protocol server — only in {@code wire} (and in {@code gen},
- *       whose generators write what clients send), and in the {@code …System} factory that binds
- *       the wire to the service;
+ *       whose generators write what clients send), in the {@code …System} factory that binds the
+ *       wire to the service, and in a store's {@code …Codec} that keeps a cell in a wire format
+ *       with that format's own library (a crawler's {@code URLInfo} as protobuf, say);
  *   <li>no class of another system, of the server, of the benchmarks or of the browser tooling.
  * </ul>
  */
@@ -154,10 +155,10 @@ final class ArchitectureRules {
         .that(own())
         .and(DescribedPredicate.not(inPackage("wire")))
         .and(DescribedPredicate.not(inPackage("gen")))
-        .and(DescribedPredicate.not(namedLike("System")))
+        .and(DescribedPredicate.not(namedLike("System", "Codec")))
         .should()
         .dependOnClassesThat(wireTypes())
-        .as(system + ": wire types only in wire (and gen, and the system's factory)");
+        .as(system + ": wire types only in wire (and gen, the system's factory, cell codecs)");
   }
 
   /** Nothing of another system, the server, the benchmarks or the browser tooling. */

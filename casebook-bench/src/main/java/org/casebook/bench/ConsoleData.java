@@ -242,9 +242,9 @@ final class ConsoleData {
     // The CLI's service, at the benchmark's fan-out threshold: its three stars (3,000 followers)
     // and the crowd's largest accounts are read-merged there, as here. The mode is stored per
     // account and never moves back, so the server (threshold 10,000 by default) serves them so;
-    // at 10,000 they would be fanned out on write, some 3 million inbox cells more to load.
-    WeiboConfig config =
-        new WeiboConfig(WEIBO_THRESHOLD, WeiboConfig.fromEnvironment().backfillPosts());
+    // at 10,000 they would be fanned out on write, some 3 million inbox cells more to load. (Only
+    // a follow back-fills, and this loads the graph by import: the back-fill count is unused.)
+    WeiboConfig config = WeiboConfig.defaults().withFanOutThreshold(WEIBO_THRESHOLD);
     try (WeiboService weibo = new WeiboService(ctx, config)) {
       weibo.importFollows(g.edges);
       long posts = 0;

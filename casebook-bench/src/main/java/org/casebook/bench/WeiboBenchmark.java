@@ -138,7 +138,8 @@ final class WeiboBenchmark {
     specs.forEach(s -> schemas.drop(s.name()));
     schemas.ensureAll(specs);
     try (WeiboService weibo =
-        new WeiboService(context, new WeiboConfig(o.threshold, 200), NAMESPACE)) {
+        new WeiboService(
+            context, WeiboConfig.defaults().withFanOutThreshold(o.threshold), NAMESPACE)) {
       Graph g = buildGraph(o.users, o.threshold, o.stars, rnd);
       long t0 = System.nanoTime();
       long added = weibo.importFollows(g.edges);

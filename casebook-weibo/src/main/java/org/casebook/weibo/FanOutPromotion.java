@@ -2,14 +2,13 @@ package org.casebook.weibo;
 
 import java.time.Clock;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import org.casebook.core.Futures;
-import org.casebook.weibo.WeiboStore.FanOut;
-import org.casebook.weibo.WeiboStore.UserRow;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,9 +23,6 @@ import org.slf4j.LoggerFactory;
 final class FanOutPromotion {
   private static final Logger LOG = LoggerFactory.getLogger(FanOutPromotion.class);
 
-  /** Stands in for the users row of an account known to be read-merged (counters unused then). */
-  private static final UserRow READ_MERGED = new UserRow(0, 0, 0, FanOut.READ);
-
   private static final int OUTBOX_CHUNK = 1000;
   private static final int FOLLOWER_CHUNK = 2000;
 
@@ -39,20 +35,20 @@ final class FanOutPromotion {
   private final Set<String> readMerged = ConcurrentHashMap.newKeySet();
 
   FanOutPromotion(WeiboStore store, Clock clock, ExecutorService background) {
-    this.store = store;
-    this.clock = clock;
-    this.background = background;
+    this.store = Objects.requireNonNull(store, "store is null");
+    this.clock = Objects.requireNonNull(clock, "clock is null");
+    this.background = Objects.requireNonNull(background, "background is null");
   }
 
   /**
    * The users row of an author about to publish; skips the read for accounts known to be
    * read-merged.
    */
-  UserRow author(String uid) {
+  Account author(String uid) {
     if (readMerged.contains(uid)) {
-      return READ_MERGED;
+      return Account.READ_MERGED;
     }
-    UserRow row = store.user(uid);
+    Account row = store.users().account(uid);
     if (row.fanOut() == FanOut.READ) {
       readMerged.add(uid);
     }
@@ -80,30 +76,33 @@ final class FanOutPromotion {
 
   /** Promotes {@code uid} now, on the caller's thread (bulk import); a no-op once it is READ. */
   void promote(String uid) {
-    UserRow row = store.user(uid);
+    Account row = store.users().account(uid);
     if (row.fanOut() == FanOut.READ) {
       return;
     }
     if (row.fanOut() == FanOut.WRITE) {
-      store.setFanOut(uid, FanOut.WRITE, FanOut.PROMOTING);
+      store.users().startPromotion(uid);
     }
     long now = clock.millis();
-    List<Post> recent = store.postsSince(uid, PostIds.inboxHorizonId(now), Integer.MAX_VALUE);
+    List<Post> recent =
+        store.posts().postsSince(uid, PostIds.inboxHorizonId(now), Integer.MAX_VALUE);
     for (int i = 0; i < recent.size(); i += OUTBOX_CHUNK) {
-      store.addToOutbox(uid, recent.subList(i, Math.min(recent.size(), i + OUTBOX_CHUNK)));
+      store.inbox().addToOutbox(uid, recent.subList(i, Math.min(recent.size(), i + OUTBOX_CHUNK)));
     }
     long[] marked = {0};
-    store.forEachRelated(
-        uid,
-        WeiboKeys.FOLLOWER,
-        FOLLOWER_CHUNK,
-        followers -> {
-          // Only followers in state following are listed; a marker left by one who unfollows
-          // meanwhile is ignored by their timeline, which checks the follow itself.
-          store.addMarkers(followers, uid, now);
-          marked[0] += followers.size();
-        });
-    store.setFanOut(uid, null, FanOut.READ);
+    store
+        .relations()
+        .forEachRelated(
+            uid,
+            RelationKind.FOLLOWER,
+            FOLLOWER_CHUNK,
+            followers -> {
+              // Only followers in state following are listed; a marker left by one who unfollows
+              // meanwhile is ignored by their timeline, which checks the follow itself.
+              store.inbox().addMarkers(followers, uid, now);
+              marked[0] += followers.size();
+            });
+    store.users().finishPromotion(uid);
     readMerged.add(uid);
     LOG.info(
         "{} now fans out on read ({} followers marked, {} recent posts in its outbox)",

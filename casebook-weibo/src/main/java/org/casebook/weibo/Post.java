@@ -12,4 +12,14 @@ public record Post(String id, String uid, long ts, String content) {
     Objects.requireNonNull(uid, "uid is null");
     Objects.requireNonNull(content, "content is null");
   }
+
+  /** The post {@code postId} of {@code uid}: its time is the one the id carries. */
+  static Post of(long postId, String uid, String content) {
+    return new Post(Long.toString(postId), uid, PostIds.millisOf(postId), content);
+  }
+
+  /** The id as stored (the REST API shows it as a string). */
+  long postId() {
+    return Long.parseLong(id);
+  }
 }

@@ -2,11 +2,10 @@ package org.casebook.weibo;
 
 import java.time.Clock;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import org.casebook.core.Futures;
-import org.casebook.weibo.WeiboStore.FanOut;
-import org.casebook.weibo.WeiboStore.UserRow;
 
 /**
  * Publishing: a conditional insert under a fresh post id (retried on a collision with another
@@ -31,24 +30,24 @@ final class Publisher {
       PostIds ids,
       ExecutorService sideWork,
       FanOutPromotion promotion) {
-    this.store = store;
-    this.config = config;
-    this.clock = clock;
-    this.ids = ids;
-    this.sideWork = sideWork;
-    this.promotion = promotion;
+    this.store = Objects.requireNonNull(store, "store is null");
+    this.config = Objects.requireNonNull(config, "config is null");
+    this.clock = Objects.requireNonNull(clock, "clock is null");
+    this.ids = Objects.requireNonNull(ids, "ids is null");
+    this.sideWork = Objects.requireNonNull(sideWork, "sideWork is null");
+    this.promotion = Objects.requireNonNull(promotion, "promotion is null");
   }
 
   Post publish(String uid, String content) {
     Validation.uid(uid, "uid");
     Validation.content(content);
-    UserRow author = promotion.author(uid);
+    Account author = promotion.author(uid);
     long now = clock.millis();
     Post post = null;
     for (int attempt = 0; attempt < POST_ID_ATTEMPTS && post == null; attempt++) {
       long candidate = ids.next(now);
-      if (store.insertPost(uid, candidate, content)) {
-        post = new Post(Long.toString(candidate), uid, PostIds.millisOf(candidate), content);
+      if (store.posts().insertIfAbsent(uid, candidate, content)) {
+        post = Post.of(candidate, uid, content);
       }
     }
     if (post == null) {
@@ -57,7 +56,7 @@ final class Publisher {
     }
     // Only a stored post is counted and goes to the outbox (timelines show outbox cells as they
     // are): a publish that fails before this point leaves no trace.
-    Future<?> counted = sideWork.submit(() -> store.addToCounters(uid, 0, 0, 1));
+    Future<?> counted = sideWork.submit(() -> store.users().addToCounters(uid, 0, 0, 1));
     FanOut fanOut = author.fanOut();
     Post stored = post;
     // Side by side with the fan-out. For an author read as WRITE, the state is read again: a
@@ -68,16 +67,18 @@ final class Publisher {
         sideWork.submit(
             () -> {
               if (fanOut != FanOut.WRITE || promotion.author(uid).fanOut() != FanOut.WRITE) {
-                store.addToOutbox(uid, List.of(stored));
+                store.inbox().addToOutbox(uid, List.of(stored));
               }
             });
-    long postId = Long.parseLong(post.id());
+    long postId = post.postId();
     if (fanOut != FanOut.READ) {
-      store.forEachRelated(
-          uid,
-          WeiboKeys.FOLLOWER,
-          FAN_OUT_CHUNK,
-          followers -> store.addToInboxes(followers, uid, postId));
+      store
+          .relations()
+          .forEachRelated(
+              uid,
+              RelationKind.FOLLOWER,
+              FAN_OUT_CHUNK,
+              followers -> store.inbox().addToInboxes(followers, uid, postId));
     }
     if (fanOut == FanOut.PROMOTING
         || (fanOut == FanOut.WRITE && author.followers() >= config.fanOutThreshold())) {

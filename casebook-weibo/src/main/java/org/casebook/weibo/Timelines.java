@@ -2,23 +2,20 @@ package org.casebook.weibo;
 
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
-import org.apache.hadoop.hbase.util.Bytes;
 import org.casebook.core.Futures;
-import org.casebook.core.key.KeyRange;
 import org.casebook.core.page.Page;
 import org.casebook.core.page.PageRequest;
-import org.casebook.weibo.WeiboKeys.InboxEntry;
-import org.casebook.weibo.WeiboStore.InboxCell;
-import org.casebook.weibo.WeiboStore.MarkerCell;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,9 +51,9 @@ final class Timelines {
   private final Map<String, Long> readMergedWarnings = new ConcurrentHashMap<>();
 
   Timelines(WeiboStore store, ExecutorService sideWork, Clock clock) {
-    this.store = store;
-    this.sideWork = sideWork;
-    this.clock = clock;
+    this.store = Objects.requireNonNull(store, "store is null");
+    this.sideWork = Objects.requireNonNull(sideWork, "sideWork is null");
+    this.clock = Objects.requireNonNull(clock, "clock is null");
   }
 
   /**
@@ -71,8 +68,8 @@ final class Timelines {
     Validation.uid(uid, "uid");
     int limit = request.limit();
     int fetch = request.fetchSize();
-    InboxEntry after = request.cursor().map(WeiboKeys::parseTimelineCursor).orElse(null);
-    WeiboStore.FeedRow feed = store.feed(uid, after, fetch, true);
+    InboxEntry after = request.cursor().map(WeiboCursors::parseTimeline).orElse(null);
+    InboxSlice feed = store.inbox().slice(uid, after, fetch, true);
     List<MarkerCell> markers = feed.readMerged();
     if (markers.size() > MAX_READ_MERGED_FOLLOWS) {
       warnTooManyReadMerged(uid, markers.size());
@@ -81,11 +78,7 @@ final class Timelines {
     Future<List<List<Post>>> outboxes = null;
     if (!markers.isEmpty()) {
       List<String> bigs = markers.stream().map(MarkerCell::followee).toList();
-      List<byte[]> starts = new ArrayList<>(bigs.size());
-      for (String big : bigs) {
-        starts.add(outboxStart(big, after));
-      }
-      outboxes = sideWork.submit(() -> store.outboxes(bigs, starts, fetch));
+      outboxes = sideWork.submit(() -> store.inbox().outboxes(bigs, after, fetch));
     }
     Map<String, Boolean> follows = new HashMap<>();
     // The first state check covers the read-merged accounts too.
@@ -104,7 +97,7 @@ final class Timelines {
           cells.isEmpty()
               ? null
               : sideWork.submit(
-                  () -> store.contents(cells.stream().map(InboxCell::entry).toList()));
+                  () -> store.posts().contents(cells.stream().map(InboxCell::entry).toList()));
       List<String> authors = new ArrayList<>(alsoCheck);
       cells.forEach(c -> authors.add(c.entry().author()));
       alsoCheck = List.of();
@@ -132,7 +125,7 @@ final class Timelines {
         truncated = true;
         break;
       }
-      slice = store.feed(uid, lastExamined, fetch, false).entries();
+      slice = store.inbox().slice(uid, lastExamined, fetch, false).entries();
     }
     List<MarkerCell> staleMarkers = new ArrayList<>();
     if (outboxes != null) {
@@ -143,7 +136,7 @@ final class Timelines {
           continue;
         }
         for (Post p : posts.get(i)) {
-          merged.put(TimelineKey.of(new InboxEntry(Long.parseLong(p.id()), p.uid())), p.content());
+          merged.put(TimelineKey.of(new InboxEntry(p.postId(), p.uid())), p.content());
         }
       }
     }
@@ -161,15 +154,14 @@ final class Timelines {
       String content = merged.get(k);
       if (content != null) {
         InboxEntry e = k.entry();
-        posts.add(
-            new Post(Long.toString(e.postId()), e.author(), PostIds.millisOf(e.postId()), content));
+        posts.add(Post.of(e.postId(), e.author(), content));
       }
     }
     Optional<String> next;
     if (merged.size() > limit && !page.isEmpty()) {
-      next = Optional.of(WeiboKeys.timelineCursor(page.get(page.size() - 1).entry()));
+      next = Optional.of(WeiboCursors.timeline(page.get(page.size() - 1).entry()));
     } else if (truncated) {
-      next = Optional.of(WeiboKeys.timelineCursor(lastExamined));
+      next = Optional.of(WeiboCursors.timeline(lastExamined));
     } else {
       next = Optional.empty();
     }
@@ -202,19 +194,6 @@ final class Timelines {
     }
   }
 
-  /** The first outbox qualifier of {@code account} after the cursor (null: from the newest). */
-  private static byte[] outboxStart(String account, InboxEntry after) {
-    if (after == null) {
-      return null;
-    }
-    // A post with the cursor's id comes after the cursor only if its author sorts after the
-    // cursor's.
-    byte[] q = WeiboKeys.outboxEntry(after.postId());
-    boolean inclusive =
-        Bytes.compareTo(TimelineKey.authorKey(account), TimelineKey.authorKey(after.author())) > 0;
-    return inclusive ? q : KeyRange.successorOf(q);
-  }
-
   /**
    * Adds to {@code follows} whether {@code uid} follows each author not in it yet: one multi-get.
    */
@@ -224,18 +203,10 @@ final class Timelines {
     if (unknown.isEmpty()) {
       return;
     }
-    List<WeiboStore.RelationState> states = store.relationStates(followingRows(uid, unknown));
+    List<RelationState> states = store.relations().states(uid, unknown);
     for (int i = 0; i < unknown.size(); i++) {
       follows.put(unknown.get(i), states.get(i).following());
     }
-  }
-
-  private static List<byte[]> followingRows(String uid, List<String> authors) {
-    List<byte[]> rows = new ArrayList<>(authors.size());
-    for (String a : authors) {
-      rows.add(WeiboKeys.relation(uid, WeiboKeys.FOLLOWING, a));
-    }
-    return rows;
   }
 
   /**
@@ -266,18 +237,20 @@ final class Timelines {
     oldEntries.forEach(c -> authors.add(c.entry().author()));
     oldMarkers.forEach(c -> authors.add(c.followee()));
     checkFollows(owner, authors, follows);
-    store.deleteExactly(
-        owner,
-        oldEntries.stream().filter(c -> !follows.get(c.entry().author())).toList(),
-        oldMarkers.stream().filter(c -> !follows.get(c.followee())).toList());
+    store
+        .inbox()
+        .deleteExactly(
+            owner,
+            oldEntries.stream().filter(c -> !follows.get(c.entry().author())).toList(),
+            oldMarkers.stream().filter(c -> !follows.get(c.followee())).toList());
   }
 
   /** {@code uid}'s own posts, newest first. */
   Page<Post> posts(String uid, PageRequest request) {
     Validation.uid(uid, "uid");
-    long before = request.cursor().map(WeiboKeys::parsePostCursor).orElse(-1L);
-    List<Post> posts = store.posts(uid, before, false, request.fetchSize());
-    return Page.of(posts, request.limit(), last -> WeiboKeys.postCursor(Long.parseLong(last.id())));
+    long before = request.cursor().map(WeiboCursors::parsePosts).orElse(-1L);
+    List<Post> posts = store.posts().postsBefore(uid, before, request.fetchSize());
+    return Page.of(posts, request.limit(), last -> WeiboCursors.posts(last.postId()));
   }
 
   /**
@@ -287,7 +260,7 @@ final class Timelines {
   private static final class TimelineKey implements Comparable<TimelineKey> {
     static final Comparator<TimelineKey> ORDER =
         Comparator.<TimelineKey>comparingLong(k -> -k.entry().postId())
-            .thenComparing(TimelineKey::author, Bytes.BYTES_COMPARATOR);
+            .thenComparing(TimelineKey::author, Arrays::compareUnsigned);
 
     private final InboxEntry entry;
     private final byte[] author;
@@ -298,7 +271,7 @@ final class Timelines {
     }
 
     static TimelineKey of(InboxEntry e) {
-      return new TimelineKey(e, authorKey(e.author()));
+      return new TimelineKey(e, WeiboKeys.authorOrder(e.author()));
     }
 
     InboxEntry entry() {
@@ -307,13 +280,6 @@ final class Timelines {
 
     byte[] author() {
       return author;
-    }
-
-    /**
-     * The author part as the inbox qualifier orders it (the same string encoding as a user row).
-     */
-    static byte[] authorKey(String author) {
-      return WeiboKeys.user(author);
     }
 
     @Override
@@ -325,12 +291,12 @@ final class Timelines {
     public boolean equals(Object o) {
       return o instanceof TimelineKey k
           && k.entry().postId() == entry.postId()
-          && Bytes.equals(k.author, author);
+          && Arrays.equals(k.author, author);
     }
 
     @Override
     public int hashCode() {
-      return Long.hashCode(entry.postId()) * 31 + Bytes.hashCode(author);
+      return Long.hashCode(entry.postId()) * 31 + Arrays.hashCode(author);
     }
   }
 }

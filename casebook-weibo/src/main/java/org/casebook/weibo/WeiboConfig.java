@@ -1,10 +1,9 @@
 package org.casebook.weibo;
 
-import org.casebook.core.InvalidInputException;
-
 /**
- * Tuning of the feed. Page sizes follow the platform's one rule ({@link
- * org.casebook.core.page.PageRequest}).
+ * Tuning of the feed: what the settings {@code weibo.fanout-threshold} and {@code
+ * weibo.backfill-posts} set when the platform starts it ({@link WeiboSystem}). Page sizes follow
+ * the platform's one rule ({@link org.casebook.core.page.PageRequest}).
  *
  * @param fanOutThreshold followers at which an account switches from fan-out on write to merge on
  *     read (hybrid fan-out)
@@ -23,30 +22,13 @@ public record WeiboConfig(int fanOutThreshold, int backfillPosts) {
     }
   }
 
+  /** Threshold 10,000 followers, back-fill 200 posts. */
   public static WeiboConfig defaults() {
     return new WeiboConfig(10_000, 200);
   }
 
-  /**
-   * Defaults overridden by {@code CASEBOOK_WEIBO_FANOUT_THRESHOLD} and {@code
-   * CASEBOOK_WEIBO_BACKFILL_POSTS} when set.
-   */
-  public static WeiboConfig fromEnvironment() {
-    WeiboConfig d = defaults();
-    return new WeiboConfig(
-        intEnv("CASEBOOK_WEIBO_FANOUT_THRESHOLD", d.fanOutThreshold()),
-        intEnv("CASEBOOK_WEIBO_BACKFILL_POSTS", d.backfillPosts()));
-  }
-
-  private static int intEnv(String name, int fallback) {
-    String v = System.getenv(name);
-    if (v == null || v.isBlank()) {
-      return fallback;
-    }
-    try {
-      return Integer.parseInt(v.trim());
-    } catch (NumberFormatException e) {
-      throw new InvalidInputException(name, name + " must be an integer, got '" + v + "'");
-    }
+  /** This config with another fan-out threshold. */
+  public WeiboConfig withFanOutThreshold(int value) {
+    return new WeiboConfig(value, backfillPosts);
   }
 }

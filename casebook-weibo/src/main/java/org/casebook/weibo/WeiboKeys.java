@@ -1,10 +1,8 @@
 package org.casebook.weibo;
 
 import java.util.List;
-import org.casebook.core.key.KeyBuilder;
 import org.casebook.core.key.KeyLayout;
 import org.casebook.core.key.KeyLayout.PartType;
-import org.casebook.core.page.Cursors;
 
 /**
  * Row keys and qualifiers of the feed tables, each a declared {@link KeyLayout} (the stores build
@@ -22,7 +20,10 @@ import org.casebook.core.page.Cursors;
  * </pre>
  */
 final class WeiboKeys {
+  /** The kind byte of a following row ({@link RelationKind#FOLLOWING}). */
   static final int FOLLOWING = 1;
+
+  /** The kind byte of a follower row ({@link RelationKind#FOLLOWER}). */
   static final int FOLLOWER = 2;
 
   static final KeyLayout POST =
@@ -61,16 +62,18 @@ final class WeiboKeys {
   static final List<KeyLayout> ALL =
       List.of(POST, USER, RELATION, INBOX_ENTRY, MARKER, OUTBOX, PENDING);
 
-  // One cursor scope per listing: a cursor of one listing is refused by another.
-  static final String TIMELINE_SCOPE = "weibo.timeline";
-  static final String POSTS_SCOPE = "weibo.posts";
-  static final String FOLLOWERS_SCOPE = "weibo.followers";
-  static final String FOLLOWING_SCOPE = "weibo.following";
-
   private WeiboKeys() {}
 
   static byte[] user(String uid) {
     return USER.encode(uid);
+  }
+
+  /**
+   * Bytes that order authors as the inbox qualifier does (its author part is encoded as a user
+   * row): timelines merge their sources in this order.
+   */
+  static byte[] authorOrder(String author) {
+    return USER.encode(author);
   }
 
   static byte[] post(String uid, long postId) {
@@ -110,8 +113,16 @@ final class WeiboKeys {
     return OUTBOX.decode(qualifier).number("postId");
   }
 
-  static byte[] relation(String uid, int kind, String other) {
-    return RELATION.encode(uid, kind, other);
+  static byte[] relation(String uid, RelationKind kind, String other) {
+    return RELATION.encode(uid, code(kind), other);
+  }
+
+  /** The kind byte of a relation row. */
+  static int code(RelationKind kind) {
+    return switch (kind) {
+      case FOLLOWING -> FOLLOWING;
+      case FOLLOWER -> FOLLOWER;
+    };
   }
 
   static String otherOf(byte[] relationRow) {
@@ -128,45 +139,5 @@ final class WeiboKeys {
 
   static long pendingVersionOf(byte[] qualifier) {
     return PENDING.decode(qualifier).number("version");
-  }
-
-  /** An inbox entry: which post of which author. */
-  record InboxEntry(long postId, String author) {}
-
-  // Cursor positions (opaque and checked by Cursors): a 400 naming "cursor" when they do not
-  // decode.
-
-  static String timelineCursor(InboxEntry last) {
-    return Cursors.encode(
-        TIMELINE_SCOPE,
-        KeyBuilder.create().addLong(last.postId()).addString(last.author()).build());
-  }
-
-  static InboxEntry parseTimelineCursor(String cursor) {
-    return Cursors.decode(
-        TIMELINE_SCOPE, cursor, r -> new InboxEntry(nonNegative(r.readLong()), r.readString()));
-  }
-
-  static String postCursor(long postId) {
-    return Cursors.encode(POSTS_SCOPE, KeyBuilder.create().addLong(postId).build());
-  }
-
-  static long parsePostCursor(String cursor) {
-    return Cursors.decode(POSTS_SCOPE, cursor, r -> nonNegative(r.readLong()));
-  }
-
-  static String userCursor(String scope, String uid) {
-    return Cursors.encode(scope, KeyBuilder.create().addString(uid).build());
-  }
-
-  static String parseUserCursor(String scope, String cursor) {
-    return Cursors.decode(scope, cursor, r -> r.readString());
-  }
-
-  private static long nonNegative(long postId) {
-    if (postId < 0) {
-      throw new IllegalArgumentException("negative post id");
-    }
-    return postId;
   }
 }

@@ -6,8 +6,6 @@ import org.casebook.core.SystemContext;
 import org.casebook.core.page.Page;
 import org.casebook.core.page.PageRequest;
 import org.casebook.core.schema.TableSpec;
-import org.casebook.weibo.WeiboStore.FanOut;
-import org.casebook.weibo.WeiboStore.UserRow;
 
 /**
  * The social feed (seed 003): publish, follow, unfollow, timeline, a user's posts, followers and
@@ -33,6 +31,7 @@ public final class WeiboService implements AutoCloseable {
   private final FanOutPromotion promotion;
   private final Publisher publisher;
   private final FollowGraph graph;
+  private final RelationRepair repair;
   private final Timelines timelines;
 
   /** The feed in the {@code weibo} namespace. */
@@ -41,7 +40,8 @@ public final class WeiboService implements AutoCloseable {
   }
 
   /**
-   * The feed in another namespace (benchmarks, tenants); {@link #schemas(String)} lists its tables.
+   * The feed in another namespace (a tenant's, a benchmark's own); {@link #schemas(String)} lists
+   * its tables, which the caller creates.
    */
   public WeiboService(SystemContext context, WeiboConfig config, String namespace) {
     this(context, config, namespace, new PostIds());
@@ -51,7 +51,7 @@ public final class WeiboService implements AutoCloseable {
   WeiboService(SystemContext context, WeiboConfig config, String namespace, PostIds ids) {
     Objects.requireNonNull(context, "context is null");
     this.config = Objects.requireNonNull(config, "config is null");
-    this.store = new WeiboStore(context.connection(), WeiboSchema.in(namespace));
+    this.store = WeiboStore.open(context.connection(), WeiboSchema.in(namespace));
     this.promotion = new FanOutPromotion(store, context.clock(), context.background("promotion"));
     this.publisher =
         new Publisher(
@@ -62,6 +62,7 @@ public final class WeiboService implements AutoCloseable {
             context.sideWork(),
             promotion);
     this.graph = new FollowGraph(store, config, context.clock(), promotion);
+    this.repair = new RelationRepair(store, graph, context.clock());
     this.timelines = new Timelines(store, context.sideWork(), context.clock());
   }
 
@@ -105,7 +106,7 @@ public final class WeiboService implements AutoCloseable {
    * starts and every few minutes; returns the changes finished.
    */
   public int repair() {
-    return graph.repair(REPAIR_MIN_AGE_MILLIS);
+    return repair.repair(REPAIR_MIN_AGE_MILLIS);
   }
 
   /** The relation change alone, without its effects: a crash right after it (tests). */
@@ -135,9 +136,13 @@ public final class WeiboService implements AutoCloseable {
 
   public UserStats stats(String uid) {
     Validation.uid(uid, "uid");
-    UserRow row = store.user(uid);
+    Account account = store.users().account(uid);
     return new UserStats(
-        uid, row.followers(), row.following(), row.posts(), row.fanOut() == FanOut.READ);
+        uid,
+        account.followers(),
+        account.following(),
+        account.posts(),
+        account.fanOut() == FanOut.READ);
   }
 
   /**
@@ -149,7 +154,10 @@ public final class WeiboService implements AutoCloseable {
     return graph.importFollows(edges);
   }
 
-  /** Waits until background promotions queued so far are done (for tests and benchmarks). */
+  /**
+   * Waits until the background promotions queued so far are done: after a bulk import or a burst of
+   * follows, the accounts that crossed the threshold are read-merged once this returns.
+   */
   public void awaitBackgroundWork() {
     promotion.awaitQueued();
   }

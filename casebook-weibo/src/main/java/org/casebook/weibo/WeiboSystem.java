@@ -10,16 +10,39 @@ import org.casebook.core.RunningSystem;
 import org.casebook.core.SystemContext;
 import org.casebook.core.SystemDescriptor;
 import org.casebook.core.SystemHealth;
-import org.casebook.core.http.Route;
+import org.casebook.core.settings.Setting;
+import org.casebook.core.settings.SystemSettings;
 import org.casebook.weibo.cli.WeiboCommand;
-import org.casebook.weibo.http.WeiboRoutes;
+import org.casebook.weibo.wire.WeiboRoutes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The social feed, plugged into the platform. */
+/**
+ * The social feed, plugged into the platform: its descriptor (tables, key layouts, routes,
+ * settings), and the service started on a system's context with its REST routes, health and the
+ * relation repair schedule.
+ */
 public final class WeiboSystem implements CasebookSystem {
   private static final Logger LOG = LoggerFactory.getLogger(WeiboSystem.class);
   private static final long REPAIR_PERIOD_MINUTES = 5;
+
+  /** {@code weibo.fanout-threshold}, {@code CASEBOOK_WEIBO_FANOUT_THRESHOLD}. */
+  static final Setting<Integer> FANOUT_THRESHOLD =
+      Setting.ofInt(
+          "fanout-threshold",
+          WeiboConfig.defaults().fanOutThreshold(),
+          2,
+          Integer.MAX_VALUE,
+          "Followers at which an account switches from fan-out on write to merge on read.");
+
+  /** {@code weibo.backfill-posts}, {@code CASEBOOK_WEIBO_BACKFILL_POSTS}. */
+  static final Setting<Integer> BACKFILL_POSTS =
+      Setting.ofInt(
+          "backfill-posts",
+          WeiboConfig.defaults().backfillPosts(),
+          0,
+          10_000,
+          "How many of an account's latest posts a new follow copies into the follower's timeline.");
 
   @Override
   public SystemDescriptor descriptor() {
@@ -29,14 +52,26 @@ public final class WeiboSystem implements CasebookSystem {
         WeiboService.schemas(WeiboSchema.DEFAULT_NAMESPACE),
         WeiboKeys.ALL,
         WeiboRoutes.ROUTES.specs(),
-        List.of());
+        List.of(),
+        List.of(),
+        List.of(FANOUT_THRESHOLD, BACKFILL_POSTS));
+  }
+
+  /** The feed's tuning as the system's settings set it. */
+  static WeiboConfig config(SystemSettings settings) {
+    return new WeiboConfig(settings.get(FANOUT_THRESHOLD), settings.get(BACKFILL_POSTS));
+  }
+
+  /** The service on {@code context}, tuned by its settings. */
+  private static WeiboService service(SystemContext context) {
+    return new WeiboService(context, config(context.settings()));
   }
 
   @Override
   public RunningSystem start(SystemContext context) {
     // Not owned by the context: the one thing to stop, the promotion thread, already is (with the
     // context's bounded grace period at shutdown).
-    WeiboService service = new WeiboService(context, WeiboConfig.fromEnvironment());
+    WeiboService service = service(context);
     // Relation changes cut short by a crash are finished at start, then every few minutes (those
     // younger than a minute may still be running and wait for a later run).
     ScheduledFuture<?> repairs =
@@ -44,9 +79,8 @@ public final class WeiboSystem implements CasebookSystem {
             .background("relation-repair")
             .scheduleWithFixedDelay(
                 () -> repair(service), 0, REPAIR_PERIOD_MINUTES, TimeUnit.MINUTES);
-    List<Route> routes = WeiboRoutes.ROUTES.bind(service);
     return RunningSystem.of(
-        routes,
+        WeiboRoutes.ROUTES.bind(service),
         () -> {
           Map<String, Object> details =
               Map.of(
@@ -72,6 +106,6 @@ public final class WeiboSystem implements CasebookSystem {
 
   @Override
   public Object command(Supplier<SystemContext> context) {
-    return new WeiboCommand(context);
+    return new WeiboCommand(() -> service(context.get()));
   }
 }

@@ -69,18 +69,16 @@ class WeiboKeysTest {
   void keysDecodeToWhatTheyEncode() {
     assertThat(WeiboKeys.postIdOf(WeiboKeys.post("a/b", POST_ID))).isEqualTo(POST_ID);
     assertThat(WeiboKeys.inboxEntryOf(WeiboKeys.inboxEntry(POST_ID, "用户_1")))
-        .isEqualTo(new WeiboKeys.InboxEntry(POST_ID, "用户_1"));
-    assertThat(WeiboKeys.otherOf(WeiboKeys.relation("1", WeiboKeys.FOLLOWER, "10001")))
+        .isEqualTo(new InboxEntry(POST_ID, "用户_1"));
+    assertThat(WeiboKeys.otherOf(WeiboKeys.relation("1", RelationKind.FOLLOWER, "10001")))
         .isEqualTo("10001");
     assertThat(WeiboKeys.markerOf(WeiboKeys.marker("a\u0000b"))).isEqualTo("a\u0000b");
     assertThat(WeiboKeys.outboxPostIdOf(WeiboKeys.outboxEntry(POST_ID))).isEqualTo(POST_ID);
     assertThat(WeiboKeys.pendingVersionOf(WeiboKeys.pending(FOLLOW_VERSION)))
         .isEqualTo(FOLLOW_VERSION);
     assertThat(WeiboKeys.POST.prefix("1")).isEqualTo(WeiboKeys.user("1"));
-    assertThat(
-            WeiboKeys.parseTimelineCursor(
-                WeiboKeys.timelineCursor(new WeiboKeys.InboxEntry(POST_ID, "x"))))
-        .isEqualTo(new WeiboKeys.InboxEntry(POST_ID, "x"));
-    assertThat(WeiboKeys.parsePostCursor(WeiboKeys.postCursor(POST_ID))).isEqualTo(POST_ID);
+    assertThat(WeiboCursors.parseTimeline(WeiboCursors.timeline(new InboxEntry(POST_ID, "x"))))
+        .isEqualTo(new InboxEntry(POST_ID, "x"));
+    assertThat(WeiboCursors.parsePosts(WeiboCursors.posts(POST_ID))).isEqualTo(POST_ID);
   }
 }

@@ -325,8 +325,8 @@ class WeiboServiceIT {
           .isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("no free post id");
     }
-    WeiboStore store = new WeiboStore(runtime.connection(), WeiboSchema.in("weibo"));
-    assertThat(store.outboxes(List.of(star), java.util.Collections.singletonList(null), 20).get(0))
+    WeiboStore store = WeiboStore.open(runtime.connection(), WeiboSchema.in("weibo"));
+    assertThat(store.inbox().outboxes(List.of(star), null, 20).get(0))
         .extracting(Post::content)
         .containsExactlyElementsOf(stored);
     assertThat(weibo.timeline(fan, first(20)).items())
@@ -344,7 +344,7 @@ class WeiboServiceIT {
   void aPostInsertedAfterAPromotionCopiedTheOutboxReachesLaterFollowers(HBaseRuntime runtime) {
     String star = u("star");
     weibo.publish(star, "before");
-    WeiboStore store = new WeiboStore(runtime.connection(), WeiboSchema.in("weibo"));
+    WeiboStore store = WeiboStore.open(runtime.connection(), WeiboSchema.in("weibo"));
     AtomicReference<Runnable> atNextTick = new AtomicReference<>();
     // publish reads the author's state, then the clock, then inserts: the hook runs in between.
     Clock hooked =
@@ -405,9 +405,9 @@ class WeiboServiceIT {
     weibo.publish(alice, "a1");
     weibo.publish(alice, "a2");
     assertThat(weibo.unfollow(bob, alice)).isTrue();
-    WeiboStore store = new WeiboStore(runtime.connection(), WeiboSchema.in("weibo"));
+    WeiboStore store = WeiboStore.open(runtime.connection(), WeiboSchema.in("weibo"));
     assertThat(weibo.timeline(bob, first(20)).items()).isEmpty();
-    assertThat(store.feed(bob, null, 20, false).entries())
+    assertThat(store.inbox().slice(bob, null, 20, false).entries())
         .as("too young to clean up: kept, filtered when read")
         .hasSize(2);
     // A server whose clock is two minutes on: the entries are old enough to delete.
@@ -415,10 +415,12 @@ class WeiboServiceIT {
     try (Platform server = Platform.builder(runtime, EmbeddedHBase.dataDir()).clock(later).build();
         WeiboService other = new WeiboService(server.contextFor("weibo"), new WeiboConfig(5, 50))) {
       assertThat(other.timeline(bob, first(20)).items()).isEmpty();
-      for (int i = 0; i < 100 && !store.feed(bob, null, 20, false).entries().isEmpty(); i++) {
+      for (int i = 0;
+          i < 100 && !store.inbox().slice(bob, null, 20, false).entries().isEmpty();
+          i++) {
         Thread.sleep(50);
       }
-      assertThat(store.feed(bob, null, 20, false).entries()).isEmpty();
+      assertThat(store.inbox().slice(bob, null, 20, false).entries()).isEmpty();
     }
     assertThat(weibo.follow(bob, alice)).isTrue();
     assertThat(weibo.timeline(bob, first(20)).items())
@@ -435,13 +437,13 @@ class WeiboServiceIT {
     try (Table t = runtime.connection().getTable(schema.relations())) {
       for (byte[] row :
           List.of(
-              WeiboKeys.relation(bob, WeiboKeys.FOLLOWING, alice),
-              WeiboKeys.relation(alice, WeiboKeys.FOLLOWER, bob))) {
+              WeiboKeys.relation(bob, RelationKind.FOLLOWING, alice),
+              WeiboKeys.relation(alice, RelationKind.FOLLOWER, bob))) {
         t.put(new Put(row).addColumn(WeiboSchema.R, WeiboSchema.SINCE, Bytes.toBytes(1L)));
       }
     }
-    new WeiboStore(runtime.connection(), schema).addToCounters(alice, 1, 0, 0);
-    new WeiboStore(runtime.connection(), schema).addToCounters(bob, 0, 1, 0);
+    WeiboStore.open(runtime.connection(), schema).users().addToCounters(alice, 1, 0, 0);
+    WeiboStore.open(runtime.connection(), schema).users().addToCounters(bob, 0, 1, 0);
     assertThat(weibo.following(bob, first(10)).items()).containsExactly(alice);
     assertThat(weibo.followers(alice, first(10)).items()).containsExactly(bob);
     assertThat(weibo.follow(bob, alice)).isFalse();
@@ -469,12 +471,12 @@ class WeiboServiceIT {
     assertThat(weibo.timeline(u("ok"), first(PageRequest.MAX_LIMIT)).items()).isEmpty();
     assertField(() -> weibo.timeline("ok", after(20, "not-a-cursor!")), "cursor");
     // A cursor of another listing, or an edited one, never starts a scan elsewhere.
-    String postsCursor = WeiboKeys.postCursor(42);
+    String postsCursor = WeiboCursors.posts(42);
     assertField(() -> weibo.timeline("ok", after(20, postsCursor)), "cursor");
     assertField(() -> weibo.posts("ok", after(20, tamper(postsCursor))), "cursor");
     assertField(
         () ->
-            weibo.followers("ok", after(20, WeiboKeys.userCursor(WeiboKeys.FOLLOWING_SCOPE, "x"))),
+            weibo.followers("ok", after(20, WeiboCursors.users(WeiboCursors.FOLLOWING_SCOPE, "x"))),
         "cursor");
     assertThat(weibo.publish(u("ok"), "line one\nline two\t😀".repeat(1)).content()).contains("\n");
     assertThat(weibo.publish("用户" + "名".repeat(62), "64 characters of CJK are fine").uid())

@@ -4,20 +4,18 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Supplier;
-import org.casebook.core.InvalidInputException;
 import org.casebook.core.Json;
 import org.casebook.core.LocalFileException;
-import org.casebook.core.SystemContext;
 import org.casebook.core.cli.PageOptions;
 import org.casebook.core.page.PageRequest;
 import org.casebook.weibo.Follow;
-import org.casebook.weibo.PostsPage;
-import org.casebook.weibo.UsersPage;
-import org.casebook.weibo.WeiboConfig;
 import org.casebook.weibo.WeiboService;
+import org.casebook.weibo.wire.FollowLines;
+import org.casebook.weibo.wire.PostsPage;
+import org.casebook.weibo.wire.UsersPage;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -27,14 +25,18 @@ import picocli.CommandLine.Parameters;
 public final class WeiboCommand {
   private static final int POSTS_PAGE = 20;
   private static final int USERS_PAGE = 100;
-  private final Supplier<SystemContext> context;
+  private final Supplier<WeiboService> service;
 
-  public WeiboCommand(Supplier<SystemContext> context) {
-    this.context = context;
+  /**
+   * @param service makes the service a command runs on (HBase is started on the first call), tuned
+   *     by the system's settings; each command closes the one it gets
+   */
+  public WeiboCommand(Supplier<WeiboService> service) {
+    this.service = Objects.requireNonNull(service, "service is null");
   }
 
   private WeiboService service() {
-    return new WeiboService(context.get(), WeiboConfig.fromEnvironment());
+    return service.get();
   }
 
   @Command(
@@ -158,24 +160,13 @@ public final class WeiboCommand {
                   "UTF-8 file of 'follower<TAB>followee' lines; "
                       + "blank lines and lines starting with # are skipped.")
           Path file) {
-    List<Follow> edges = new ArrayList<>();
     List<String> lines;
     try {
       lines = Files.readAllLines(file, StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw LocalFileException.of("read", file, e);
     }
-    int lineNo = 0;
-    for (String line : lines) {
-      lineNo++;
-      if (line.isBlank() || line.startsWith("#")) {
-        continue;
-      }
-      String[] parts = line.split("\t", -1);
-      InvalidInputException.check(
-          parts.length == 2, "file", file + ":" + lineNo + ": expected 'follower<TAB>followee'");
-      edges.add(new Follow(parts[0], parts[1]));
-    }
+    List<Follow> edges = FollowLines.parse(lines, file.toString(), "file");
     try (WeiboService s = service()) {
       long added = s.importFollows(edges);
       System.out.println("imported " + added + " new follow(s) of " + edges.size() + " line(s)");

@@ -1,9 +1,7 @@
-package org.casebook.weibo.http;
+package org.casebook.weibo.wire;
 
 import org.casebook.core.http.HttpResponse;
 import org.casebook.core.http.RouteTable;
-import org.casebook.weibo.PostsPage;
-import org.casebook.weibo.UsersPage;
 import org.casebook.weibo.WeiboService;
 
 /** REST adapter: parse, call the service, render. Ids in paths are percent-decoded segments. */

@@ -1,4 +1,4 @@
-package org.casebook.weibo;
+package org.casebook.weibo.wire;
 
 import java.util.List;
 import org.casebook.core.page.Page;

@@ -1,4 +1,4 @@
-package org.casebook.weibo.http;
+package org.casebook.weibo.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,6 +10,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import org.casebook.core.AccessRule;
 import org.casebook.core.HBaseRuntime;
 import org.casebook.core.Json;
@@ -134,6 +135,43 @@ class WeiboRoutesIT {
         json(send("GET", user(alice) + "/posts?limit=1", null)).get("next").asText();
     assertError(
         send("GET", user(bob) + "/timeline?cursor=" + enc(postsCursor), null), 400, "cursor");
+  }
+
+  /**
+   * The system's settings tune the served feed: a back-fill of one post, and a threshold of two
+   * followers, past which the account is read-merged.
+   */
+  @Test
+  void settingsTuneTheServedFeed(HBaseRuntime runtime) throws Exception {
+    try (ServedSystem tuned =
+        ServedSystem.start(
+            runtime,
+            new WeiboSystem(),
+            AccessRule.token(TOKEN),
+            Map.of("weibo.fanout-threshold", "2", "weibo.backfill-posts", "1"))) {
+      String users = tuned.url("/api/weibo/users/");
+      String star = run + "-star";
+      send("POST", users + enc(star) + "/posts", "{\"content\":\"older\"}");
+      send("POST", users + enc(star) + "/posts", "{\"content\":\"newer\"}");
+      String fan = run + "-fan";
+      assertThat(send("PUT", users + enc(fan) + "/following/" + enc(star), null).statusCode())
+          .isEqualTo(204);
+      JsonNode backfilled = json(send("GET", users + enc(fan) + "/timeline", null)).get("posts");
+      assertThat(backfilled).hasSize(1);
+      assertThat(backfilled.get(0).get("content").asText()).isEqualTo("newer");
+      send("PUT", users + enc(run + "-fan2") + "/following/" + enc(star), null);
+      boolean readMerged = false;
+      for (int i = 0; i < 200 && !readMerged; i++) {
+        readMerged = json(send("GET", users + enc(star), null)).get("fanOutOnRead").asBoolean();
+        if (!readMerged) {
+          Thread.sleep(50);
+        }
+      }
+      assertThat(readMerged).as("promoted at 2 followers").isTrue();
+    }
+    assertThat(json(send("GET", user(run + "-star"), null)).get("fanOutOnRead").asBoolean())
+        .as("the mode is stored with the account")
+        .isTrue();
   }
 
   @Test

@@ -47,11 +47,13 @@ import org.casebook.frontier.PutAck;
 import org.casebook.frontier.PutStatus;
 import org.casebook.frontier.UrlInfo;
 import org.casebook.frontier.UrlItem;
+import org.casebook.trails.HistoryTables;
+import org.casebook.trails.IngestOptions;
 import org.casebook.trails.IngestReport;
-import org.casebook.trails.LogParser;
 import org.casebook.trails.TrailQuery;
 import org.casebook.trails.TrailsService;
 import org.casebook.trails.gen.LogGenerator;
+import org.casebook.trails.wire.LogParser;
 import org.casebook.tsdb.TsdbConfig;
 import org.casebook.tsdb.TsdbService;
 import org.casebook.tsdb.gen.TsdbGenerator;
@@ -181,9 +183,9 @@ final class ConsoleData {
       report =
           trails.ingest(
               log,
-              new TrailsService.IngestOptions(
+              new IngestOptions(
                   log.resolveSibling(log.getFileName() + ".rejects"),
-                  TrailsService.History.BOTH,
+                  HistoryTables.BOTH,
                   TRAILS_INGEST_THREADS),
               p);
     }

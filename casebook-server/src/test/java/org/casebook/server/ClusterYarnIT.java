@@ -209,7 +209,7 @@ class ClusterYarnIT {
   @Order(2)
   void theHadoopJarCommandRunsTheJobOnAStockCluster() throws Exception {
     // What `HADOOP_CLASSPATH=$(hbase mapredcp):<casebook-core>:<jackson-datatype-jdk8> hadoop jar
-    // casebook-trails.jar org.casebook.trails.ActiveUsersJob …` runs: RunJar on Hadoop's and
+    // casebook-trails.jar org.casebook.trails.batch.ActiveUsersJob …` runs: RunJar on Hadoop's and
     // HBase's
     // classpath plus the two jars named in the README.
     Path lib = JAR.getParent().resolve("lib");
@@ -233,7 +233,7 @@ class ClusterYarnIT {
                 cp,
                 "org.apache.hadoop.util.RunJar",
                 jar(lib, "casebook-trails-"),
-                "org.casebook.trails.ActiveUsersJob",
+                "org.casebook.trails.batch.ActiveUsersJob",
                 work.resolve("users.txt").toUri().toString(),
                 "2026-09-01",
                 "2026-09-03",

@@ -12,6 +12,9 @@ import java.util.Objects;
  * only some.
  */
 public record Event(String uid, Behaviour type, long ts, Map<String, String> fields) {
+  /** Longest uid, in code points (the one limit for ids in logs, queries and paths). */
+  public static final int MAX_UID_CHARS = 128;
+
   public Event {
     Objects.requireNonNull(uid, "uid is null");
     Objects.requireNonNull(type, "type is null");
@@ -22,20 +25,5 @@ public record Event(String uid, Behaviour type, long ts, Map<String, String> fie
 
   public Instant instant() {
     return Instant.ofEpochMilli(ts);
-  }
-
-  /** The record in the shape of a log line (counts and amounts as numbers). */
-  public EventView toJson() {
-    Map<String, Object> values = new LinkedHashMap<>();
-    fields.forEach(
-        (name, value) ->
-            values.put(
-                name,
-                switch (type.field(name).map(Behaviour.Field::kind).orElse(Behaviour.Kind.TEXT)) {
-                  case COUNT -> Long.parseLong(value);
-                  case MONEY -> new java.math.BigDecimal(value);
-                  case TEXT -> value;
-                }));
-    return new EventView(uid, type.label(), instant().toString(), values);
   }
 }

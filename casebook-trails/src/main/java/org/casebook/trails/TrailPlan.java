@@ -6,8 +6,8 @@ import java.util.Set;
 
 /**
  * How a trail query reads HBase, as a value: the planner ({@link TrailPlanner}) decides, the store
- * ({@link TrailsStore#read}) executes. GETS lists every row to fetch with the fields wanted from
- * it; SCAN lists one bounded day range per user.
+ * ({@link EventStore#read}) executes. GETS lists every row to fetch with the fields wanted from it;
+ * SCAN lists one bounded day range per user.
  */
 record TrailPlan(Kind kind, List<RowGet> gets, List<UserScan> scans) {
   enum Kind {

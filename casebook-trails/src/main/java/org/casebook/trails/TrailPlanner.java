@@ -14,12 +14,12 @@ import java.util.Set;
 final class TrailPlanner {
   private TrailPlanner() {}
 
-  static TrailPlan plan(TrailQuery q, TrailsService.Plan mode) {
+  static TrailPlan plan(TrailQuery q, PlanMode mode) {
     int first = TrailsKeys.epochDay(q.from());
     int last = TrailsKeys.epochDay(q.to());
     boolean scan =
-        mode == TrailsService.Plan.SCAN
-            || (mode == TrailsService.Plan.AUTO && q.types().size() == Behaviour.values().length);
+        mode == PlanMode.SCAN
+            || (mode == PlanMode.AUTO && q.types().size() == Behaviour.values().length);
     if (scan) {
       List<String> fields = new ArrayList<>(scanFields(q.types(), q.fields()));
       List<TrailPlan.UserScan> scans = new ArrayList<>(q.users().size());

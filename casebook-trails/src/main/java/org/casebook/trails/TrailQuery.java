@@ -35,7 +35,7 @@ public record TrailQuery(
     InvalidInputException.check(!users.isEmpty(), "users", "at least one user is required");
     InvalidInputException.check(
         users.size() <= MAX_USERS, "users", "at most " + MAX_USERS + " users per query");
-    users.forEach(u -> Ids.check(u, "users", LogParser.MAX_UID_CHARS));
+    users.forEach(u -> Ids.check(u, "users", Event.MAX_UID_CHARS));
     InvalidInputException.check(!to.isBefore(from), "to", "'to' must not be before 'from'");
     InvalidInputException.check(
         to.toEpochDay() - from.toEpochDay() < MAX_DAYS,

@@ -4,12 +4,12 @@ import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.casebook.core.Ids;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.SystemContext;
@@ -17,70 +17,17 @@ import org.casebook.core.cli.Progress;
 import org.casebook.core.page.Page;
 import org.casebook.core.page.PageRequest;
 import org.casebook.core.schema.TableSpec;
+import org.casebook.trails.batch.ActiveUsersRunner;
+import org.casebook.trails.batch.TrailsBulkLoad;
 
 /**
- * Behaviour trails (seeds 000 and 004): ingest of behaviour logs ({@link TrailsIngest}), the users
- * × days × behaviours trail query (planned by {@link TrailPlanner}, run by {@link TrailsStore}),
- * user-history queries on the tall and wide designs, and the seed-000 task (users who did all four
- * behaviours in a date range), directly or as MapReduce ({@link ActiveUsersRunner}). Thread-safe.
+ * Behaviour trails (seeds 000 and 004): ingest of behaviour logs ({@link TrailsIngest}, or the bulk
+ * load {@link TrailsBulkLoad}), the users × days × behaviours trail query (planned by {@link
+ * TrailPlanner}, run by {@link EventStore}), user-history queries on the tall and wide designs
+ * ({@link HistoryStore}), and the seed-000 task (users who did all four behaviours in a date
+ * range), directly or as MapReduce ({@link ActiveUsersRunner}). Thread-safe.
  */
 public final class TrailsService {
-  /** Which history tables an ingest also writes. */
-  public enum History {
-    NONE,
-    TALL,
-    WIDE,
-    BOTH;
-
-    boolean tall() {
-      return this == TALL || this == BOTH;
-    }
-
-    boolean wide() {
-      return this == WIDE || this == BOTH;
-    }
-  }
-
-  /**
-   * How to ingest a log.
-   *
-   * @param rejectsFile where rejected lines go (line number, reason, the line)
-   * @param threads parser/writer threads
-   */
-  public record IngestOptions(Path rejectsFile, History history, int threads) {
-    public IngestOptions {
-      Objects.requireNonNull(rejectsFile, "rejectsFile is null");
-      Objects.requireNonNull(history, "history is null");
-      InvalidInputException.check(
-          threads >= 1 && threads <= 64, "threads", "threads must be 1..64");
-    }
-  }
-
-  /** A user's trail in time order. */
-  public record Trail(String uid, List<Event> events) {
-    public Trail {
-      events = List.copyOf(events);
-    }
-
-    public Set<Behaviour> behaviours() {
-      Set<Behaviour> s = EnumSet.noneOf(Behaviour.class);
-      events.forEach(e -> s.add(e.type()));
-      return s;
-    }
-  }
-
-  /**
-   * How a trail query reads HBase. GETS is seed 000's plan: enumerate every (user, day, behaviour)
-   * row and fetch them in batched Gets, only the requested fields' columns. SCAN reads each user's
-   * contiguous day range with one bounded Scan. AUTO scans when every behaviour is wanted (nothing
-   * to skip) and uses Gets otherwise.
-   */
-  public enum Plan {
-    AUTO,
-    GETS,
-    SCAN
-  }
-
   /** Users per direct query of the seed-000 task. */
   private static final int ACTIVE_CHUNK = 500;
 
@@ -88,23 +35,30 @@ public final class TrailsService {
   private static final long MAX_TS =
       TrailsKeys.startOfDay(TrailsKeys.epochDay(TrailQuery.LAST_DATE) + 1);
 
-  private final TrailsStore store;
-  private final ActiveUsersRunner mapReduce;
   private final SystemContext context;
+  private final String namespace;
+  private final EventStore events;
+  private final HistoryStore histories;
+  private final IngestStore writes;
+  private final ActiveUsersRunner mapReduce;
 
+  /** On the system's tables (namespace {@code trails}). */
   public TrailsService(SystemContext context) {
     this(context, TrailsSchema.DEFAULT_NAMESPACE);
   }
 
-  /** On the tables of {@code namespace} (the benchmark's own). */
+  /** On the trails tables of {@code namespace} (created with {@link #schemas}). */
   public TrailsService(SystemContext context, String namespace) {
-    Objects.requireNonNull(context, "context is null");
-    this.context = context;
-    this.store =
-        new TrailsStore(context.connection(), TrailsSchema.in(namespace), context.sideWork());
+    this.context = Objects.requireNonNull(context, "context is null");
+    this.namespace = Objects.requireNonNull(namespace, "namespace is null");
+    TrailsSchema schema = TrailsSchema.in(namespace);
+    this.events = new EventStore(context, schema);
+    this.histories = new HistoryStore(context, schema);
+    this.writes = new IngestStore(context, schema);
     this.mapReduce = new ActiveUsersRunner(context.configuration(), namespace);
   }
 
+  /** The trails tables of {@code namespace}. */
   public static List<TableSpec> schemas(String namespace) {
     return TrailsSchema.in(namespace).tables();
   }
@@ -115,7 +69,7 @@ public final class TrailsService {
    * ids come from the records, so ingesting a file again writes the same cells.
    */
   public IngestReport ingest(Path input, IngestOptions options, Progress progress) {
-    return new TrailsIngest(store, input, options, progress).run();
+    return new TrailsIngest(writes, input, options, progress).run();
   }
 
   /**
@@ -130,41 +84,34 @@ public final class TrailsService {
     Objects.requireNonNull(input, "input is null");
     Objects.requireNonNull(options, "options is null");
     Objects.requireNonNull(workDir, "workDir is null");
-    return TrailsBulkLoad.run(
-        context.connection(),
-        context.configuration(),
-        store.schema(),
-        input,
-        options,
-        workDir,
-        progress);
+    return TrailsBulkLoad.run(context, namespace, input, options, workDir, progress);
   }
 
   /**
    * Trails of every user in the query, each in time order (users without events included, empty).
    */
   public Map<String, Trail> trails(TrailQuery q) {
-    return trails(q, Plan.AUTO);
+    return trails(q, PlanMode.AUTO);
   }
 
-  public Map<String, Trail> trails(TrailQuery q, Plan plan) {
+  public Map<String, Trail> trails(TrailQuery q, PlanMode plan) {
     return trails(q, Long.MIN_VALUE, Long.MAX_VALUE, plan);
   }
 
   /** As {@link #trails(TrailQuery)}, keeping only events with {@code fromTs <= ts < toTs}. */
-  private Map<String, Trail> trails(TrailQuery q, long fromTs, long toTs, Plan plan) {
+  private Map<String, Trail> trails(TrailQuery q, long fromTs, long toTs, PlanMode plan) {
     Map<String, List<Event>> byUser = new LinkedHashMap<>();
     q.users().forEach(u -> byUser.put(u, new ArrayList<>()));
-    for (Event e : store.read(TrailPlanner.plan(q, plan))) {
+    for (Event e : events.read(TrailPlanner.plan(q, plan))) {
       if (e.ts() >= fromTs && e.ts() < toTs) {
         byUser.get(e.uid()).add(e);
       }
     }
     Map<String, Trail> out = new LinkedHashMap<>();
     byUser.forEach(
-        (u, events) -> {
-          events.sort(Comparator.comparingLong(Event::ts).thenComparing(e -> e.type().id()));
-          out.put(u, new Trail(u, events));
+        (u, list) -> {
+          list.sort(Comparator.comparingLong(Event::ts).thenComparing(e -> e.type().id()));
+          out.put(u, new Trail(u, list));
         });
     return out;
   }
@@ -179,7 +126,10 @@ public final class TrailsService {
     LocalDate from = TrailsKeys.date(TrailsKeys.epochDay(fromTs));
     LocalDate to = TrailsKeys.date(TrailsKeys.epochDay(end - 1));
     return trails(
-            new TrailQuery(List.of(uid), from, to, Set.of(type), Set.of()), fromTs, end, Plan.AUTO)
+            new TrailQuery(List.of(uid), from, to, Set.of(type), Set.of()),
+            fromTs,
+            end,
+            PlanMode.AUTO)
         .get(uid)
         .events();
   }
@@ -201,16 +151,13 @@ public final class TrailsService {
   }
 
   /**
-   * The seed-000 task as a MapReduce job ({@link ActiveUsersJob}) on the context's HBase
-   * configuration: the LocalJobRunner when it names no cluster framework, YARN when it does. {@code
-   * workDir} holds the user list and the job output (it must be on the job's file system).
+   * The seed-000 task as a MapReduce job ({@link org.casebook.trails.batch.ActiveUsersJob}) on the
+   * context's HBase configuration: the LocalJobRunner when it names no cluster framework, YARN when
+   * it does. {@code workDir} holds the user list and the job output (it must be on the job's file
+   * system); {@code announce} hears where the job runs and its id.
    */
   public Map<String, Trail> activeMapReduce(
-      List<String> users,
-      LocalDate from,
-      LocalDate to,
-      Path workDir,
-      java.util.function.Consumer<String> announce) {
+      List<String> users, LocalDate from, LocalDate to, Path workDir, Consumer<String> announce) {
     return mapReduce.run(users, from, to, workDir, announce);
   }
 
@@ -219,23 +166,23 @@ public final class TrailsService {
     checkUid(uid);
     Objects.requireNonNull(page, "page is null");
     Objects.requireNonNull(layout, "layout is null");
-    return store.latest(uid, page, layout);
+    return histories.latest(uid, page, layout);
   }
 
   public List<Event> at(String uid, long ts, HistoryLayout layout) {
     checkUid(uid);
     InvalidInputException.check(ts >= 0, "ts", "ts must not be before 1970");
-    return store.at(uid, ts, layout);
+    return histories.at(uid, ts, layout);
   }
 
   public List<Event> all(String uid, int limit, HistoryLayout layout) {
     checkUid(uid);
     InvalidInputException.check(
         limit >= 1 && limit <= 1_000_000, "limit", "limit must be 1..1000000");
-    return store.all(uid, limit, layout);
+    return histories.all(uid, limit, layout);
   }
 
   private static void checkUid(String uid) {
-    Ids.check(uid, "uid", LogParser.MAX_UID_CHARS);
+    Ids.check(uid, "uid", Event.MAX_UID_CHARS);
   }
 }

@@ -8,7 +8,7 @@ import org.casebook.core.SystemContext;
 import org.casebook.core.SystemDescriptor;
 import org.casebook.core.http.Route;
 import org.casebook.trails.cli.TrailsCommand;
-import org.casebook.trails.http.TrailsRoutes;
+import org.casebook.trails.wire.TrailsRoutes;
 
 /** Behaviour trails, plugged into the platform. */
 public final class TrailsSystem implements CasebookSystem {

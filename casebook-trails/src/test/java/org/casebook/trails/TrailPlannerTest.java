@@ -13,7 +13,7 @@ class TrailPlannerTest {
   @Test
   void autoScansWhenEveryBehaviourIsWantedAndGetsOtherwise() {
     TrailQuery all = new TrailQuery(List.of("a", "b"), DAY1, DAY1.plusDays(2), Set.of(), Set.of());
-    TrailPlan scan = TrailPlanner.plan(all, TrailsService.Plan.AUTO);
+    TrailPlan scan = TrailPlanner.plan(all, PlanMode.AUTO);
     int first = TrailsKeys.epochDay(DAY1);
     assertThat(scan.kind()).isEqualTo(TrailPlan.Kind.SCAN);
     assertThat(scan.scans())
@@ -29,7 +29,7 @@ class TrailPlannerTest {
             DAY1.plusDays(1),
             Set.of(Behaviour.PLAY, Behaviour.ORDER),
             Set.of("price"));
-    TrailPlan gets = TrailPlanner.plan(some, TrailsService.Plan.AUTO);
+    TrailPlan gets = TrailPlanner.plan(some, PlanMode.AUTO);
     assertThat(gets.kind()).isEqualTo(TrailPlan.Kind.GETS);
     assertThat(gets.gets())
         .containsExactly(
@@ -42,12 +42,12 @@ class TrailPlannerTest {
   @Test
   void forcedPlansAreHonouredAndScansCarryTheUnionOfFieldPrefixes() {
     TrailQuery all = new TrailQuery(List.of("a"), DAY1, DAY1, Set.of(), Set.of("price", "page"));
-    assertThat(TrailPlanner.plan(all, TrailsService.Plan.GETS).gets())
+    assertThat(TrailPlanner.plan(all, PlanMode.GETS).gets())
         .hasSize(4)
         .extracting(TrailPlan.RowGet::fields)
         .containsExactly(
             List.of("device"), List.of("contentId"), List.of("page"), List.of("price"));
-    TrailPlan scan = TrailPlanner.plan(all, TrailsService.Plan.SCAN);
+    TrailPlan scan = TrailPlanner.plan(all, PlanMode.SCAN);
     assertThat(scan.scans())
         .singleElement()
         .satisfies(

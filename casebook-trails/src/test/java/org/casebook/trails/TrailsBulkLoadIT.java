@@ -18,6 +18,7 @@ import org.casebook.core.schema.SchemaManager;
 import org.casebook.core.testing.EmbeddedHBase;
 import org.casebook.core.testing.TestIds;
 import org.casebook.trails.gen.LogGenerator;
+import org.casebook.trails.wire.LogLines;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -96,7 +97,7 @@ class TrailsBulkLoadIT {
     extra.write("ERROR upload\rfailed\n".getBytes(StandardCharsets.UTF_8));
     // Over the 1 MiB limit: both paths keep only its head and reject it as too long.
     extra.write("{\"uid\":\"".getBytes(StandardCharsets.UTF_8));
-    extra.write("x".repeat(TrailsIngest.MAX_LINE_BYTES + 100).getBytes(StandardCharsets.UTF_8));
+    extra.write("x".repeat(LogLines.MAX_LINE_BYTES + 100).getBytes(StandardCharsets.UTF_8));
     extra.write("\"}\n".getBytes(StandardCharsets.UTF_8));
     extra.write(
         ("{\"uid\":\""
@@ -119,7 +120,7 @@ class TrailsBulkLoadIT {
 
     assertThat(byPuts.lines()).isEqualTo(w.lines() + 6);
     assertThat(byPuts.rejected()).isEqualTo(w.malformed() + 4);
-    assertThat(byPuts.rejectReasons()).containsEntry(TrailsIngest.TOO_LONG, 1L);
+    assertThat(byPuts.rejectReasons()).containsEntry(LogLines.TOO_LONG, 1L);
     assertThat(byBulk.lines()).isEqualTo(byPuts.lines());
     assertThat(byBulk.accepted()).isEqualTo(byPuts.accepted());
     assertThat(byBulk.rejected()).isEqualTo(byPuts.rejected());
@@ -158,7 +159,7 @@ class TrailsBulkLoadIT {
     }
   }
 
-  private static TrailsService.IngestOptions options(Path rejects) {
-    return new TrailsService.IngestOptions(rejects, TrailsService.History.BOTH, 2);
+  private static IngestOptions options(Path rejects) {
+    return new IngestOptions(rejects, HistoryTables.BOTH, 2);
   }
 }

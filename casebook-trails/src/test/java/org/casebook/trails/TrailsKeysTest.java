@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.casebook.core.key.KeyLayout;
 import org.casebook.core.testing.KeyLayoutChecks;
+import org.casebook.trails.wire.LogParser;
 import org.junit.jupiter.api.Test;
 
 class TrailsKeysTest {
@@ -48,7 +49,7 @@ class TrailsKeysTest {
     assertThat(readme).contains(TrailsKeys.TALL_ROW.explain(e.uid(), e.ts(), hash));
     assertThat(readme).contains(TrailsKeys.WIDE_ROW.explain(e.uid()));
     assertThat(readme).contains(TrailsKeys.WIDE_COLUMN.explain(e.ts(), hash));
-    assertThat(readme).contains(new String(TrailsStore.historyValue(e), StandardCharsets.UTF_8));
+    assertThat(readme).contains(new String(HistoryCodec.encode(e), StandardCharsets.UTF_8));
   }
 
   @Test

@@ -81,7 +81,7 @@ class TrailsServiceIT {
   private IngestReport ingest(Path file) {
     return trails.ingest(
         file,
-        new TrailsService.IngestOptions(dir.resolve("rejects.tsv"), TrailsService.History.BOTH, 2),
+        new IngestOptions(dir.resolve("rejects.tsv"), HistoryTables.BOTH, 2),
         Progress.logging("test ingest", Files.exists(file) ? file.toFile().length() : 0, "bytes"));
   }
 
@@ -195,8 +195,7 @@ class TrailsServiceIT {
     Path file = dir.resolve("ids.jsonl");
     Files.write(file, lines, StandardCharsets.UTF_8);
     assertThat(ingest(file).accepted()).isEqualTo(ids.size());
-    Map<String, TrailsService.Trail> result =
-        trails.trails(new TrailQuery(ids, DAY1, DAY1, Set.of(), Set.of()));
+    Map<String, Trail> result = trails.trails(new TrailQuery(ids, DAY1, DAY1, Set.of(), Set.of()));
     for (int i = 0; i < ids.size(); i++) {
       List<Event> events = result.get(ids.get(i)).events();
       assertThat(events).as(ids.get(i)).hasSize(1);
@@ -244,20 +243,20 @@ class TrailsServiceIT {
     assertThat(events.get(1).fields()).containsOnlyKeys("price").containsEntry("price", "2.00");
     assertThat(events).isSortedAccordingTo(java.util.Comparator.comparingLong(Event::ts));
 
-    for (TrailsService.Plan plan : TrailsService.Plan.values()) {
+    for (PlanMode plan : PlanMode.values()) {
       assertThat(trails.trails(q, plan).get(a).events()).as(plan.name()).isEqualTo(events);
       TrailQuery allTypes =
           new TrailQuery(
               List.of(a, u("none")), DAY1, DAY1.plusDays(4), Set.of(), Set.of("price", "page"));
       assertThat(trails.trails(allTypes, plan))
           .as(plan.name())
-          .isEqualTo(trails.trails(allTypes, TrailsService.Plan.GETS));
+          .isEqualTo(trails.trails(allTypes, PlanMode.GETS));
     }
     assertThat(
             trails
                 .trails(
                     new TrailQuery(List.of(a), DAY1, DAY1.plusDays(4), Set.of(), Set.of()),
-                    TrailsService.Plan.SCAN)
+                    PlanMode.SCAN)
                 .get(a)
                 .events())
         .hasSize(15);
@@ -347,8 +346,8 @@ class TrailsServiceIT {
                 Set.of(),
                 Set.of()));
     for (TrailQuery q : queries) {
-      Map<String, TrailsService.Trail> gets = trails.trails(q, TrailsService.Plan.GETS);
-      Map<String, TrailsService.Trail> scan = trails.trails(q, TrailsService.Plan.SCAN);
+      Map<String, Trail> gets = trails.trails(q, PlanMode.GETS);
+      Map<String, Trail> scan = trails.trails(q, PlanMode.SCAN);
       assertThat(scan).as(q.toString()).isEqualTo(gets);
       assertThat(gets.values().stream().mapToInt(t -> t.events().size()).sum())
           .as(q.toString())
@@ -382,13 +381,13 @@ class TrailsServiceIT {
     ingest(dir.resolve("a.jsonl"));
     users.add(u("nobody"));
 
-    Map<String, TrailsService.Trail> direct = trails.active(users, DAY1, DAY1.plusDays(9));
+    Map<String, Trail> direct = trails.active(users, DAY1, DAY1.plusDays(9));
     assertThat(direct.keySet())
         .containsExactlyInAnyOrder(
             u("m0"), u("m3"), u("m6"), u("m9"), u("m12"), u("m15"), u("m18"), u("m21"), u("m24"),
             u("m27"));
     List<String> announced = new java.util.ArrayList<>();
-    Map<String, TrailsService.Trail> viaJob =
+    Map<String, Trail> viaJob =
         trails.activeMapReduce(users, DAY1, DAY1.plusDays(9), dir.resolve("mr"), announced::add);
     assertThat(announced)
         .singleElement()

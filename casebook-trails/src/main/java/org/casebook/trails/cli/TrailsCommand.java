@@ -22,12 +22,15 @@ import org.casebook.core.cli.Progress;
 import org.casebook.core.page.Page;
 import org.casebook.trails.Behaviour;
 import org.casebook.trails.Event;
-import org.casebook.trails.EventView;
 import org.casebook.trails.HistoryLayout;
+import org.casebook.trails.HistoryTables;
+import org.casebook.trails.IngestOptions;
 import org.casebook.trails.IngestReport;
+import org.casebook.trails.Trail;
 import org.casebook.trails.TrailQuery;
 import org.casebook.trails.TrailsService;
 import org.casebook.trails.gen.LogGenerator;
+import org.casebook.trails.wire.EventView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -162,11 +165,11 @@ public final class TrailsCommand {
                       + " for large logs.")
           boolean bulk) {
     InvalidInputException.check(Files.isRegularFile(file), "file", "no such file: " + file);
-    TrailsService.History h = Enums.parse(TrailsService.History.class, history, "history");
+    HistoryTables h = Enums.parse(HistoryTables.class, history, "history");
     Path rejectsFile =
         rejects != null ? rejects : file.resolveSibling(file.getFileName() + ".rejects");
     TrailsService s = service();
-    TrailsService.IngestOptions options = new TrailsService.IngestOptions(rejectsFile, h, threads);
+    IngestOptions options = new IngestOptions(rejectsFile, h, threads);
     IngestReport report;
     try (Progress p = Progress.start("ingest " + file.getFileName(), sizeOf(file), "bytes")) {
       if (bulk) {
@@ -295,7 +298,7 @@ public final class TrailsCommand {
     SystemContext ctx = context.get();
     long t0 = System.nanoTime();
     TrailsService s = new TrailsService(ctx);
-    Map<String, TrailsService.Trail> active =
+    Map<String, Trail> active =
         mapreduce
             ? s.activeMapReduce(
                 users,

@@ -1,4 +1,4 @@
-package org.casebook.trails;
+package org.casebook.trails.batch;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -17,7 +17,6 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
@@ -28,23 +27,31 @@ import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.casebook.core.LocalFileException;
 import org.casebook.core.StorageException;
+import org.casebook.core.SystemContext;
 import org.casebook.core.batch.MapReduceJobs;
 import org.casebook.core.batch.hfile.HFileBulkLoad;
 import org.casebook.core.batch.hfile.KeyValueShuffle;
 import org.casebook.core.cli.Progress;
+import org.casebook.trails.HistoryTables;
+import org.casebook.trails.IngestOptions;
+import org.casebook.trails.IngestReport;
+import org.casebook.trails.TrailsRowCodec;
+import org.casebook.trails.wire.LogLines;
+import org.casebook.trails.wire.RejectsFile;
 
 /**
  * The bulk-load ingest (seed 000 loads its logs with a MapReduce job): one job reads the log in
- * splits, cleans every line with the Put path's rules ({@link TrailsIngest#clean}), and emits the
- * events, tall and wide cells; core's {@link HFileBulkLoad} writes them as HFiles, one or more per
- * region, and moves them into the tables. The cells are the Put path's (same keys, qualifiers and
- * values), so both paths store the same data and a file loaded twice holds the same cells.
+ * splits, cleans every line with the Put path's rules ({@link LogLines#clean}), and emits the
+ * events, tall and wide cells ({@link TrailsRowCodec#rowsOf}); core's {@link HFileBulkLoad} writes
+ * them as HFiles, one or more per region, and moves them into the tables. The cells are the Put
+ * path's (same keys, qualifiers and values), so both paths store the same data and a file loaded
+ * twice holds the same cells.
  *
  * <p>Rejected lines: each map task writes its own to a side file (byte offset, reason, line); the
  * driver turns the offsets into line numbers with one pass over the log and writes the same rejects
  * file as the Put path.
  */
-final class TrailsBulkLoad {
+public final class TrailsBulkLoad {
   private static final org.slf4j.Logger LOG =
       org.slf4j.LoggerFactory.getLogger(TrailsBulkLoad.class);
   static final String NAMESPACE = "casebook.trails.bulk.namespace";
@@ -68,23 +75,24 @@ final class TrailsBulkLoad {
   private TrailsBulkLoad() {}
 
   /**
-   * Loads {@code input} (a local file) into {@code schema}'s tables; {@code localWork} is the
-   * scratch directory of a LocalJobRunner run (on YARN the work goes under the cluster file
-   * system's {@code /tmp}, where the log is copied first).
+   * Loads {@code input} (a local file) into the trails tables of {@code namespace}, with the HBase
+   * and the Hadoop configuration of {@code context}; {@code localWork} is the scratch directory of
+   * a LocalJobRunner run (on YARN the work goes under the cluster file system's {@code /tmp}, where
+   * the log is copied first).
    */
-  static IngestReport run(
-      Connection connection,
-      Configuration base,
-      TrailsSchema schema,
+  public static IngestReport run(
+      SystemContext context,
+      String namespace,
       java.nio.file.Path input,
-      TrailsService.IngestOptions options,
+      IngestOptions options,
       java.nio.file.Path localWork,
       Progress progress) {
     if (!Files.isRegularFile(input)) {
       throw LocalFileException.of("read", input, new java.io.FileNotFoundException("no such file"));
     }
     long t0 = System.nanoTime();
-    Configuration conf = new Configuration(base);
+    TrailsRowCodec rows = TrailsRowCodec.in(namespace);
+    Configuration conf = new Configuration(context.configuration());
     boolean local = MapReduceJobs.isLocal(conf);
     if (local) {
       // A log is one file: splits of a quarter of it per core (8 to 128 MB) keep both cores
@@ -105,7 +113,7 @@ final class TrailsBulkLoad {
             : new Path(
                 "/tmp/casebook-" + System.getProperty("user.name"),
                 "trails-bulk-" + UUID.randomUUID());
-    List<TableName> tables = tables(schema, options.history());
+    List<TableName> tables = rows.tables(options.history());
     try {
       FileSystem fs = work.getFileSystem(conf);
       fs.delete(work, true);
@@ -117,7 +125,7 @@ final class TrailsBulkLoad {
       }
       Path rejectsDir = new Path(work, "rejects");
       Path out = new Path(work, "hfiles");
-      conf.set(NAMESPACE, schema.events().getNamespaceAsString());
+      conf.set(NAMESPACE, rows.namespace());
       conf.setEnum(HISTORY, options.history());
       conf.set(REJECTS, rejectsDir.toString());
       // The tasks write their rejects to a file per task: no second attempt beside the first.
@@ -129,11 +137,11 @@ final class TrailsBulkLoad {
       job.setMapperClass(LineMapper.class);
       HFileBulkLoad.configure(
           job,
-          connection,
+          context.connection(),
           tables,
           out,
           work,
-          sample(input, schema, options.history(), SAMPLE_LINES));
+          sample(input, rows, options.history(), SAMPLE_LINES));
       MapReduceJobs.prepare(job, TrailsBulkLoad.class);
       long[] shown = {0};
       progress.detail("MapReduce job");
@@ -157,14 +165,14 @@ final class TrailsBulkLoad {
       org.apache.hadoop.mapreduce.Counters c = job.getCounters();
       progress.advance(c.findCounter(Counters.BYTES).getValue() - shown[0]);
       progress.detail("loading HFiles");
-      HFileBulkLoad.Loaded loaded = HFileBulkLoad.load(connection, conf, out, tables);
+      HFileBulkLoad.Loaded loaded = HFileBulkLoad.load(context.connection(), conf, out, tables);
       LOG.info(
           "bulk load of {}: job {} s, {} HFiles loaded in {} s",
           input.getFileName(),
           String.format(java.util.Locale.ROOT, "%.2f", jobSeconds),
           loaded.hfiles(),
           String.format(java.util.Locale.ROOT, "%.2f", loaded.seconds()));
-      TrailsIngest.writeRejects(readRejects(fs, rejectsDir, input), options.rejectsFile());
+      RejectsFile.write(readRejects(fs, rejectsDir, input), options.rejectsFile());
       Map<String, Long> reasons = new TreeMap<>();
       CounterGroup group = c.getGroup(REASONS);
       for (Counter counter : group) {
@@ -210,7 +218,7 @@ final class TrailsBulkLoad {
    * The map tasks' rejects files, as rejects numbered by line: sorted by byte offset, the offsets
    * turned into line numbers by counting the log's newlines in one pass.
    */
-  private static List<TrailsIngest.Reject> readRejects(
+  private static List<RejectsFile.Reject> readRejects(
       FileSystem fs, Path dir, java.nio.file.Path input) throws IOException {
     List<long[]> offsets = new ArrayList<>();
     List<String[]> texts = new ArrayList<>();
@@ -230,7 +238,7 @@ final class TrailsBulkLoad {
       }
     }
     offsets.sort((x, y) -> Long.compare(x[0], y[0]));
-    List<TrailsIngest.Reject> out = new ArrayList<>(offsets.size());
+    List<RejectsFile.Reject> out = new ArrayList<>(offsets.size());
     if (offsets.isEmpty()) {
       return out;
     }
@@ -244,7 +252,7 @@ final class TrailsBulkLoad {
         for (int i = 0; i < n && next < offsets.size(); i++) {
           while (next < offsets.size() && offsets.get(next)[0] == pos + i) {
             String[] t = texts.get((int) offsets.get(next)[1]);
-            out.add(new TrailsIngest.Reject(newlines + 1, t[0], t[1]));
+            out.add(new RejectsFile.Reject(newlines + 1, t[0], t[1]));
             next++;
           }
           if (buf[i] == '\n') {
@@ -261,24 +269,12 @@ final class TrailsBulkLoad {
     return out;
   }
 
-  /** The tables an ingest with {@code history} writes. */
-  private static List<TableName> tables(TrailsSchema schema, TrailsService.History history) {
-    List<TableName> tables = new ArrayList<>(List.of(schema.events()));
-    if (history.tall()) {
-      tables.add(schema.tall());
-    }
-    if (history.wide()) {
-      tables.add(schema.wide());
-    }
-    return tables;
-  }
-
   /**
    * The rows of {@code lines} lines read at evenly spaced places in the log: what the job will
    * write, in proportion, so the reducers can be given equal shares (a TeraSort-style sample).
    */
   static List<HFileBulkLoad.SampledRow> sample(
-      java.nio.file.Path input, TrailsSchema schema, TrailsService.History history, int lines)
+      java.nio.file.Path input, TrailsRowCodec rows, HistoryTables history, int lines)
       throws IOException {
     List<HFileBulkLoad.SampledRow> out = new ArrayList<>();
     long size = Files.size(input);
@@ -309,14 +305,11 @@ final class TrailsBulkLoad {
           continue;
         }
         byte[] line = java.util.Arrays.copyOfRange(b, start, end);
-        TrailsIngest.Cleaned c =
-            TrailsIngest.clean(line, TrailsIngest.lengthWithoutCarriageReturn(line, line.length));
+        LogLines.Cleaned c =
+            LogLines.clean(line, LogLines.lengthWithoutCarriageReturn(line, line.length));
         if (c.event() != null) {
-          TrailsStore.rowsOf(
-              schema,
-              c.event(),
-              history,
-              (t, p) -> out.add(HFileBulkLoad.SampledRow.of(t.getName(), p)));
+          rows.rowsOf(
+              c.event(), history, (t, p) -> out.add(HFileBulkLoad.SampledRow.of(t.getName(), p)));
         }
       }
     }
@@ -326,8 +319,8 @@ final class TrailsBulkLoad {
   /** Cleans the lines of one split and emits their cells; rejects go to the task's side file. */
   public static final class LineMapper
       extends Mapper<LongWritable, Text, ImmutableBytesWritable, KeyValueShuffle.RowCells> {
-    private TrailsSchema schema;
-    private TrailsService.History history;
+    private TrailsRowCodec rows;
+    private HistoryTables history;
     private Path rejectsFile;
     private OutputStream rejects;
     private HFileBulkLoad.Emitter emitter;
@@ -335,8 +328,8 @@ final class TrailsBulkLoad {
     @Override
     protected void setup(Context context) {
       Configuration conf = context.getConfiguration();
-      schema = TrailsSchema.in(conf.get(NAMESPACE));
-      history = conf.getEnum(HISTORY, TrailsService.History.BOTH);
+      rows = TrailsRowCodec.in(conf.get(NAMESPACE));
+      history = conf.getEnum(HISTORY, HistoryTables.BOTH);
       emitter = HFileBulkLoad.emitter(conf);
       // Named by task, not attempt: a retried task overwrites its failed attempt's files.
       rejectsFile =
@@ -349,8 +342,8 @@ final class TrailsBulkLoad {
       byte[] raw = line.getBytes();
       context.getCounter(Counters.LINES).increment(1);
       context.getCounter(Counters.BYTES).increment(line.getLength() + 1L);
-      TrailsIngest.Cleaned c =
-          TrailsIngest.clean(raw, TrailsIngest.lengthWithoutCarriageReturn(raw, line.getLength()));
+      LogLines.Cleaned c =
+          LogLines.clean(raw, LogLines.lengthWithoutCarriageReturn(raw, line.getLength()));
       if (c.event() == null) {
         context.getCounter(Counters.REJECTED).increment(1);
         context.getCounter(REASONS, c.category()).increment(1);
@@ -360,16 +353,15 @@ final class TrailsBulkLoad {
         rejects.write(
             (offset.get()
                     + "\t"
-                    + TrailsIngest.oneLine(c.reason())
+                    + RejectsFile.oneLine(c.reason())
                     + "\t"
-                    + TrailsIngest.oneLine(c.shown())
+                    + RejectsFile.oneLine(c.shown())
                     + "\n")
                 .getBytes(StandardCharsets.UTF_8));
         return;
       }
       long[] cells = {0};
-      TrailsStore.rowsOf(
-          schema,
+      rows.rowsOf(
           c.event(),
           history,
           (table, put) -> cells[0] += emitter.emit(context, table.getName(), put));

@@ -1,25 +1,29 @@
-package org.casebook.trails;
+package org.casebook.trails.wire;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.casebook.core.Ids;
 import org.casebook.core.Json;
+import org.casebook.trails.Behaviour;
+import org.casebook.trails.Event;
 
 /**
  * Cleans one log line (JSON, see the module README) into an {@link Event}, or says why not. Unknown
- * extra fields are dropped; a missing or mistyped known field rejects the line.
+ * extra fields are dropped; a missing or mistyped known field rejects the line. The log line is the
+ * trails input format; the seed-000 MapReduce job writes its events in the same shape ({@link
+ * EventView}), read back with {@link #parseAll}.
  */
 public final class LogParser {
-  /** Longest uid, in code points (the one limit for ids in logs, queries and paths). */
-  public static final int MAX_UID_CHARS = 128;
-
   static final int MAX_TEXT_CHARS = 256;
   private static final long MAX_TS = Instant.parse("9999-01-01T00:00:00Z").toEpochMilli();
 
@@ -46,6 +50,22 @@ public final class LogParser {
     } catch (JsonProcessingException e) {
       return Parsed.reject("not JSON", "not JSON: " + e.getOriginalMessage());
     }
+    return parse(node);
+  }
+
+  /**
+   * Each record of a JSON array of records in the log line's shape (what {@link EventView} writes),
+   * parsed as a log line.
+   */
+  public static List<Parsed> parseAll(String jsonArray) throws IOException {
+    List<Parsed> out = new ArrayList<>();
+    for (JsonNode n : Json.mapper().readTree(jsonArray)) {
+      out.add(parse(n));
+    }
+    return out;
+  }
+
+  private static Parsed parse(JsonNode node) {
     if (node == null || !node.isObject()) {
       return Parsed.reject("not a JSON object", "not a JSON object");
     }
@@ -159,7 +179,7 @@ public final class LogParser {
 
   /** Null if fine, else what is wrong with a uid (the platform's id rule: also not blank). */
   static String uidProblem(String uid) {
-    String problem = textProblem(uid, MAX_UID_CHARS);
+    String problem = textProblem(uid, Event.MAX_UID_CHARS);
     return problem == null && uid.isBlank() ? "is blank" : problem;
   }
 

@@ -1,4 +1,4 @@
-package org.casebook.trails;
+package org.casebook.trails.batch;
 
 import java.io.DataInput;
 import java.io.DataOutput;
@@ -17,12 +17,13 @@ import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.apache.hadoop.util.LineReader;
+import org.casebook.trails.wire.LogLines;
 
 /**
  * The log's lines as the Put path reads them, for the bulk load's map tasks: a line ends at {@code
  * \n} only; every line is a record keyed by its byte offset, a line longer than {@link
- * TrailsIngest#MAX_LINE_BYTES} cut short (so the mapper rejects it as too long and the heap never
- * holds it), and a UTF-8 byte order mark before the first line dropped. Splits are Hadoop's ({@link
+ * LogLines#MAX_LINE_BYTES} cut short (so the mapper rejects it as too long and the heap never holds
+ * it), and a UTF-8 byte order mark before the first line dropped. Splits are Hadoop's ({@link
  * TextInputFormat}'s; a split reads every line that starts in it), wrapped so that the task does
  * not see a {@link FileSplit}: for one the task sums the file system's byte counters of every
  * thread before and after every record, which inside the server's JVM (hundreds of threads) took a
@@ -83,11 +84,11 @@ final class LogLineInputFormat extends InputFormat<LongWritable, Text> {
         return false;
       }
       key.set(pos);
-      int consumed = in.readLine(value, TrailsIngest.KEPT_BYTES, Integer.MAX_VALUE);
+      int consumed = in.readLine(value, LogLines.KEPT_BYTES, Integer.MAX_VALUE);
       if (consumed == 0) {
         return false;
       }
-      if (pos == 0 && TrailsIngest.startsWithByteOrderMark(value.getBytes(), value.getLength())) {
+      if (pos == 0 && LogLines.startsWithByteOrderMark(value.getBytes(), value.getLength())) {
         value.set(value.getBytes(), 3, value.getLength() - 3);
       }
       pos += consumed;

@@ -1,7 +1,6 @@
-package org.casebook.trails;
+package org.casebook.trails.batch;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
@@ -10,6 +9,10 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.casebook.core.Json;
+import org.casebook.trails.Behaviour;
+import org.casebook.trails.Event;
+import org.casebook.trails.TrailsRowCodec;
+import org.casebook.trails.wire.EventView;
 
 /** Rebuilds one user's trail from the reader's results; emits it if all four behaviours occur. */
 final class ActiveUserMapper extends Mapper<Text, Result[], Text, Text> {
@@ -23,13 +26,7 @@ final class ActiveUserMapper extends Mapper<Text, Result[], Text, Text> {
   protected void map(Text uid, Result[] results, Context context)
       throws IOException, InterruptedException {
     String user = uid.toString();
-    List<Event> events = new ArrayList<>();
-    for (Result r : results) {
-      if (r != null && !r.isEmpty()) {
-        TrailsKeys.EventRow row = TrailsKeys.eventRowOf(r.getRow());
-        TrailsStore.decodeRow(user, row.day(), row.behaviour(), r, events);
-      }
-    }
+    List<Event> events = TrailsRowCodec.decode(user, results);
     context.getCounter(Counters.USERS).increment(1);
     context.getCounter(Counters.EVENTS).increment(events.size());
     Set<Behaviour> seen = EnumSet.noneOf(Behaviour.class);

@@ -1,6 +1,5 @@
-package org.casebook.trails;
+package org.casebook.trails.batch;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -17,9 +16,12 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.casebook.core.Json;
 import org.casebook.core.StorageException;
 import org.casebook.core.batch.MapReduceJobs;
+import org.casebook.trails.Event;
+import org.casebook.trails.Trail;
+import org.casebook.trails.TrailQuery;
+import org.casebook.trails.wire.LogParser;
 
 /**
  * Launches {@link ActiveUsersJob} (the seed-000 task as MapReduce) and reads its output back into
@@ -27,11 +29,12 @@ import org.casebook.core.batch.MapReduceJobs;
  * The work directory (user list and job output) is on the job's file system: local next to embedded
  * HBase, the cluster's default file system (HDFS) on YARN, where every task can read it.
  */
-final class ActiveUsersRunner {
+public final class ActiveUsersRunner {
   private final Configuration base;
   private final String namespace;
 
-  ActiveUsersRunner(Configuration base, String namespace) {
+  /** On the trails tables of {@code namespace}, with the Hadoop configuration {@code base}. */
+  public ActiveUsersRunner(Configuration base, String namespace) {
     this.base = base;
     this.namespace = namespace;
   }
@@ -40,7 +43,7 @@ final class ActiveUsersRunner {
    * Runs the job; {@code localWorkDir} is used by the LocalJobRunner, a directory under the cluster
    * file system's {@code /tmp} on YARN. {@code announce} hears where the job runs and its id.
    */
-  Map<String, TrailsService.Trail> run(
+  public Map<String, Trail> run(
       List<String> users,
       LocalDate from,
       LocalDate to,
@@ -64,7 +67,7 @@ final class ActiveUsersRunner {
         out.write((String.join("\n", users) + "\n").getBytes(StandardCharsets.UTF_8));
       }
       ActiveUsersJob.run(jobConf, usersFile, from, to, output, namespace, announce);
-      Map<String, TrailsService.Trail> trails = readOutput(fs, output);
+      Map<String, Trail> trails = readOutput(fs, output);
       fs.delete(work, true);
       return trails;
     } catch (IOException e) {
@@ -77,9 +80,8 @@ final class ActiveUsersRunner {
   }
 
   /** The job's {@code uid<TAB>[events as JSON]} lines, by uid. */
-  private static Map<String, TrailsService.Trail> readOutput(FileSystem fs, Path output)
-      throws IOException {
-    Map<String, TrailsService.Trail> out = new TreeMap<>();
+  private static Map<String, Trail> readOutput(FileSystem fs, Path output) throws IOException {
+    Map<String, Trail> out = new TreeMap<>();
     List<Path> parts = new ArrayList<>();
     for (FileStatus s : fs.listStatus(output)) {
       if (s.getPath().getName().startsWith("part-")) {
@@ -94,7 +96,7 @@ final class ActiveUsersRunner {
         while ((line = r.readLine()) != null) {
           int tab = line.indexOf('\t');
           String uid = line.substring(0, tab);
-          out.put(uid, new TrailsService.Trail(uid, parseEvents(uid, line.substring(tab + 1))));
+          out.put(uid, new Trail(uid, parseEvents(uid, line.substring(tab + 1))));
         }
       }
     }
@@ -103,8 +105,7 @@ final class ActiveUsersRunner {
 
   private static List<Event> parseEvents(String uid, String json) throws IOException {
     List<Event> events = new ArrayList<>();
-    for (JsonNode n : Json.mapper().readTree(json)) {
-      LogParser.Parsed p = LogParser.parse(n.toString());
+    for (LogParser.Parsed p : LogParser.parseAll(json)) {
       events.add(
           p.event()
               .orElseThrow(

@@ -1,4 +1,4 @@
-package org.casebook.trails.http;
+package org.casebook.trails.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,6 +22,8 @@ import org.casebook.core.http.HttpApiServer;
 import org.casebook.core.schema.SchemaManager;
 import org.casebook.core.testing.EmbeddedHBase;
 import org.casebook.core.testing.TestIds;
+import org.casebook.trails.HistoryTables;
+import org.casebook.trails.IngestOptions;
 import org.casebook.trails.TrailsService;
 import org.casebook.trails.TrailsSystem;
 import org.junit.jupiter.api.AfterEach;
@@ -58,7 +60,7 @@ class TrailsRoutesIT {
         StandardCharsets.UTF_8);
     service.ingest(
         dir.resolve("l.jsonl"),
-        new TrailsService.IngestOptions(dir.resolve("r"), TrailsService.History.BOTH, 1),
+        new IngestOptions(dir.resolve("r"), HistoryTables.BOTH, 1),
         Progress.logging("t", 0, "bytes"));
     // Writes need a token here; the query is a read sent as POST and must still be open.
     server = new HttpApiServer("127.0.0.1", 0, AccessRule.token("trails-it"), 2, context.metrics());

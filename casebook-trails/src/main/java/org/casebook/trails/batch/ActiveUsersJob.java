@@ -1,4 +1,4 @@
-package org.casebook.trails;
+package org.casebook.trails.batch;
 
 import java.io.IOException;
 import java.time.LocalDate;
@@ -13,13 +13,14 @@ import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 import org.casebook.core.batch.MapReduceJobs;
+import org.casebook.trails.TrailsRowCodec;
 
 /**
  * The seed-000 task as a MapReduce job: among the users listed in a file, those who did all four
  * behaviours between two dates, with their trails, written as {@code uid<TAB>[events as JSON]}.
  *
  * <pre>
- * hadoop jar casebook-trails.jar org.casebook.trails.ActiveUsersJob USERS_FILE FROM TO OUTPUT_DIR [NAMESPACE]
+ * hadoop jar casebook-trails.jar org.casebook.trails.batch.ActiveUsersJob USERS_FILE FROM TO OUTPUT_DIR [NAMESPACE]
  * </pre>
  *
  * Runs with the LocalJobRunner next to embedded HBase, on YARN with a cluster's configuration.
@@ -42,7 +43,7 @@ public final class ActiveUsersJob extends Configured implements Tool {
             LocalDate.parse(args[1]),
             LocalDate.parse(args[2]),
             new Path(args[3]),
-            args.length == 5 ? args[4] : TrailsSchema.DEFAULT_NAMESPACE,
+            args.length == 5 ? args[4] : TrailsRowCodec.DEFAULT_NAMESPACE,
             where -> System.err.println("casebook-trails active users: " + where));
     System.out.printf("users %d, active %d, events %d%n", o.users(), o.activeUsers(), o.events());
     return o.succeeded() ? 0 : 1;

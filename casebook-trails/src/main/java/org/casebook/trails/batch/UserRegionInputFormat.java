@@ -1,4 +1,4 @@
-package org.casebook.trails;
+package org.casebook.trails.batch;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -23,6 +23,7 @@ import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.casebook.trails.TrailsRowCodec;
 
 /**
  * Seed 000's PrefixInputFormat: reads the user ids, finds the region that holds each user's rows
@@ -39,15 +40,14 @@ public final class UserRegionInputFormat extends InputFormat<Text, Result[]> {
   public List<InputSplit> getSplits(JobContext context) throws IOException {
     Configuration conf = context.getConfiguration();
     List<String> users = readUsers(conf);
-    TrailsSchema schema = TrailsSchema.in(conf.get(NAMESPACE, TrailsSchema.DEFAULT_NAMESPACE));
-    int firstDay = TrailsKeys.epochDay(LocalDate.parse(conf.get(FROM)));
+    TrailsRowCodec rows = TrailsRowCodec.in(conf.get(NAMESPACE, TrailsRowCodec.DEFAULT_NAMESPACE));
+    LocalDate firstDay = LocalDate.parse(conf.get(FROM));
     Map<String, List<String>> byRegion = new LinkedHashMap<>();
     Map<String, String> hostOf = new LinkedHashMap<>();
     try (Connection c = ConnectionFactory.createConnection(conf);
-        RegionLocator locator = c.getRegionLocator(schema.events())) {
+        RegionLocator locator = c.getRegionLocator(rows.events())) {
       for (String u : users) {
-        HRegionLocation loc =
-            locator.getRegionLocation(TrailsKeys.eventRow(u, firstDay, Behaviour.LOGIN));
+        HRegionLocation loc = locator.getRegionLocation(TrailsRowCodec.firstRow(u, firstDay));
         String region = loc.getRegion().getEncodedName();
         byRegion.computeIfAbsent(region, k -> new ArrayList<>()).add(u);
         hostOf.put(region, loc.getHostname());

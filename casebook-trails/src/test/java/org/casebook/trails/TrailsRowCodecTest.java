@@ -12,8 +12,8 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
 
-/** {@link TrailsStore#decodeRow}: a row's cells back into events, without HBase. */
-class TrailsStoreDecodeTest {
+/** {@link TrailsRowCodec#decodeRow}: a row's cells back into events, without HBase. */
+class TrailsRowCodecTest {
   private static final int DAY = 20_706;
   private static final long DAY_START = TrailsKeys.startOfDay(DAY);
   private static final byte[] ROW = TrailsKeys.eventRow("u,1", DAY, Behaviour.ORDER);
@@ -29,7 +29,7 @@ class TrailsStoreDecodeTest {
     cells.add(cell(TrailsKeys.eventQualifier("product", DAY_START + 1_000, 7), "p1"));
 
     List<Event> out = new ArrayList<>();
-    TrailsStore.decodeRow("u,1", DAY, Behaviour.ORDER, Result.create(cells), out);
+    TrailsRowCodec.decodeRow("u,1", DAY, Behaviour.ORDER, Result.create(cells), out);
 
     assertThat(out)
         .containsExactly(
@@ -50,7 +50,7 @@ class TrailsStoreDecodeTest {
     Result r =
         Result.create(List.of(cell(TrailsKeys.eventQualifier("colour", DAY_START + 42, 1), "red")));
     List<Event> out = new ArrayList<>();
-    TrailsStore.decodeRow("u,1", DAY, Behaviour.ORDER, r, out);
+    TrailsRowCodec.decodeRow("u,1", DAY, Behaviour.ORDER, r, out);
     assertThat(out).containsExactly(new Event("u,1", Behaviour.ORDER, DAY_START + 42, Map.of()));
   }
 
@@ -60,7 +60,7 @@ class TrailsStoreDecodeTest {
     byte[] cut = java.util.Arrays.copyOf(q, q.length - 3);
     Result r = Result.create(List.of(cell(cut, "1.00")));
     assertThatThrownBy(
-            () -> TrailsStore.decodeRow("u,1", DAY, Behaviour.ORDER, r, new ArrayList<>()))
+            () -> TrailsRowCodec.decodeRow("u,1", DAY, Behaviour.ORDER, r, new ArrayList<>()))
         .isInstanceOf(IllegalArgumentException.class);
   }
 

@@ -1,4 +1,4 @@
-package org.casebook.trails;
+package org.casebook.trails.batch;
 
 import java.io.DataInput;
 import java.io.DataOutput;

@@ -1,4 +1,4 @@
-package org.casebook.trails.http;
+package org.casebook.trails.wire;
 
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
@@ -16,9 +16,7 @@ import org.casebook.core.http.RouteTable;
 import org.casebook.core.page.Page;
 import org.casebook.trails.Behaviour;
 import org.casebook.trails.Event;
-import org.casebook.trails.EventView;
 import org.casebook.trails.HistoryLayout;
-import org.casebook.trails.LogParser;
 import org.casebook.trails.TrailQuery;
 import org.casebook.trails.TrailsService;
 
@@ -106,7 +104,7 @@ public final class TrailsRoutes {
   private TrailsRoutes() {}
 
   private static HttpResponse trail(TrailsService svc, HttpRequest req) {
-    String uid = Ids.check(req.pathParam("uid"), "uid", LogParser.MAX_UID_CHARS);
+    String uid = Ids.check(req.pathParam("uid"), "uid", Event.MAX_UID_CHARS);
     LocalDate from = date(req.query("from").orElse(null), "from");
     LocalDate to = req.query("to").isPresent() ? date(req.query("to").get(), "to") : from;
     TrailQuery q =
@@ -120,7 +118,7 @@ public final class TrailsRoutes {
   }
 
   private static HttpResponse latest(TrailsService svc, HttpRequest req) {
-    String uid = Ids.check(req.pathParam("uid"), "uid", LogParser.MAX_UID_CHARS);
+    String uid = Ids.check(req.pathParam("uid"), "uid", Event.MAX_UID_CHARS);
     HistoryLayout layout =
         Enums.parse(HistoryLayout.class, req.query("layout").orElse(DEFAULT_LAYOUT), "layout");
     Page<Event> page = svc.latest(uid, req.page(10), layout);

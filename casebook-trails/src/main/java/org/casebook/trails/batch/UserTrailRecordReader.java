@@ -1,8 +1,7 @@
-package org.casebook.trails;
+package org.casebook.trails.batch;
 
 import java.io.IOException;
 import java.time.LocalDate;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.client.Connection;
@@ -14,6 +13,7 @@ import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.casebook.trails.TrailsRowCodec;
 
 /**
  * Seed 000's PrefixRecordReader: for each user of the split, builds the Gets for every day of the
@@ -22,8 +22,8 @@ import org.apache.hadoop.mapreduce.TaskAttemptContext;
 final class UserTrailRecordReader extends RecordReader<Text, Result[]> {
   private List<String> users;
   private int next;
-  private int firstDay;
-  private int lastDay;
+  private LocalDate firstDay;
+  private LocalDate lastDay;
   private Connection connection;
   private Table table;
   private final Text key = new Text();
@@ -33,13 +33,13 @@ final class UserTrailRecordReader extends RecordReader<Text, Result[]> {
   public void initialize(InputSplit split, TaskAttemptContext context) throws IOException {
     Configuration conf = context.getConfiguration();
     users = ((UserRegionSplit) split).users();
-    firstDay = TrailsKeys.epochDay(LocalDate.parse(conf.get(UserRegionInputFormat.FROM)));
-    lastDay = TrailsKeys.epochDay(LocalDate.parse(conf.get(UserRegionInputFormat.TO)));
+    firstDay = LocalDate.parse(conf.get(UserRegionInputFormat.FROM));
+    lastDay = LocalDate.parse(conf.get(UserRegionInputFormat.TO));
     connection = ConnectionFactory.createConnection(conf);
     table =
         connection.getTable(
-            TrailsSchema.in(
-                    conf.get(UserRegionInputFormat.NAMESPACE, TrailsSchema.DEFAULT_NAMESPACE))
+            TrailsRowCodec.in(
+                    conf.get(UserRegionInputFormat.NAMESPACE, TrailsRowCodec.DEFAULT_NAMESPACE))
                 .events());
   }
 
@@ -49,12 +49,7 @@ final class UserTrailRecordReader extends RecordReader<Text, Result[]> {
       return false;
     }
     String uid = users.get(next++);
-    List<Get> gets = new ArrayList<>();
-    for (int day = firstDay; day <= lastDay; day++) {
-      for (Behaviour b : Behaviour.values()) {
-        gets.add(TrailsStore.toGet(new TrailPlan.RowGet(uid, day, b, List.of())));
-      }
-    }
+    List<Get> gets = TrailsRowCodec.gets(uid, firstDay, lastDay);
     key.set(uid);
     value = table.get(gets);
     return true;

@@ -1,0 +1,50 @@
+package org.casebook.trails.wire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.casebook.core.Json;
+import org.casebook.trails.Behaviour;
+import org.casebook.trails.Event;
+import org.junit.jupiter.api.Test;
+
+/** The log format: lines, events written as log lines and read back, the byte-level rules. */
+class LogParserTest {
+  private static final long TS = 1_789_058_183_302L;
+
+  @Test
+  void eventsWrittenInTheLogLinesShapeParseBackAsTheSameEvents() throws Exception {
+    List<Event> events =
+        List.of(
+            new Event(
+                "a/b,1",
+                Behaviour.PLAY,
+                TS,
+                Map.of("contentId", "c9", "channel", "movies", "start", "0", "duration", "1800")),
+            new Event("a/b,1", Behaviour.ORDER, TS + 1, Map.of("product", "p1", "price", "12.50")));
+    String json = Json.mapper().writeValueAsString(EventView.of(events));
+    assertThat(json).contains("\"duration\":1800").contains("\"price\":12.50");
+    List<LogParser.Parsed> parsed = LogParser.parseAll(json);
+    assertThat(parsed).extracting(p -> p.event().orElseThrow()).isEqualTo(events);
+  }
+
+  @Test
+  void aLineIsCleanedUnderTheSharedByteRules() {
+    byte[] good =
+        ("{\"uid\":\"u\",\"type\":\"visit\",\"ts\":" + TS + ",\"page\":\"p\",\"column\":\"c\"}\r")
+            .getBytes(StandardCharsets.UTF_8);
+    int length = LogLines.lengthWithoutCarriageReturn(good, good.length);
+    assertThat(length).isEqualTo(good.length - 1);
+    assertThat(LogLines.clean(good, length).event())
+        .isEqualTo(new Event("u", Behaviour.VISIT, TS, Map.of("page", "p", "column", "c")));
+    byte[] bad = {'{', (byte) 0xC3, (byte) 0x28, '}'};
+    assertThat(LogLines.clean(bad, bad.length).category()).isEqualTo("invalid UTF-8");
+    byte[] tooLong = new byte[LogLines.MAX_LINE_BYTES + 1];
+    assertThat(LogLines.clean(tooLong, tooLong.length).category()).isEqualTo(LogLines.TOO_LONG);
+    assertThat(
+            LogLines.startsWithByteOrderMark(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF}, 3))
+        .isTrue();
+  }
+}

@@ -40,43 +40,36 @@ record ArchiveSchema(
         meta, List.of(FamilySpec.of("m")), SplitPoints.none(), "'layout' → regions, key rule");
   }
 
-  /** The data tables, split in {@code regions} region-id regions (or not at all). */
-  List<TableSpec> dataSpecs(int regions, boolean preSplit) {
-    SplitPoints splits =
-        preSplit && regions > 1 ? SplitPoints.regionPrefixes(regions) : SplitPoints.none();
-    return dataSpecs(splits, splits, splits);
-  }
-
-  /**
-   * The data tables with their own split points (the experiment's case 2 splits each at its keys'
-   * quantiles).
-   */
-  List<TableSpec> dataSpecs(
-      SplitPoints userSplits, SplitPoints statusSplits, SplitPoints indexSplits) {
+  /** The data tables as {@code tables} says: split points per table, table-level settings. */
+  List<TableSpec> dataSpecs(ArchiveTables tables) {
     return List.of(
         new TableSpec(
-            user,
-            List.of(
-                FamilySpec.of("basic_info"),
-                FamilySpec.of("statuses_id"),
-                FamilySpec.of("relationship")),
-            userSplits,
-            "region id | uid"),
+                user,
+                List.of(
+                    FamilySpec.of("basic_info"),
+                    FamilySpec.of("statuses_id"),
+                    FamilySpec.of("relationship")),
+                tables.userSplits(),
+                "region id | uid")
+            .withSettings(tables.tableSettings()),
         new TableSpec(
-            status,
-            List.of(
-                FamilySpec.of("basic_info"),
-                FamilySpec.of("other_info"),
-                FamilySpec.of("text_info")),
-            statusSplits,
-            "region id | uid | MAX - status id"),
+                status,
+                List.of(
+                    FamilySpec.of("basic_info"),
+                    FamilySpec.of("other_info"),
+                    FamilySpec.of("text_info")),
+                tables.statusSplits(),
+                "region id | uid | MAX - status id")
+            .withSettings(tables.tableSettings()),
         new TableSpec(
-            statusIndex,
-            List.of(FamilySpec.of("u")),
-            indexSplits,
-            "region id(status id) | status id → uid"));
+                statusIndex,
+                List.of(FamilySpec.of("u")),
+                tables.indexSplits(),
+                "region id(status id) | status id → uid")
+            .withSettings(tables.tableSettings()));
   }
 
+  /** The data tables in the order the bulk load's job numbers them: user, status, status_index. */
   List<TableName> dataTables() {
     return List.of(user, status, statusIndex);
   }

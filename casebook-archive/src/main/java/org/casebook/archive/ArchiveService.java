@@ -1,129 +1,101 @@
 package org.casebook.archive;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import java.io.IOException;
-import java.time.Clock;
-import java.util.ArrayList;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hbase.client.Connection;
 import org.casebook.core.Ids;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.Json;
-import org.casebook.core.StorageException;
 import org.casebook.core.SystemContext;
 import org.casebook.core.cli.Progress;
 import org.casebook.core.key.KeyBuilder;
 import org.casebook.core.page.Cursors;
 import org.casebook.core.page.Page;
 import org.casebook.core.page.PageRequest;
-import org.casebook.core.schema.SchemaManager;
-import org.casebook.core.schema.TableSpec;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The Weibo archive (seed 001): import of Weibo-API JSON files into the user and status tables,
- * with bad files set aside (SK-bad), import jobs run in the background, and the queries on the
- * result. Thread-safe.
+ * with bad files set aside (SK-bad), import jobs run in the background, the queries on the result,
+ * and the recorded results of seed 001's experiment. Thread-safe.
  */
 public final class ArchiveService {
-  private static final Logger LOG = LoggerFactory.getLogger(ArchiveService.class);
   private static final String STATUSES_SCOPE = "archive.statuses";
+
   private final ArchiveStore store;
-  private final Connection connection;
   private final ImportJob importer;
   private final ImportJobs jobs;
 
   /**
-   * @param conf the MapReduce configuration of bulk loads (the LocalJobRunner unless it names a
-   *     cluster)
-   * @param scratch local scratch space (bulk-load work directories)
+   * @param holdBytes input files up to this size are parsed once and held while checked
    * @param importRunner where REST import jobs run, one at a time; null when there are none (CLI,
    *     tool)
    */
-  public ArchiveService(
-      Connection connection,
-      Configuration conf,
-      java.nio.file.Path scratch,
-      String namespace,
-      Clock clock,
-      ExecutorService importRunner) {
-    this.connection = Objects.requireNonNull(connection, "connection is null");
-    this.store = new ArchiveStore(connection, ArchiveSchema.in(namespace));
-    this.importer =
-        new ImportJob(
-            this,
-            store,
-            connection,
-            Objects.requireNonNull(conf, "conf is null"),
-            Objects.requireNonNull(scratch, "scratch is null"));
-    this.jobs =
-        importRunner == null
-            ? null
-            : new ImportJobs(store, importRunner, Objects.requireNonNull(clock));
+  private ArchiveService(
+      SystemContext ctx, String namespace, long holdBytes, ExecutorService importRunner) {
+    Objects.requireNonNull(ctx, "ctx is null");
+    this.store = new ArchiveStore(ctx, namespace);
+    this.importer = new ImportJob(this, store, ctx, holdBytes);
+    this.jobs = importRunner == null ? null : new ImportJobs(store, importRunner, ctx.clock());
   }
 
   /**
-   * The archive of a running system or a CLI command: its connection, configuration, data directory
-   * and clock.
+   * The archive of a running system or a CLI command, as its context's settings say ({@code
+   * archive.namespace}, {@code archive.hold-mb}; the defaults on a context that has none, a tool's
+   * or a benchmark's): its connection, configuration, data directory and clock, and with {@code
+   * withImportJobs} the background executor of REST import jobs.
    */
   public static ArchiveService create(SystemContext ctx, boolean withImportJobs) {
     return new ArchiveService(
-        ctx.connection(),
-        ctx.configuration(),
-        ctx.dataDir().resolve("tmp"),
-        ArchiveSchema.DEFAULT_NAMESPACE,
-        ctx.clock(),
+        ctx,
+        ArchiveSettings.valueIn(ctx, ArchiveSettings.NAMESPACE),
+        (long) ArchiveSettings.valueIn(ctx, ArchiveSettings.HOLD_MB) << 20,
         withImportJobs ? ctx.background("import") : null);
   }
 
-  /** The meta table (the data tables are created by the first import, pre-split for its data). */
-  static List<TableSpec> schemas(String namespace) {
-    return List.of(ArchiveSchema.in(namespace).metaSpec());
+  /**
+   * An archive in HBase namespace {@code namespace} on {@code ctx} (a Hadoop tool's archive, a
+   * benchmark's own), without background import jobs.
+   */
+  public static ArchiveService inNamespace(SystemContext ctx, String namespace) {
+    try {
+      ArchiveSettings.checkNamespace(namespace);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidInputException("namespace", "namespace " + e.getMessage());
+    }
+    return new ArchiveService(
+        ctx, namespace, (long) ArchiveSettings.HOLD_MB.defaultValue() << 20, null);
   }
 
-  /** The recorded layout, if an import has created the tables. */
+  /** The recorded layout, if the tables have been created. */
   public Optional<Layout> layout() {
     return store.layout();
   }
 
   /**
-   * Creates the data tables for {@code wanted} unless they exist; an existing archive keeps its
-   * layout (keys depend on it). Returns the layout in force.
+   * Creates the data tables for {@code wanted} — split at its region ids, or not at all — unless
+   * they exist; an existing archive keeps its layout (keys depend on it). Returns the layout in
+   * force.
    */
   public Layout prepare(Layout wanted, boolean preSplit) {
-    SchemaManager schemas = new SchemaManager(connection);
-    schemas.ensure(store.schema().metaSpec());
-    Optional<Layout> existing = store.layout();
-    if (existing.isPresent()) {
-      if (!existing.get().equals(wanted)) {
-        LOG.info(
-            "archive {} already has layout {}; keeping it (requested {})",
-            store.schema().namespace(),
-            existing.get(),
-            wanted);
-      }
-      schemas.ensureAll(store.schema().dataSpecs(existing.get().regions(), preSplit));
-      return existing.get();
-    }
-    schemas.ensureAll(store.schema().dataSpecs(wanted.regions(), preSplit));
-    store.saveLayout(wanted);
-    return wanted;
+    return prepare(preSplit ? ArchiveTables.regionIds(wanted) : ArchiveTables.unsplit(wanted));
   }
 
-  /** Whether a file in an input directory is input: not hidden, not a quarantine reason file. */
-  static boolean isInputName(String name) {
-    return !name.startsWith(".") && !name.endsWith(".reason");
+  /**
+   * Creates the data tables as {@code tables} says (layout, split points, table settings) unless
+   * they exist; an existing archive keeps its layout. Returns the layout in force.
+   */
+  public Layout prepare(ArchiveTables tables) {
+    return store.prepare(Objects.requireNonNull(tables, "tables is null"));
   }
 
   /**
    * Imports {@code request}'s files now: the split computation, the tables (an existing archive
-   * keeps its regions), a bulk load or puts, bad files quarantined. Rerunning writes the same cells
+   * keeps its layout), a bulk load or puts, bad files quarantined. Rerunning writes the same cells
    * again (no duplicates).
    */
   public ImportReport importFiles(ImportRequest request, Progress progress) {
@@ -160,26 +132,29 @@ public final class ArchiveService {
   }
 
   /**
-   * A recorded {@code bench archive} result: when (ISO-8601, UTC), and its JSON report as written.
+   * Records the results of a run of seed 001's experiment ({@code casebook bench archive}): {@code
+   * resultsJson}, a JSON object, kept in the archive's {@code meta} table, where {@link
+   * #experiments} (and the console's archive page) find it.
    */
-  public record ExperimentResults(String recordedAt, JsonNode results) {}
-
-  /** The newest {@code limit} recorded experiment results (see {@link ExperimentHooks}). */
-  public List<ExperimentResults> experiments(int limit) {
-    List<ExperimentResults> out = new ArrayList<>();
-    for (Map.Entry<Long, byte[]> e : store.experiments(limit)) {
-      try {
-        out.add(
-            new ExperimentResults(
-                java.time.Instant.ofEpochMilli(e.getKey()).toString(),
-                Json.mapper().readTree(e.getValue())));
-      } catch (IOException unreadable) {
-        throw StorageException.of(
-            "read the experiment results recorded at " + java.time.Instant.ofEpochMilli(e.getKey()),
-            unreadable);
-      }
+  public void recordExperiment(Instant recordedAt, String resultsJson) {
+    Objects.requireNonNull(recordedAt, "recordedAt is null");
+    Objects.requireNonNull(resultsJson, "resultsJson is null");
+    Object parsed;
+    try {
+      parsed = Json.mapper().readValue(resultsJson, Object.class);
+    } catch (JsonProcessingException e) {
+      throw new InvalidInputException(
+          "results", "the results are not JSON: " + e.getOriginalMessage());
     }
-    return out;
+    InvalidInputException.check(
+        parsed instanceof Map<?, ?>, "results", "the results must be a JSON object");
+    store.saveExperiment(recordedAt, resultsJson.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** The newest {@code limit} recorded experiment results, newest first. */
+  public List<RecordedExperiment> experiments(int limit) {
+    InvalidInputException.check(limit >= 1, "limit", "limit must be positive");
+    return store.experiments(limit);
   }
 
   public Optional<UserRecord> user(String uid) {

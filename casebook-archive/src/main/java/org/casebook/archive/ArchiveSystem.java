@@ -3,7 +3,7 @@ package org.casebook.archive;
 import java.util.List;
 import java.util.function.Supplier;
 import org.casebook.archive.cli.ArchiveCommand;
-import org.casebook.archive.http.ArchiveRoutes;
+import org.casebook.archive.wire.ArchiveRoutes;
 import org.casebook.core.CasebookSystem;
 import org.casebook.core.RunningSystem;
 import org.casebook.core.SystemContext;
@@ -17,10 +17,14 @@ public final class ArchiveSystem implements CasebookSystem {
     return new SystemDescriptor(
         "archive",
         "Weibo archive import (seed 001): JSON files into pre-split user and status tables, bad files quarantined",
-        ArchiveService.schemas(ArchiveSchema.DEFAULT_NAMESPACE),
+        // The default namespace's meta table; the data tables are created by the first import,
+        // pre-split for its data, and another namespace's tables on first use.
+        List.of(ArchiveSchema.in(ArchiveSchema.DEFAULT_NAMESPACE).metaSpec()),
         ArchiveKeys.declared(),
         ArchiveRoutes.ROUTES.specs(),
-        List.of());
+        List.of(),
+        List.of(),
+        ArchiveSettings.all());
   }
 
   @Override

@@ -10,7 +10,8 @@ import java.util.Map;
 /**
  * What an import did: the files loaded, the files skipped (with why), counts and time. Serialised
  * as it is (the CLI's and the tool's JSON report, the REST job's result); {@code hfiles} and {@code
- * hfileSplits} only for a bulk load.
+ * hfileSplits} only for a bulk load. {@code badFileReads} and {@code badFileMillis} are what the
+ * skipped files cost: the reads made of them and the time those took.
  */
 public record ImportReport(
     String mode,
@@ -26,6 +27,8 @@ public record ImportReport(
     long bytes,
     @JsonInclude(JsonInclude.Include.NON_NULL) Long hfiles,
     @JsonInclude(JsonInclude.Include.NON_NULL) Long hfileSplits,
+    long badFileReads,
+    long badFileMillis,
     Map<String, Double> phaseSeconds,
     double seconds,
     long recordsPerSecond) {
@@ -38,36 +41,27 @@ public record ImportReport(
   }
 
   static ImportReport of(
-      ImportMode mode,
-      Layout layout,
-      String splitComputation,
-      int filesLoaded,
-      List<Skipped> skipped,
-      long users,
-      long statuses,
-      long cells,
-      long bytes,
-      long hfiles,
-      long hfileSplits,
-      Map<String, Double> phaseSeconds,
-      double seconds) {
+      ImportMode mode, Layout layout, String splitComputation, LoadOutcome loaded) {
     boolean bulk = mode == ImportMode.BULKLOAD;
-    long rate = seconds <= 0 ? 0 : Math.round((users + statuses) / seconds);
+    double seconds = loaded.seconds();
+    long rate = seconds <= 0 ? 0 : Math.round((loaded.users() + loaded.statuses()) / seconds);
     return new ImportReport(
         mode.label(),
         layout.regions(),
         layout.keyRule(),
         splitComputation,
-        filesLoaded,
-        skipped.size(),
-        skipped,
-        users,
-        statuses,
-        cells,
-        bytes,
-        bulk ? hfiles : null,
-        bulk ? hfileSplits : null,
-        phaseSeconds,
+        loaded.filesLoaded(),
+        loaded.skipped().size(),
+        loaded.skipped(),
+        loaded.users(),
+        loaded.statuses(),
+        loaded.cells(),
+        loaded.bytes(),
+        bulk ? loaded.hfiles() : null,
+        bulk ? loaded.hfileSplits() : null,
+        loaded.badFileReads(),
+        loaded.badFileMillis(),
+        loaded.phaseSeconds(),
         seconds,
         rate);
   }

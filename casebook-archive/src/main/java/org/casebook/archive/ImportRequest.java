@@ -15,6 +15,8 @@ import org.casebook.core.InvalidInputException;
  * @param quarantine where bad files go, or null for {@code quarantine} next to the input
  * @param work scratch space of a bulk load on the job's file system, or null for the service's own
  * @param attempts reads of a file before it is quarantined
+ * @param partitioning how a bulk load's job sends rows to reducers ({@link Partitioning#REGIONS}
+ *     unless asked otherwise)
  */
 public record ImportRequest(
     String input,
@@ -23,7 +25,8 @@ public record ImportRequest(
     long regionSizeMb,
     String quarantine,
     String work,
-    int attempts) {
+    int attempts,
+    Partitioning partitioning) {
   public static final long DEFAULT_REGION_SIZE_MB = 10240;
   public static final int DEFAULT_ATTEMPTS = 2;
 
@@ -31,6 +34,7 @@ public record ImportRequest(
     InvalidInputException.check(
         input != null && !input.isBlank(), "input", "input must name a directory or file");
     Objects.requireNonNull(mode, "mode is null");
+    Objects.requireNonNull(partitioning, "partitioning is null");
     InvalidInputException.check(
         regions == null || (regions >= 1 && regions <= 65536),
         "regions",
@@ -44,15 +48,23 @@ public record ImportRequest(
   /** An import of a local directory or file (CLI, REST), defaults for the rest. */
   public static ImportRequest local(Path input, ImportMode mode) {
     return new ImportRequest(
-        localUri(input), mode, null, DEFAULT_REGION_SIZE_MB, null, null, DEFAULT_ATTEMPTS);
+        localUri(input),
+        mode,
+        null,
+        DEFAULT_REGION_SIZE_MB,
+        null,
+        null,
+        DEFAULT_ATTEMPTS,
+        Partitioning.REGIONS);
   }
 
   public ImportRequest withRegions(Integer value) {
-    return new ImportRequest(input, mode, value, regionSizeMb, quarantine, work, attempts);
+    return new ImportRequest(
+        input, mode, value, regionSizeMb, quarantine, work, attempts, partitioning);
   }
 
   public ImportRequest withRegionSizeMb(long value) {
-    return new ImportRequest(input, mode, regions, value, quarantine, work, attempts);
+    return new ImportRequest(input, mode, regions, value, quarantine, work, attempts, partitioning);
   }
 
   public ImportRequest withQuarantine(Path localDir) {
@@ -63,13 +75,20 @@ public record ImportRequest(
         regionSizeMb,
         localDir == null ? null : localUri(localDir),
         work,
-        attempts);
+        attempts,
+        partitioning);
   }
 
   public ImportRequest withAttempts(int value) {
-    return new ImportRequest(input, mode, regions, regionSizeMb, quarantine, work, value);
+    return new ImportRequest(
+        input, mode, regions, regionSizeMb, quarantine, work, value, partitioning);
   }
 
+  public ImportRequest withPartitioning(Partitioning value) {
+    return new ImportRequest(input, mode, regions, regionSizeMb, quarantine, work, attempts, value);
+  }
+
+  /** A local path as the URI of Hadoop's local file system ({@code file:/…}). */
   static String localUri(Path p) {
     return p.toAbsolutePath().normalize().toUri().toString();
   }

@@ -12,6 +12,25 @@ import java.util.Objects;
  */
 public record UserRecord(
     String uid, Map<String, String> profile, List<String> followers, List<String> friends) {
+  /** The profile fields an archive keeps (Weibo API names), in the order they are shown. */
+  public static final List<String> PROFILE_FIELDS =
+      List.of(
+          "screen_name",
+          "name",
+          "province",
+          "city",
+          "location",
+          "description",
+          "url",
+          "profile_image_url",
+          "gender",
+          "followers_count",
+          "friends_count",
+          "statuses_count",
+          "favourites_count",
+          "created_at",
+          "verified");
+
   public UserRecord {
     Objects.requireNonNull(uid, "uid is null");
     profile =

@@ -64,7 +64,7 @@ class ArchiveKeysTest {
         .isEqualTo(KeyBuilder.create().addRegionId(0, 1).addLong(3001).build());
     assertThat(plain.statusIdOf(plain.statusRow(UID, 3001))).isEqualTo(3001);
 
-    assertThat(ArchiveStore.relationQualifier('F', "77"))
+    assertThat(ArchiveCellCodec.relationQualifier('F', "77"))
         .isEqualTo(KeyBuilder.create().addByte('F').addString("77").build());
     assertThat(ArchiveKeys.STATUS_QUALIFIER.encode(Bytes.toBytes(3001L)))
         .isEqualTo(Bytes.toBytes(3001L));

@@ -6,21 +6,36 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.casebook.archive.gen.ArchiveGenerator;
 import org.casebook.core.HBaseRuntime;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.Json;
+import org.casebook.core.Platform;
 import org.casebook.core.cli.Progress;
+import org.casebook.core.schema.SplitPoints;
 import org.casebook.core.testing.EmbeddedHBase;
 import org.casebook.core.testing.TestIds;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 @ExtendWith(EmbeddedHBase.class)
 class ArchiveServiceIT {
+  private final List<Platform> platforms = new ArrayList<>();
+
+  @AfterEach
+  void closePlatforms() {
+    platforms.forEach(Platform::close);
+  }
+
   @Test
   void putImportLoadsGoodFilesQuarantinesBadOnesAndIsIdempotent(HBaseRuntime runtime)
       throws Exception {
@@ -191,14 +206,82 @@ class ArchiveServiceIT {
         .hasMessageContaining("attempts");
   }
 
-  static ArchiveService service(HBaseRuntime runtime, String ns, Path dir) {
-    return new ArchiveService(
-        runtime.connection(),
-        runtime.configuration(),
-        dir.resolve("scratch"),
-        ns,
-        Clock.systemUTC(),
-        null);
+  @Test
+  void anArchiveMadeWithItsOwnSplitPointsAndSettingsTakesAHashPartitionedBulkLoad(
+      HBaseRuntime runtime) throws Exception {
+    String ns = "archive_" + TestIds.unique("s").replace('-', '_');
+    Path dir = EmbeddedHBase.scratchDir(ns);
+    ArchiveGenerator.Written w =
+        ArchiveGenerator.write(new ArchiveGenerator.Spec(4, 20, 5, false, 0, 5), dir.resolve("in"));
+    ArchiveService archive = service(runtime, ns, dir);
+    // Without the key rule the keys start with the uid: split between the generated users.
+    Layout plain = new Layout(3, false);
+    SplitPoints byUid =
+        SplitPoints.of(
+            List.of(Bytes.toBytes("1000000020"), Bytes.toBytes("1000000050")), "two uids");
+    ArchiveTables tables =
+        ArchiveTables.unsplit(plain)
+            .splitAt(byUid, byUid, SplitPoints.none())
+            .withTableSettings(Map.of(TableDescriptorBuilder.MAX_FILESIZE, "1073741824"));
+    assertThat(archive.prepare(tables)).isEqualTo(plain);
+    assertThat(archive.layout()).contains(plain);
+    try (Admin admin = runtime.connection().getAdmin()) {
+      assertThat(admin.getRegions(TableName.valueOf(ns, "user"))).hasSize(3);
+      assertThat(admin.getRegions(TableName.valueOf(ns, "status"))).hasSize(3);
+      assertThat(admin.getRegions(TableName.valueOf(ns, "status_index"))).hasSize(1);
+      assertThat(admin.getDescriptor(TableName.valueOf(ns, "status")).getMaxFileSize())
+          .isEqualTo(1L << 30);
+    }
+
+    // Rows hashed over the reducers: every HFile of user and status spans their regions.
+    ImportReport r =
+        archive.importFiles(
+            ImportRequest.local(dir.resolve("in"), ImportMode.BULKLOAD)
+                .withQuarantine(dir.resolve("quarantine"))
+                .withPartitioning(Partitioning.HASH),
+            Progress.silent());
+    assertThat(r.keyRule()).as("the archive keeps its layout").isFalse();
+    assertThat(r.hfileSplits()).isPositive();
+    assertThat(r.skipped()).isEmpty();
+    assertThat(r.badFileReads()).isZero();
+    assertThat(r.users()).isEqualTo(w.users());
+    long total = 0;
+    for (int f = 0; f < 4; f++) {
+      for (int u = 0; u < 20; u++) {
+        String uid = ArchiveGenerator.userId(f, u, 20);
+        assertThat(archive.user(uid)).as(uid).isPresent();
+        total += archive.statuses(uid, 0, 1000).size();
+      }
+    }
+    assertThat(total).isEqualTo(w.statuses());
+  }
+
+  @Test
+  void experimentResultsAreRecordedAsJsonObjectsNewestFirst(HBaseRuntime runtime) {
+    String ns = "archive_" + TestIds.unique("x").replace('-', '_');
+    ArchiveService archive = service(runtime, ns, EmbeddedHBase.scratchDir(ns));
+    assertThat(archive.experiments(5)).as("no meta table yet").isEmpty();
+    assertThatThrownBy(() -> archive.recordExperiment(Instant.now(), "[1, 2]"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("object");
+    assertThatThrownBy(() -> archive.recordExperiment(Instant.now(), "{\"runs\": ["))
+        .isInstanceOf(InvalidInputException.class);
+    archive.recordExperiment(Instant.ofEpochMilli(1_000), "{\"runs\":[1]}");
+    archive.recordExperiment(Instant.ofEpochMilli(2_000), "{\"runs\":[2]}");
+    assertThat(archive.experiments(5))
+        .containsExactly(
+            new RecordedExperiment(Instant.ofEpochMilli(2_000), "{\"runs\":[2]}"),
+            new RecordedExperiment(Instant.ofEpochMilli(1_000), "{\"runs\":[1]}"));
+    assertThat(archive.experiments(1)).hasSize(1);
+  }
+
+  /**
+   * The archive in namespace {@code ns}, on a context of a platform with data under {@code dir}.
+   */
+  private ArchiveService service(HBaseRuntime runtime, String ns, Path dir) {
+    Platform platform = Platform.create(runtime, dir);
+    platforms.add(platform);
+    return ArchiveService.inNamespace(platform.contextFor("archive-test"), ns);
   }
 
   @Test

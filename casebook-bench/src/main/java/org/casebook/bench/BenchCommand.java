@@ -145,14 +145,10 @@ public final class BenchCommand {
             + "(3) pre-split with the key rule; HFile and region splits; bulk load vs put; planted bad files.",
         "Prints a table and writes JSON and a PNG chart."
       })
-  int archive(@picocli.CommandLine.Mixin ArchiveExperiment.Options options) {
+  int archive(@picocli.CommandLine.Mixin ArchiveExperimentOptions options) {
     ArchiveExperiment.Settings settings = options.settings();
     SystemContext ctx = context.get();
-    new ArchiveExperiment(
-            ctx.connection(),
-            ctx.configuration(),
-            ctx.dataDir().resolve("tmp").resolve("archive-experiment"),
-            settings)
+    new ArchiveExperiment(ctx, ctx.dataDir().resolve("tmp").resolve("archive-experiment"), settings)
         .run(options.out);
     return 0;
   }

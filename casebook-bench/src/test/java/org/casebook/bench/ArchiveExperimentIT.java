@@ -7,8 +7,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.casebook.archive.ArchiveService;
+import org.casebook.archive.RecordedExperiment;
 import org.casebook.core.HBaseRuntime;
 import org.casebook.core.Json;
+import org.casebook.core.Platform;
+import org.casebook.core.SystemContext;
 import org.casebook.core.testing.EmbeddedHBase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -21,16 +24,22 @@ class ArchiveExperimentIT {
     Path dir = EmbeddedHBase.scratchDir("experiment");
     ArchiveExperiment.Settings settings =
         new ArchiveExperiment.Settings(List.of(100, 200), 50, 5, 100, 3, 0, 2, 9);
-    ArchiveExperiment.Outcome outcome =
-        new ArchiveExperiment(
-                runtime.connection(), runtime.configuration(), dir.resolve("scratch"), settings)
-            .run(dir.resolve("out"));
-    ArchiveExperiment.Results doc = outcome.results();
+    try (Platform platform = Platform.create(runtime, dir.resolve("data"))) {
+      SystemContext ctx = platform.contextFor("bench");
+      ArchiveExperimentReport.Outcome outcome =
+          new ArchiveExperiment(ctx, dir.resolve("scratch"), settings).run(dir.resolve("out"));
+      check(outcome, ArchiveService.create(ctx, false).experiments(1));
+    }
+  }
 
-    List<ArchiveExperiment.Run> runs = doc.runs();
+  private static void check(
+      ArchiveExperimentReport.Outcome outcome, List<RecordedExperiment> recorded) throws Exception {
+    ArchiveExperimentReport.Results doc = outcome.results();
+
+    List<ArchiveExperimentReport.Run> runs = doc.runs();
     assertThat(runs).hasSize(6);
     assertThat(doc.warmUpSeconds()).as("an untimed round ran first").isPositive();
-    for (ArchiveExperiment.Run r : runs) {
+    for (ArchiveExperimentReport.Run r : runs) {
       int kase = r.caseNumber();
       int users = r.users();
       assertThat(r.rounds()).isEqualTo(users / 100);
@@ -49,35 +58,26 @@ class ArchiveExperimentIT {
     assertThat(
             runs.stream()
                 .filter(r -> r.users() == 200)
-                .map(ArchiveExperiment.Run::records)
+                .map(ArchiveExperimentReport.Run::records)
                 .distinct())
         .hasSize(1);
 
-    ArchiveExperiment.BadFiles bad = doc.plantedBadFiles();
+    ArchiveExperimentReport.BadFiles bad = doc.plantedBadFiles();
     assertThat(bad.quarantined()).isEqualTo(4L);
     assertThat(bad.badFileReads()).isEqualTo(8L);
     assertThat(bad.usersLoaded()).isEqualTo(bad.usersExpected());
 
-    ArchiveExperiment.Comparison cmp = doc.bulkloadVsPut();
+    ArchiveExperimentReport.Comparison cmp = doc.bulkloadVsPut();
     assertThat(cmp.bulkloadRecordsPerSecond()).isPositive();
     assertThat(cmp.putRecordsPerSecond()).isPositive();
     assertThat(cmp.putRecords()).as("both paths stored the same records").isEqualTo(cmp.records());
     assertThat(cmp.putRunSeconds()).hasSize(ArchiveExperiment.COMPARISON_RUNS);
 
     // Recorded in the archive's meta table for GET /api/archive/experiments and the console.
-    List<ArchiveService.ExperimentResults> recorded =
-        new ArchiveService(
-                runtime.connection(),
-                runtime.configuration(),
-                dir.resolve("service"),
-                "archive",
-                java.time.Clock.systemUTC(),
-                null)
-            .experiments(1);
     assertThat(recorded).hasSize(1);
-    assertThat(recorded.get(0).results().get("runs")).hasSize(6);
-    assertThat(recorded.get(0).results().get("plantedBadFiles").get("quarantined").asLong())
-        .isEqualTo(4L);
+    JsonNode recordedResults = Json.mapper().readTree(recorded.get(0).resultsJson());
+    assertThat(recordedResults.get("runs")).hasSize(6);
+    assertThat(recordedResults.get("plantedBadFiles").get("quarantined").asLong()).isEqualTo(4L);
 
     assertThat(outcome.json()).exists();
     // The JSON keeps the field names of the experiment's report.

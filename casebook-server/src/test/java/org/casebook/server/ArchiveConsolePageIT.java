@@ -4,12 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.casebook.archive.ExperimentHooks;
+import java.time.Instant;
+import org.casebook.archive.ArchiveService;
 import org.casebook.core.HBaseRuntime;
 import org.casebook.core.Json;
+import org.casebook.core.Platform;
 import org.casebook.core.testing.EmbeddedHBase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -168,10 +169,11 @@ class ArchiveConsolePageIT {
       ConsoleServer.assertOnlyRefused(browser, "/api/archive/users/no%20such%20user", 400);
 
       // An experiment recorded as bench archive records it: one line per case over the sizes.
-      ExperimentHooks.recordResults(
-          runtime.connection(),
-          System.currentTimeMillis(),
-          experimentResults().getBytes(StandardCharsets.UTF_8));
+      try (Platform platform =
+          Platform.create(runtime, EmbeddedHBase.scratchDir("archive-console-experiment"))) {
+        ArchiveService.create(platform.contextFor("archive-console-test"), false)
+            .recordExperiment(Instant.now(), experimentResults());
+      }
       browser.navigate().refresh();
       ConsoleServer.waitFor(browser)
           .until(b -> !b.findElements(By.id("archive-experiment-summary")).isEmpty());

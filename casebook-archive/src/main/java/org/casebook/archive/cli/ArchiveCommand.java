@@ -7,6 +7,7 @@ import org.casebook.archive.ArchiveService;
 import org.casebook.archive.ImportMode;
 import org.casebook.archive.ImportReport;
 import org.casebook.archive.ImportRequest;
+import org.casebook.archive.Partitioning;
 import org.casebook.archive.StatusRecord;
 import org.casebook.archive.UserRecord;
 import org.casebook.archive.gen.ArchiveGenerator;
@@ -141,13 +142,23 @@ public final class ArchiveCommand {
               paramLabel = "N",
               defaultValue = "2",
               description = "Reads of a file before it is quarantined (default ${DEFAULT-VALUE}).")
-          int attempts) {
+          int attempts,
+      @Option(
+              names = "--partitioning",
+              paramLabel = "HOW",
+              defaultValue = "regions",
+              description =
+                  "How the bulk load's job sends rows to reducers: regions (each HFile inside one"
+                      + " region) or hash (as a job that does not know the regions: HFiles span"
+                      + " regions and the loader splits them) (default ${DEFAULT-VALUE}).")
+          String partitioning) {
     ImportRequest request =
         ImportRequest.local(input, ImportMode.parse(mode, "mode"))
             .withRegions(regions)
             .withRegionSizeMb(regionSizeMb)
             .withQuarantine(quarantine)
-            .withAttempts(attempts);
+            .withAttempts(attempts)
+            .withPartitioning(Partitioning.parse(partitioning, "partitioning"));
     ArchiveService archive = ArchiveService.create(context.get(), false);
     ImportReport report;
     try (Progress p =

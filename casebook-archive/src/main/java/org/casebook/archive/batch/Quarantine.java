@@ -1,4 +1,4 @@
-package org.casebook.archive;
+package org.casebook.archive.batch;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,6 +9,7 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.casebook.archive.ImportReport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,4 +1,4 @@
-package org.casebook.archive;
+package org.casebook.archive.batch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

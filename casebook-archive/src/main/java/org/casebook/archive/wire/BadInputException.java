@@ -1,4 +1,4 @@
-package org.casebook.archive;
+package org.casebook.archive.wire;
 
 /** A file that cannot be imported, and why (the reason goes into the quarantine). */
 public final class BadInputException extends Exception {

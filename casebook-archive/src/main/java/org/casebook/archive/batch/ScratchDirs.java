@@ -1,4 +1,4 @@
-package org.casebook.archive;
+package org.casebook.archive.batch;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;

@@ -1,7 +1,6 @@
-package org.casebook.archive;
+package org.casebook.archive.batch;
 
 import java.nio.file.Files;
-import java.time.Clock;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
@@ -10,8 +9,14 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
+import org.casebook.archive.ArchiveService;
+import org.casebook.archive.ImportMode;
+import org.casebook.archive.ImportReport;
+import org.casebook.archive.ImportRequest;
+import org.casebook.archive.Partitioning;
 import org.casebook.core.ErrorKind;
 import org.casebook.core.Json;
+import org.casebook.core.LocalFiles;
 import org.casebook.core.cli.Progress;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -26,7 +31,7 @@ import picocli.CommandLine.Parameters;
  * JSON report.
  *
  * <pre>
- * hadoop jar casebook-archive.jar org.casebook.archive.ArchiveImportTool [-D k=v…] INPUT WORK QUARANTINE
+ * hadoop jar casebook-archive.jar org.casebook.archive.batch.ArchiveImportTool [-D k=v…] INPUT WORK QUARANTINE
  *     [--regions N] [--region-size-mb M] [--attempts A] [--namespace NS]
  * </pre>
  */
@@ -78,7 +83,7 @@ public final class ArchiveImportTool extends Configured implements Tool, Callabl
   @Option(
       names = "--namespace",
       paramLabel = "NS",
-      defaultValue = ArchiveSchema.DEFAULT_NAMESPACE,
+      defaultValue = "archive",
       description = "HBase namespace of the archive tables (default ${DEFAULT-VALUE}).")
   private String namespace;
 
@@ -106,11 +111,18 @@ public final class ArchiveImportTool extends Configured implements Tool, Callabl
     Configuration conf = HBaseConfiguration.create(getConf());
     ImportRequest request =
         new ImportRequest(
-            input, ImportMode.BULKLOAD, regions, regionSizeMb, quarantine, work, attempts);
+            input,
+            ImportMode.BULKLOAD,
+            regions,
+            regionSizeMb,
+            quarantine,
+            work,
+            attempts,
+            Partitioning.REGIONS);
     java.nio.file.Path scratch = Files.createTempDirectory("archive-import-tool");
     try (Connection connection = ConnectionFactory.createConnection(conf)) {
       ArchiveService archive =
-          new ArchiveService(connection, conf, scratch, namespace, Clock.systemUTC(), null);
+          ArchiveService.inNamespace(new ToolContext(connection, conf, scratch), namespace);
       ImportReport report;
       try (Progress progress =
           Progress.logging("bulk load", archive.inputBytes(request), "bytes")) {
@@ -118,7 +130,7 @@ public final class ArchiveImportTool extends Configured implements Tool, Callabl
       }
       System.out.println(Json.writePretty(report));
     } finally {
-      Files.deleteIfExists(scratch);
+      LocalFiles.deleteRecursively(scratch);
     }
     return 0;
   }

@@ -1,4 +1,4 @@
-package org.casebook.archive;
+package org.casebook.archive.wire;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParseException;
@@ -10,14 +10,14 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import java.io.CharConversionException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import org.casebook.archive.StatusRecord;
+import org.casebook.archive.UserRecord;
 import org.casebook.core.Json;
 
 /**
@@ -38,12 +38,6 @@ public final class ArchiveReader {
     void status(StatusRecord status) throws IOException;
   }
 
-  /** Profile fields kept, with their JSON kinds. */
-  static final Map<String, Kind> PROFILE = profileFields();
-
-  private static final DateTimeFormatter WEIBO_TIME =
-      DateTimeFormatter.ofPattern("EEE MMM dd HH:mm:ss Z yyyy", Locale.ROOT);
-
   /** The shared mapper's parser: as strict as request bodies (duplicate keys make a file bad). */
   private static final JsonFactory FACTORY = Json.mapper().getFactory();
 
@@ -56,9 +50,6 @@ public final class ArchiveReader {
 
   static final int MAX_TEXT = 10_000;
 
-  /** Files up to this size are held as records after one parse; larger ones are read twice. */
-  static final long DEFAULT_HOLD_BYTES = 64L << 20;
-
   enum Kind {
     TEXT,
     COUNT,
@@ -68,24 +59,14 @@ public final class ArchiveReader {
 
   private ArchiveReader() {}
 
-  private static Map<String, Kind> profileFields() {
-    Map<String, Kind> m = new LinkedHashMap<>();
-    m.put("screen_name", Kind.TEXT);
-    m.put("name", Kind.TEXT);
-    m.put("province", Kind.TEXT);
-    m.put("city", Kind.TEXT);
-    m.put("location", Kind.TEXT);
-    m.put("description", Kind.TEXT);
-    m.put("url", Kind.TEXT);
-    m.put("profile_image_url", Kind.TEXT);
-    m.put("gender", Kind.TEXT);
-    m.put("followers_count", Kind.COUNT);
-    m.put("friends_count", Kind.COUNT);
-    m.put("statuses_count", Kind.COUNT);
-    m.put("favourites_count", Kind.COUNT);
-    m.put("created_at", Kind.TIME);
-    m.put("verified", Kind.FLAG);
-    return m;
+  /** The JSON kind of each profile field the archive keeps ({@link UserRecord#PROFILE_FIELDS}). */
+  static Kind kindOf(String profileField) {
+    return switch (profileField) {
+      case "followers_count", "friends_count", "statuses_count", "favourites_count" -> Kind.COUNT;
+      case "created_at" -> Kind.TIME;
+      case "verified" -> Kind.FLAG;
+      default -> Kind.TEXT;
+    };
   }
 
   /** Opens the file to read, once per attempt. */
@@ -102,7 +83,7 @@ public final class ArchiveReader {
    *
    * @throws IOException if the sink fails, or a file that read cleanly fails on its second pass
    */
-  public static java.util.Optional<String> readAllOrNothing(
+  public static Optional<String> readAllOrNothing(
       Source source, long size, int attempts, long bufferBytes, Sink sink) throws IOException {
     String failure = null;
     for (int i = 0; i < attempts; i++) {
@@ -148,13 +129,13 @@ public final class ArchiveReader {
               "the file read cleanly, then failed on its second pass: " + e.getMessage(), e);
         }
       }
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
-    return java.util.Optional.ofNullable(failure);
+    return Optional.ofNullable(failure);
   }
 
   /** Reads every user of the stream into {@code sink}; returns the number of users. */
-  public static long read(InputStream in, Sink sink) throws IOException, BadInputException {
+  static long read(InputStream in, Sink sink) throws IOException, BadInputException {
     long users = 0;
     try (JsonParser p = FACTORY.createParser(in)) {
       JsonToken t;
@@ -243,12 +224,12 @@ public final class ArchiveReader {
 
   static Map<String, String> profile(JsonNode user) throws BadInputException {
     Map<String, String> out = new LinkedHashMap<>();
-    for (Map.Entry<String, Kind> f : PROFILE.entrySet()) {
-      JsonNode v = user.get(f.getKey());
+    for (String f : UserRecord.PROFILE_FIELDS) {
+      JsonNode v = user.get(f);
       if (v == null || v.isNull()) {
         continue;
       }
-      out.put(f.getKey(), value(v, f.getValue(), "user." + f.getKey()));
+      out.put(f, value(v, kindOf(f), "user." + f));
     }
     return out;
   }
@@ -347,93 +328,13 @@ public final class ArchiveReader {
       }
       default -> {
         try {
-          return Long.toString(weiboTime(v.asText()));
+          return Long.toString(WeiboTime.parse(v.asText()));
         } catch (DateTimeParseException e) {
           throw new BadInputException(
               "'" + what + "' must look like 'Tue May 31 17:46:55 +0800 2011', got " + v);
         }
       }
     }
-  }
-
-  private static final String[] DAYS = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
-  private static final String[] MONTHS = {
-    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"
-  };
-
-  /**
-   * Epoch millis of a Weibo time such as {@code Tue May 31 17:46:55 +0800 2011}. The exact shape is
-   * decoded by position (the formatter's text lookups dominated import profiles); anything else
-   * goes to the formatter, which accepts or rejects it with the same rules.
-   */
-  static long weiboTime(String t) {
-    if (t.length() == 30
-        && t.charAt(3) == ' '
-        && t.charAt(7) == ' '
-        && t.charAt(10) == ' '
-        && t.charAt(13) == ':'
-        && t.charAt(16) == ':'
-        && t.charAt(19) == ' '
-        && t.charAt(25) == ' '
-        && (t.charAt(20) == '+' || t.charAt(20) == '-')) {
-      int day = indexOf(DAYS, t.substring(0, 3));
-      int month = indexOf(MONTHS, t.substring(4, 7));
-      int dom = digits(t, 8, 2);
-      int hour = digits(t, 11, 2);
-      int minute = digits(t, 14, 2);
-      int second = digits(t, 17, 2);
-      int offH = digits(t, 21, 2);
-      int offM = digits(t, 23, 2);
-      int year = digits(t, 26, 4);
-      if (day >= 0
-          && month >= 0
-          && dom > 0
-          && hour >= 0
-          && hour < 24
-          && minute >= 0
-          && minute < 60
-          && second >= 0
-          && second < 60
-          && offH >= 0
-          && offH < 18
-          && offM >= 0
-          && offM < 60
-          && year > 0) {
-        try {
-          java.time.LocalDate date = java.time.LocalDate.of(year, month + 1, dom);
-          if (date.getDayOfWeek().getValue() == day + 1) {
-            int sign = t.charAt(20) == '-' ? -1 : 1;
-            java.time.ZoneOffset offset =
-                java.time.ZoneOffset.ofHoursMinutes(sign * offH, sign * offM);
-            return date.atTime(hour, minute, second).toEpochSecond(offset) * 1000L;
-          }
-        } catch (java.time.DateTimeException e) {
-          // Not a real date: the formatter below reports it.
-        }
-      }
-    }
-    return ZonedDateTime.parse(t, WEIBO_TIME).toInstant().toEpochMilli();
-  }
-
-  private static int indexOf(String[] names, String s) {
-    for (int i = 0; i < names.length; i++) {
-      if (names[i].equals(s)) {
-        return i;
-      }
-    }
-    return -1;
-  }
-
-  private static int digits(String s, int from, int n) {
-    int v = 0;
-    for (int i = from; i < from + n; i++) {
-      char c = s.charAt(i);
-      if (c < '0' || c > '9') {
-        return -1;
-      }
-      v = v * 10 + (c - '0');
-    }
-    return v;
   }
 
   private static String where(JsonParser p) {

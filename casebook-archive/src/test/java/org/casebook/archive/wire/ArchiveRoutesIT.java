@@ -1,20 +1,17 @@
-package org.casebook.archive.http;
+package org.casebook.archive.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.time.Instant;
+import java.util.Map;
 import org.casebook.archive.ArchiveService;
-import org.casebook.archive.ExperimentHooks;
+import org.casebook.archive.ArchiveSystem;
 import org.casebook.archive.ImportMode;
 import org.casebook.archive.ImportRequest;
 import org.casebook.archive.Layout;
@@ -22,11 +19,9 @@ import org.casebook.archive.gen.ArchiveGenerator;
 import org.casebook.core.AccessRule;
 import org.casebook.core.HBaseRuntime;
 import org.casebook.core.Json;
-import org.casebook.core.Threads;
 import org.casebook.core.cli.Progress;
-import org.casebook.core.http.HttpApiServer;
-import org.casebook.core.http.Route;
 import org.casebook.core.testing.EmbeddedHBase;
+import org.casebook.core.testing.ServedSystem;
 import org.casebook.core.testing.TestIds;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -40,22 +35,15 @@ class ArchiveRoutesIT {
     String ns = "archive_" + TestIds.unique("h").replace('-', '_');
     Path dir = EmbeddedHBase.scratchDir(ns);
     ArchiveGenerator.write(new ArchiveGenerator.Spec(2, 5, 6, false, 0, 9), dir.resolve("in"));
-    ArchiveService archive =
-        new ArchiveService(
-            runtime.connection(),
-            runtime.configuration(),
-            dir.resolve("scratch"),
-            ns,
-            Clock.systemUTC(),
-            null);
-    archive.prepare(new Layout(2, true), true);
-    archive.importFiles(
-        ImportRequest.local(dir.resolve("in"), ImportMode.PUT)
-            .withAttempts(1)
-            .withQuarantine(dir.resolve("q")),
-        Progress.logging("t", 0, "bytes"));
-    try (HttpApiServer server = serve(archive)) {
-      String base = "http://127.0.0.1:" + server.port() + "/api/archive/";
+    try (ServedSystem served = serve(runtime, ns)) {
+      ArchiveService archive = ArchiveService.create(served.context(), false);
+      archive.prepare(new Layout(2, true), true);
+      archive.importFiles(
+          ImportRequest.local(dir.resolve("in"), ImportMode.PUT)
+              .withAttempts(1)
+              .withQuarantine(dir.resolve("q")),
+          Progress.logging("t", 0, "bytes"));
+      String base = served.url("/api/archive/");
       String uid = ArchiveGenerator.userId(1, 2, 5);
       JsonNode user = ok(get(base + "users/" + uid));
       assertThat(user.get("uid").asText()).isEqualTo(uid);
@@ -100,26 +88,13 @@ class ArchiveRoutesIT {
   @Test
   void recordedExperimentResultsAreListedNewestFirst(HBaseRuntime runtime) throws Exception {
     String ns = "archive_" + TestIds.unique("e").replace('-', '_');
-    ArchiveService archive =
-        new ArchiveService(
-            runtime.connection(),
-            runtime.configuration(),
-            EmbeddedHBase.scratchDir(ns),
-            ns,
-            Clock.systemUTC(),
-            null);
-    ExperimentHooks.recordResults(
-        runtime.connection(),
-        ns,
-        1_700_000_000_000L,
-        "{\"runs\":[{\"case\":1,\"users\":100}]}".getBytes(StandardCharsets.UTF_8));
-    ExperimentHooks.recordResults(
-        runtime.connection(),
-        ns,
-        1_700_000_100_000L,
-        "{\"runs\":[{\"case\":2,\"users\":200}]}".getBytes(StandardCharsets.UTF_8));
-    try (HttpApiServer server = serve(archive)) {
-      String base = "http://127.0.0.1:" + server.port() + "/api/archive/";
+    try (ServedSystem served = serve(runtime, ns)) {
+      ArchiveService archive = ArchiveService.create(served.context(), false);
+      archive.recordExperiment(
+          Instant.ofEpochMilli(1_700_000_000_000L), "{\"runs\":[{\"case\":1,\"users\":100}]}");
+      archive.recordExperiment(
+          Instant.ofEpochMilli(1_700_000_100_000L), "{\"runs\":[{\"case\":2,\"users\":200}]}");
+      String base = served.url("/api/archive/");
       JsonNode all = ok(get(base + "experiments")).get("experiments");
       assertThat(all).hasSize(2);
       assertThat(all.get(0).get("recordedAt").asText()).isEqualTo("2023-11-14T22:15:00Z");
@@ -139,18 +114,9 @@ class ArchiveRoutesIT {
     ArchiveGenerator.Written w =
         ArchiveGenerator.write(new ArchiveGenerator.Spec(10, 5, 3, true, 0, 12), dir.resolve("in"));
     ArchiveGenerator.write(new ArchiveGenerator.Spec(4, 5, 3, false, 0, 13), dir.resolve("more"));
-    ExecutorService runner =
-        Executors.newSingleThreadExecutor(Threads.daemon("archive-test-import"));
-    ArchiveService archive =
-        new ArchiveService(
-            runtime.connection(),
-            runtime.configuration(),
-            dir.resolve("scratch"),
-            ns,
-            Clock.systemUTC(),
-            runner);
-    try (HttpApiServer server = serve(archive)) {
-      String base = "http://127.0.0.1:" + server.port() + "/api/archive/";
+    // The system's own import jobs, on its background executor.
+    try (ServedSystem served = serve(runtime, ns)) {
+      String base = served.url("/api/archive/");
       HttpResponse<String> started =
           post(
               base + "imports",
@@ -236,8 +202,6 @@ class ArchiveRoutesIT {
                       "{\"input\": \"" + dir.resolve("in") + "\", \"attempts\": 0}")))
           .isEqualTo("attempts");
       assertThat(field(post(base + "imports", "{\"mode\": \"put\"}"))).isEqualTo("input");
-    } finally {
-      runner.shutdownNow();
     }
   }
 
@@ -252,14 +216,10 @@ class ArchiveRoutesIT {
     }
   }
 
-  private static HttpApiServer serve(ArchiveService archive) {
-    HttpApiServer server =
-        new HttpApiServer("127.0.0.1", 0, AccessRule.open(), 2, new SimpleMeterRegistry());
-    for (Route r : ArchiveRoutes.ROUTES.bind(archive)) {
-      server.add(r);
-    }
-    server.start();
-    return server;
+  /** The archive as the server starts it, its tables in namespace {@code ns}. */
+  private static ServedSystem serve(HBaseRuntime runtime, String ns) {
+    return ServedSystem.start(
+        runtime, new ArchiveSystem(), AccessRule.open(), Map.of("archive.namespace", ns));
   }
 
   private HttpResponse<String> get(String url) throws Exception {

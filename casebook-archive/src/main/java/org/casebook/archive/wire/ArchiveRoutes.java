@@ -1,15 +1,21 @@
-package org.casebook.archive.http;
+package org.casebook.archive.wire;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.casebook.archive.ArchiveService;
 import org.casebook.archive.ImportJobStatus;
 import org.casebook.archive.ImportMode;
 import org.casebook.archive.ImportRequest;
+import org.casebook.archive.RecordedExperiment;
 import org.casebook.archive.StatusRecord;
 import org.casebook.core.InvalidInputException;
+import org.casebook.core.Json;
 import org.casebook.core.NotFoundException;
+import org.casebook.core.StorageException;
 import org.casebook.core.http.HttpResponse;
 import org.casebook.core.http.RouteTable;
 import org.casebook.core.page.Page;
@@ -19,8 +25,30 @@ public final class ArchiveRoutes {
   /** A page of a user's statuses. */
   public record StatusesPage(List<StatusRecord> statuses, String next) {}
 
+  /**
+   * A recorded {@code bench archive} result: when (ISO-8601, UTC), and its JSON report as written.
+   */
+  public record Experiment(String recordedAt, JsonNode results) {
+    static Experiment of(RecordedExperiment e) {
+      try {
+        return new Experiment(e.recordedAt().toString(), Json.mapper().readTree(e.resultsJson()));
+      } catch (JsonProcessingException unreadable) {
+        throw StorageException.of(
+            "read the experiment results recorded at " + e.recordedAt(), unreadable);
+      }
+    }
+  }
+
   /** Recorded results of {@code bench archive}, newest first. */
-  public record ExperimentsAnswer(List<ArchiveService.ExperimentResults> experiments) {}
+  public record ExperimentsAnswer(List<Experiment> experiments) {
+    static ExperimentsAnswer of(List<RecordedExperiment> recorded) {
+      List<Experiment> out = new ArrayList<>();
+      for (RecordedExperiment e : recorded) {
+        out.add(Experiment.of(e));
+      }
+      return new ExperimentsAnswer(out);
+    }
+  }
 
   /** A page of import jobs, newest first. */
   public record ImportsPage(List<ImportJobStatus> imports, String next) {}
@@ -100,7 +128,7 @@ public final class ArchiveRoutes {
                   + " ?limit=1..20 (default 5)",
               (archive, req) ->
                   HttpResponse.ok(
-                      new ExperimentsAnswer(archive.experiments(req.queryInt("limit", 5, 1, 20)))))
+                      ExperimentsAnswer.of(archive.experiments(req.queryInt("limit", 5, 1, 20)))))
           .build();
 
   private ArchiveRoutes() {}

@@ -1,4 +1,4 @@
-package org.casebook.archive;
+package org.casebook.archive.batch;
 
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.NullWritable;

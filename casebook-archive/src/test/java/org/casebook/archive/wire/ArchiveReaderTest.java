@@ -1,4 +1,4 @@
-package org.casebook.archive;
+package org.casebook.archive.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Random;
+import org.casebook.archive.StatusRecord;
+import org.casebook.archive.UserRecord;
 import org.junit.jupiter.api.Test;
 
 class ArchiveReaderTest {
@@ -99,7 +101,7 @@ class ArchiveReaderTest {
       ZoneOffset offset =
           ZoneOffset.ofTotalSeconds((random.nextInt(-18 * 4, 18 * 4 + 1) * 15 * 60));
       String text = f.format(t.atOffset(offset));
-      assertThat(ArchiveReader.weiboTime(text)).as(text).isEqualTo(t.toEpochMilli());
+      assertThat(WeiboTime.parse(text)).as(text).isEqualTo(t.toEpochMilli());
     }
   }
 
@@ -112,7 +114,7 @@ class ArchiveReaderTest {
             "Tue May 31 24:46:55 +0800 2011",
             "Tue Mai 31 17:46:55 +0800 2011",
             "2011-05-31T17:46:55+08:00")) {
-      assertThatThrownBy(() -> ArchiveReader.weiboTime(bad))
+      assertThatThrownBy(() -> WeiboTime.parse(bad))
           .as(bad)
           .isInstanceOf(DateTimeParseException.class);
     }

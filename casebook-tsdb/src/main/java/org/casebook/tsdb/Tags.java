@@ -43,7 +43,7 @@ public final class Tags {
   }
 
   /** {@code k=v} into {@code tags}; the same pair twice is fine, the same key twice is not. */
-  public static void parse(Map<String, String> tags, String tag) {
+  static void parse(Map<String, String> tags, String tag) {
     int eq = tag.indexOf('=');
     if (eq <= 0 || eq == tag.length() - 1 || tag.indexOf('=', eq + 1) >= 0) {
       throw new InvalidInputException("tags", "invalid tag: " + tag);

@@ -54,6 +54,8 @@ import org.casebook.trails.TrailQuery;
 import org.casebook.trails.TrailsService;
 import org.casebook.trails.gen.LogGenerator;
 import org.casebook.trails.wire.LogParser;
+import org.casebook.tsdb.OpenTsdbQuery;
+import org.casebook.tsdb.QueryResult;
 import org.casebook.tsdb.TsdbConfig;
 import org.casebook.tsdb.TsdbService;
 import org.casebook.tsdb.gen.TsdbGenerator;
@@ -337,7 +339,8 @@ final class ConsoleData {
             TSDB_HOSTS, TSDB_METRICS, TSDB_INTERVAL_SECONDS, start, intervals, 0, 0, TSDB_SEED),
         file,
         n -> {});
-    try (TsdbService tsdb = new TsdbService(ctx, TsdbConfig.fromEnvironment())) {
+    // The tables in namespace tsdb, unsalted: the defaults the served system starts with.
+    try (TsdbService tsdb = new TsdbService(ctx, TsdbConfig.defaults())) {
       org.casebook.tsdb.ImportReport report = tsdb.importFile(file, n -> {});
       double seconds = secondsSince(t0);
       String metric =
@@ -371,16 +374,11 @@ final class ConsoleData {
     params.put("start", List.of(Long.toString(start)));
     params.put("end", List.of(Long.toString(end)));
     params.put("m", List.of("sum:1m-avg:" + metric));
-    JsonNode answer;
-    try {
-      answer = Json.mapper().readTree(tsdb.query(params));
-    } catch (IOException e) {
-      throw new IllegalStateException(
-          "tsdb: the answer to a query of " + metric + " is not JSON", e);
-    }
-    for (JsonNode series : answer) {
-      if (series.path("dps").size() > 0) {
-        return true;
+    for (List<QueryResult> groups : tsdb.query(OpenTsdbQuery.fromParams(params, tsdb.nowMs()))) {
+      for (QueryResult series : groups) {
+        if (!series.points().isEmpty()) {
+          return true;
+        }
       }
     }
     return false;

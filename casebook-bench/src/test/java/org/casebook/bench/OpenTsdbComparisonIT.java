@@ -16,15 +16,9 @@ import java.util.SplittableRandom;
 import org.casebook.core.AccessRule;
 import org.casebook.core.HBaseRuntime;
 import org.casebook.core.Json;
-import org.casebook.core.Platform;
-import org.casebook.core.SystemContext;
-import org.casebook.core.http.HttpApiServer;
-import org.casebook.core.schema.SchemaManager;
 import org.casebook.core.testing.EmbeddedHBase;
-import org.casebook.tsdb.TsdbConfig;
-import org.casebook.tsdb.TsdbService;
+import org.casebook.core.testing.ServedSystem;
 import org.casebook.tsdb.TsdbSystem;
-import org.casebook.tsdb.http.TsdbRoutes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -43,9 +37,7 @@ class OpenTsdbComparisonIT {
   private static final String NAMESPACE = "tsdbcompare";
   private final HttpClient client =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
-  private Platform platform;
-  private TsdbService casebook;
-  private HttpApiServer server;
+  private ServedSystem casebook;
   private OpenTsdbPeer peer;
   private String casebookBase;
   private String openTsdbBase;
@@ -55,18 +47,18 @@ class OpenTsdbComparisonIT {
 
   @BeforeAll
   void start(HBaseRuntime runtime) throws Exception {
-    new SchemaManager(runtime.connection()).ensureAll(TsdbService.schemas(NAMESPACE, 0));
-    platform = Platform.create(runtime, EmbeddedHBase.dataDir());
-    SystemContext context = platform.contextFor(new TsdbSystem().descriptor());
-    casebook = new TsdbService(context, TsdbConfig.defaults(), NAMESPACE);
-    server = new HttpApiServer("127.0.0.1", 0, AccessRule.open(), 4, platform.metrics());
-    TsdbRoutes.ROUTES.bind(casebook).forEach(server::add);
-    server.start();
-    casebookBase = "http://127.0.0.1:" + server.port();
+    // Casebook as the server starts it, its tables in a namespace of this test's own.
+    casebook =
+        ServedSystem.start(
+            runtime,
+            new TsdbSystem(),
+            AccessRule.open(),
+            java.util.Map.of("tsdb.namespace", NAMESPACE));
+    casebookBase = casebook.url("");
     peer =
         OpenTsdbPeer.start(
             runtime,
-            OpenTsdbPeer.Options.defaults(EmbeddedHBase.scratchDir("opentsdb-compare"))
+            OpenTsdbOptions.defaults(EmbeddedHBase.scratchDir("opentsdb-compare"))
                 .withTablePrefix("otsdbcompare:")
                 .withDropExistingTables(true));
     openTsdbBase = peer.baseUri().toString().replaceAll("/$", "");
@@ -83,14 +75,8 @@ class OpenTsdbComparisonIT {
     if (peer != null) {
       peer.close();
     }
-    if (server != null) {
-      server.close();
-    }
     if (casebook != null) {
       casebook.close();
-    }
-    if (platform != null) {
-      platform.close();
     }
   }
 
@@ -252,7 +238,7 @@ class OpenTsdbComparisonIT {
       return 0;
     }
     String diff =
-        TsdbBenchmark.difference(
+        TsdbAnswers.difference(
             Json.mapper().readTree(ours.body()), Json.mapper().readTree(theirs.body()));
     if (diff != null) {
       differences.add(what + ": " + diff);

@@ -36,7 +36,7 @@ class OpenTsdbPeerIT {
     peer =
         OpenTsdbPeer.start(
             runtime,
-            OpenTsdbPeer.Options.defaults(EmbeddedHBase.scratchDir("opentsdb-peer"))
+            OpenTsdbOptions.defaults(EmbeddedHBase.scratchDir("opentsdb-peer"))
                 .withTablePrefix("opentsdbit:"));
   }
 
@@ -64,7 +64,7 @@ class OpenTsdbPeerIT {
       assertThat(admin.tableExists(TableName.valueOf("opentsdbit:tsdb-meta"))).isTrue();
     }
     // Creating again is a no-op.
-    OpenTsdbPeer.createTables(runtime, peer.options());
+    OpenTsdbTables.create(runtime, peer.options());
     assertThat(peer.pid()).isPositive();
     assertThat(peer.telnetPort()).isEqualTo(peer.httpPort());
   }

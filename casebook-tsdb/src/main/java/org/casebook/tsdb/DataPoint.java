@@ -10,7 +10,7 @@ package org.casebook.tsdb;
  * @param longValue the value when {@code integer}
  * @param doubleValue the value when not {@code integer} (and {@code longValue} widened otherwise)
  */
-record DataPoint(long timestampMs, boolean integer, long longValue, double doubleValue) {
+public record DataPoint(long timestampMs, boolean integer, long longValue, double doubleValue) {
 
   static DataPoint ofLong(long timestampMs, long value) {
     return new DataPoint(timestampMs, true, value, value);

@@ -1,36 +1,53 @@
 package org.casebook.tsdb;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.casebook.core.InvalidInputException;
 
 /**
- * A point as sent (telnet {@code put} or HTTP {@code /api/put}), checked as OpenTSDB 2.4 checks it;
- * the messages use OpenTSDB's wording, because collectors log them.
+ * A point as sent (telnet {@code put}, HTTP {@code /api/put} or an import file line), checked as
+ * OpenTSDB 2.4 checks it; the messages use OpenTSDB's wording, because collectors log them. Each
+ * protocol's parser makes these, and the service writes them.
  *
  * @param millis whether the timestamp was sent in milliseconds (13 digits)
  * @param narrowFloat whether a float value is stored in 4 bytes (its text fits a float exactly)
  */
-record IncomingPoint(
+public record IncomingPoint(
     String metric,
     long timestampMs,
     boolean millis,
     DataPoint value,
     boolean narrowFloat,
     Map<String, String> tags) {
-  static final int MAX_NAME_CHARS = 256;
-
-  IncomingPoint {
+  public IncomingPoint {
     // Parsed points own their (small, fresh) tag map: no copy on the write path.
     tags = java.util.Collections.unmodifiableMap(tags);
   }
 
+  /**
+   * The point of a {@code put} line's words (the command first, then metric, timestamp, value and
+   * {@code tagk=tagv} pairs), as telnet sends it and an import file holds it (with {@code put} put
+   * in front).
+   */
+  public static IncomingPoint fromPutWords(String[] words, Limits limits) {
+    if (words.length < 5) {
+      throw new InvalidInputException(
+          "line", "not enough arguments (need least 4, got " + (words.length - 1) + ")");
+    }
+    Map<String, String> tags = new LinkedHashMap<>();
+    for (int i = 4; i < words.length; i++) {
+      Tags.parse(tags, words[i]);
+    }
+    return parse(words[1], words[2], words[3], tags, limits);
+  }
+
   /** Parses and checks one point; an {@link InvalidInputException} names what is wrong. */
-  static IncomingPoint parse(
+  public static IncomingPoint parse(
       String metric, String timestamp, String value, Map<String, String> tags, Limits limits) {
     if (metric == null || metric.isEmpty()) {
       throw new InvalidInputException("metric", "empty metric name");
     }
-    checkName("metric name", metric, "metric");
+    Tags.checkName("metric name", metric, "metric");
     if (timestamp == null || timestamp.isEmpty()) {
       throw new InvalidInputException("timestamp", "empty timestamp");
     }
@@ -59,8 +76,8 @@ record IncomingPoint(
               + tags);
     }
     for (Map.Entry<String, String> t : tags.entrySet()) {
-      checkName("tag name with value [" + t.getValue() + "]", t.getKey(), "tags");
-      checkName("tag value with key [" + t.getKey() + "]", t.getValue(), "tags");
+      Tags.checkName("tag name with value [" + t.getValue() + "]", t.getKey(), "tags");
+      Tags.checkName("tag value with key [" + t.getKey() + "]", t.getValue(), "tags");
     }
     DataPoint dp;
     boolean narrow = false;
@@ -171,31 +188,12 @@ record IncomingPoint(
     return i == n;
   }
 
-  /** OpenTSDB's character rule for names: letters, digits, and {@code - _ . /}. */
-  static void checkName(String what, String s, String field) {
-    if (s == null || s.isEmpty()) {
-      throw new InvalidInputException(field, "Invalid " + what + ": empty string");
-    }
-    if (s.length() > MAX_NAME_CHARS) {
-      throw new InvalidInputException(
-          field, "Invalid " + what + ": longer than " + MAX_NAME_CHARS + " characters");
-    }
-    for (int i = 0; i < s.length(); ) {
-      int c = s.codePointAt(i);
-      if (!(Character.isLetterOrDigit(c) || c == '-' || c == '_' || c == '.' || c == '/')) {
-        throw new InvalidInputException(
-            field,
-            "Invalid "
-                + what
-                + " (\""
-                + s
-                + "\"): illegal character: "
-                + new String(Character.toChars(c)));
-      }
-      i += Character.charCount(c);
-    }
-  }
-
-  /** What a point is checked against. */
-  record Limits(int maxTags, long nowMs, long maxFutureMs) {}
+  /**
+   * What a point is checked against.
+   *
+   * @param maxTags the most tags a point may carry
+   * @param nowMs the time now
+   * @param maxFutureMs how far after now a timestamp may be
+   */
+  public record Limits(int maxTags, long nowMs, long maxFutureMs) {}
 }

@@ -31,25 +31,15 @@ final class PointCodec {
   private static final int FORMAT = 1;
   private static final int FLAG_FLOAT = 0x8;
   private static final int LENGTH_MASK = 0x7;
-  private static final long HOUR_MS = 3_600_000L;
 
   private PointCodec() {}
-
-  /** Hours since the epoch of a time in ms. */
-  static int hourOf(long timestampMs) {
-    return (int) (timestampMs / HOUR_MS);
-  }
-
-  static long hourStartMs(int hour) {
-    return hour * HOUR_MS;
-  }
 
   /**
    * The column of a point. {@code millis} picks the 4-byte qualifier; a point on a whole second
    * sent in seconds gets the 2-byte one.
    */
   static byte[] qualifier(long timestampMs, boolean millis, int flags) {
-    long offsetMs = timestampMs - hourStartMs(hourOf(timestampMs));
+    long offsetMs = timestampMs - TsdbKeys.hourStartMs(TsdbKeys.hourOf(timestampMs));
     if (!millis) {
       int q = (int) ((offsetMs / 1000) << 4) | flags;
       return new byte[] {(byte) (q >>> 8), (byte) q};
@@ -85,7 +75,7 @@ final class PointCodec {
 
   /** The point of one raw column of the row whose hour is {@code hour}. */
   static DataPoint decodeColumn(int hour, byte[] q, byte[] v) {
-    long base = hourStartMs(hour);
+    long base = TsdbKeys.hourStartMs(hour);
     int flags;
     long ts;
     if (q.length == 2) {
@@ -129,7 +119,7 @@ final class PointCodec {
 
   /** One cell holding {@code points} (ascending time, one per timestamp) of hour {@code hour}. */
   static byte[] compact(int hour, List<DataPoint> points) {
-    long base = hourStartMs(hour);
+    long base = TsdbKeys.hourStartMs(hour);
     boolean seconds = true;
     for (DataPoint p : points) {
       seconds &= (p.timestampMs() - base) % 1000 == 0;
@@ -196,7 +186,7 @@ final class PointCodec {
       throw new IllegalArgumentException("unknown compacted cell format " + format);
     }
     boolean seconds = in.get() == 1;
-    long base = hourStartMs(hour);
+    long base = TsdbKeys.hourStartMs(hour);
     int count = (int) readVarint(in);
     long time = 0;
     long integer = 0;

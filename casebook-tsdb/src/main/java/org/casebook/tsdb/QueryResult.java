@@ -18,9 +18,9 @@ import java.util.Objects;
  * @param points the points in time order, already cut to the query's [start, end]; may be empty
  *     (OpenTSDB still prints the group, with {@code "dps":{}})
  */
-record QueryResult(
+public record QueryResult(
     String metric, Map<String, String> tags, List<String> aggregateTags, List<ResultPoint> points) {
-  QueryResult {
+  public QueryResult {
     Objects.requireNonNull(metric, "metric is null");
     tags = Collections.unmodifiableMap(new LinkedHashMap<>(tags));
     aggregateTags = List.copyOf(aggregateTags);

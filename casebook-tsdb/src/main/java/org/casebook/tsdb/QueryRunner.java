@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -15,7 +16,7 @@ import org.casebook.core.InvalidInputException;
 
 /** Reads series for queries: rows of a metric over an hour range, grouped into series. */
 final class QueryRunner {
-  private final TsdbStore store;
+  private final PointStore store;
   private final Uids uids;
   private final Compactor compactor;
   private final Clock clock;
@@ -28,7 +29,7 @@ final class QueryRunner {
   static final int MAX_PARTS = 4;
 
   QueryRunner(
-      TsdbStore store,
+      PointStore store,
       Uids uids,
       Compactor compactor,
       Clock clock,
@@ -60,35 +61,34 @@ final class QueryRunner {
    * points, in row-key order of their tags.
    */
   List<Series> fetch(String metric, long fromMs, long toMs) {
-    return fetch(metric, fromMs, toMs, null);
+    return fetch(metric, fromMs, toMs, Optional.empty());
   }
 
   /**
-   * As {@link #fetch(String, long, long)}, reading only rows {@code rowFilter} keeps. A long range
-   * without a row filter is read in consecutive parts of hours on the side-work pool (a day's query
-   * waits for its slowest quarter instead of for all of it); the parts are joined in hour order.
+   * As {@link #fetch(String, long, long)}, reading only rows {@code plan} keeps. A long range
+   * without a plan is read in consecutive parts of hours on the side-work pool (a day's query waits
+   * for its slowest quarter instead of for all of it); the parts are joined in hour order.
    */
-  List<Series> fetch(
-      String metric, long fromMs, long toMs, org.apache.hadoop.hbase.filter.Filter rowFilter) {
+  List<Series> fetch(String metric, long fromMs, long toMs, Optional<TagScanPlan> plan) {
     byte[] metricId = metricId(metric);
-    int fromHour = PointCodec.hourOf(Math.max(0, fromMs));
-    int toHour = PointCodec.hourOf(Math.max(0, toMs));
+    int fromHour = TsdbKeys.hourOf(Math.max(0, fromMs));
+    int toHour = TsdbKeys.hourOf(Math.max(0, toMs));
     int hours = toHour - fromHour + 1;
     // Only a scan that returns every row of the range is split: with a row filter the region
     // server skips most rows itself, and each part would add its own scanner's round trips to a
     // few milliseconds of work (measured: the filtered one-series query got slower, the
     // unfiltered all-series query faster).
-    int parts = rowFilter != null ? 1 : Math.min(MAX_PARTS, Math.max(1, hours / HOURS_PER_PART));
+    int parts = plan.isPresent() ? 1 : Math.min(MAX_PARTS, Math.max(1, hours / HOURS_PER_PART));
     List<Map<ByteBuffer, List<DataPoint>>> read = new ArrayList<>(parts);
     if (parts == 1) {
-      read.add(readHours(metricId, fromHour, toHour, fromMs, toMs, rowFilter));
+      read.add(readHours(metricId, fromHour, toHour, fromMs, toMs, plan));
     } else {
       int perPart = (hours + parts - 1) / parts;
       List<Future<Map<ByteBuffer, List<DataPoint>>>> pending = new ArrayList<>(parts);
       for (int first = fromHour; first <= toHour; first += perPart) {
         int a = first;
         int b = Math.min(toHour, first + perPart - 1);
-        pending.add(sideWork.submit(() -> readHours(metricId, a, b, fromMs, toMs, rowFilter)));
+        pending.add(sideWork.submit(() -> readHours(metricId, a, b, fromMs, toMs, plan)));
       }
       for (Future<Map<ByteBuffer, List<DataPoint>>> f : pending) {
         read.add(Futures.await(f));
@@ -127,44 +127,16 @@ final class QueryRunner {
       int toHour,
       long fromMs,
       long toMs,
-      org.apache.hadoop.hbase.filter.Filter rowFilter) {
-    // A series' rows come in hour order (its hours are adjacent in the key, also in a salt
-    // bucket) and a row's points are sorted and unique: appending keeps each series sorted.
-    Map<ByteBuffer, List<DataPoint>> byTags = new LinkedHashMap<>();
-    store.scanRows(
-        metricId,
-        fromHour,
-        toHour,
-        false,
-        rowFilter,
-        r -> {
-          TsdbStore.DataRow row = store.decodeRow(r.getRow());
-          compactor.noticeRead(r, row.hour());
-          List<DataPoint> points =
-              byTags.computeIfAbsent(ByteBuffer.wrap(row.tags()), k -> new ArrayList<>());
-          org.apache.hadoop.hbase.Cell[] cells = r.rawCells();
-          if (cells.length == 1 && PointCodec.isCompacted(cells[0])) {
-            PointCodec.expandInto(row.hour(), cells[0], fromMs, toMs, points);
-            return;
-          }
-          for (DataPoint p : PointCodec.rowPoints(row.hour(), cells)) {
-            if (p.timestampMs() >= fromMs && p.timestampMs() <= toMs) {
-              points.add(p);
-            }
-          }
-        });
-    return byTags;
+      Optional<TagScanPlan> plan) {
+    return store.readPoints(
+        metricId, fromHour, toHour, fromMs, toMs, plan, compactor::noticeUncompacted);
   }
 
   /** Tag names and values of a row's tag bytes. */
   Map<String, String> tagNames(ByteBuffer tagBytes) {
-    byte[] b = tagBytes.array();
     Map<String, String> tags = new TreeMap<>();
-    int w = TsdbKeys.UID_WIDTH;
-    for (int i = 0; i + 2 * w <= b.length; i += 2 * w) {
-      byte[] k = java.util.Arrays.copyOfRange(b, i, i + w);
-      byte[] v = java.util.Arrays.copyOfRange(b, i + w, i + 2 * w);
-      tags.put(uids.name(UidKind.TAGK, k), uids.name(UidKind.TAGV, v));
+    for (byte[][] pair : TsdbKeys.tagIds(tagBytes.array())) {
+      tags.put(uids.name(UidKind.TAGK, pair[0]), uids.name(UidKind.TAGV, pair[1]));
     }
     return tags;
   }
@@ -190,7 +162,7 @@ final class QueryRunner {
               sub.metric(),
               window.startMs(),
               window.endMs() - 1,
-              TagRowFilter.of(sub, uids, store.keyPrefixBytes(), maxTags).orElse(null));
+              TagScanPlan.of(sub, uids, maxTags));
       out.add(QueryEngine.run(sub, q.startMs(), q.endMs(), series, uidOrder()));
     }
     return out;
@@ -203,14 +175,8 @@ final class QueryRunner {
    */
   List<LookupSeries> lookup(String metric, Map<String, String> required, int limit) {
     byte[] metricId = metricId(metric);
-    java.util.Set<ByteBuffer> seen = new java.util.LinkedHashSet<>();
-    store.scanRows(
-        metricId,
-        0,
-        PointCodec.hourOf(clock.millis()) + 24 * 366,
-        true,
-        null,
-        r -> seen.add(ByteBuffer.wrap(store.decodeRow(r.getRow()).tags())));
+    java.util.Set<ByteBuffer> seen =
+        store.seriesTags(metricId, 0, TsdbKeys.hourOf(clock.millis()) + 24 * 366);
     List<LookupSeries> out = new ArrayList<>();
     for (ByteBuffer tagBytes : seen) {
       Map<String, String> tags = tagNames(tagBytes);
@@ -223,7 +189,7 @@ final class QueryRunner {
         }
       }
       if (match) {
-        out.add(new LookupSeries(tsuid(metricId, tagBytes.array()), metric, tags));
+        out.add(new LookupSeries(TsdbKeys.tsuid(metricId, tagBytes.array()), metric, tags));
         if (out.size() >= limit) {
           break;
         }
@@ -241,15 +207,14 @@ final class QueryRunner {
    */
   List<LastPoint> last(String metric, Map<String, String> required, int backScanHours) {
     byte[] metricId = metricId(metric);
-    int now = PointCodec.hourOf(clock.millis());
+    int now = TsdbKeys.hourOf(clock.millis());
     Map<ByteBuffer, LastPoint> latest = new LinkedHashMap<>();
-    store.scanRowsBackwards(
+    store.latestRows(
         metricId,
         now - backScanHours,
         now + 1,
-        r -> {
-          TsdbStore.DataRow row = store.decodeRow(r.getRow());
-          ByteBuffer key = ByteBuffer.wrap(row.tags());
+        (tagRun, hour, rowPoints) -> {
+          ByteBuffer key = ByteBuffer.wrap(tagRun);
           if (latest.containsKey(key)) {
             return true;
           }
@@ -260,12 +225,12 @@ final class QueryRunner {
               return true;
             }
           }
-          List<DataPoint> points = PointCodec.rowPoints(row.hour(), r.rawCells());
+          List<DataPoint> points = rowPoints.get();
           if (!points.isEmpty()) {
             latest.put(
                 key,
                 new LastPoint(
-                    metric, tags, tsuid(metricId, row.tags()), points.get(points.size() - 1)));
+                    metric, tags, TsdbKeys.tsuid(metricId, tagRun), points.get(points.size() - 1)));
           }
           return true;
         });
@@ -297,10 +262,5 @@ final class QueryRunner {
       return x == null ? (y == null ? a.compareTo(b) : 1) : -1;
     }
     return java.util.Arrays.compareUnsigned(x, y);
-  }
-
-  /** The tsuid (hex of metric id and tag bytes) of a series, as OpenTSDB prints it. */
-  static String tsuid(byte[] metricId, byte[] tags) {
-    return TsdbService.hex(metricId) + TsdbService.hex(tags);
   }
 }

@@ -23,10 +23,10 @@ package org.casebook.tsdb;
  * @param longValue the value when INTEGER
  * @param doubleValue the value when DOUBLE (NaN when NULL)
  */
-record ResultPoint(long timestampMs, Kind kind, long longValue, double doubleValue) {
+public record ResultPoint(long timestampMs, Kind kind, long longValue, double doubleValue) {
 
   /** How the value prints. */
-  enum Kind {
+  public enum Kind {
     INTEGER,
     DOUBLE,
     NULL

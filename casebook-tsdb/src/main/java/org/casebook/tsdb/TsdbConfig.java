@@ -1,19 +1,83 @@
 package org.casebook.tsdb;
 
+import java.util.List;
+import java.util.Objects;
 import org.casebook.core.InvalidInputException;
+import org.casebook.core.settings.Setting;
+import org.casebook.core.settings.SystemSettings;
 
 /**
- * Settings of the time-series store.
+ * How the time-series store runs: its declared settings' values, and limits that are not settings.
  *
+ * @param namespace the HBase namespace of the {@code uid} and {@code data} tables
  * @param saltBuckets 0 for no salt, else 2..256 leading buckets (data table pre-split to match);
- *     fixed when the tables are first created, and checked against them afterwards
+ *     fixed when the tables are first used, and checked against them afterwards
  * @param maxTags the most tags a point may carry (OpenTSDB's {@code tsd.storage.max_tags})
  * @param compactionDelaySeconds how long after an hour ends its rows are compacted
+ * @param backgroundCompaction whether finished hours are compacted in the background (OpenTSDB's
+ *     {@code tsd.storage.enable_compaction}); {@code tsdb compact} compacts on request either way
  * @param maxFutureSeconds how far in the future a timestamp may be
  */
 public record TsdbConfig(
-    int saltBuckets, int maxTags, int compactionDelaySeconds, long maxFutureSeconds) {
+    String namespace,
+    int saltBuckets,
+    int maxTags,
+    int compactionDelaySeconds,
+    boolean backgroundCompaction,
+    long maxFutureSeconds) {
+
+  static final Setting<String> NAMESPACE =
+      Setting.ofText(
+          "namespace",
+          TsdbSchema.DEFAULT_NAMESPACE,
+          "HBase namespace",
+          "The HBase namespace of the uid and data tables (as OpenTSDB's"
+              + " tsd.storage.hbase.data_table names its table); created when first used.",
+          TsdbConfig::checkNamespace);
+
+  static final Setting<Integer> SALT_BUCKETS =
+      new Setting<>(
+          "salt-buckets",
+          "0 or integer 2..256",
+          0,
+          "Leading salt buckets of the data rows (0: no salt); fixed when the tables are first"
+              + " used.",
+          TsdbConfig::parseSaltBuckets);
+
+  static final Setting<Integer> MAX_TAGS =
+      Setting.ofInt(
+          "max-tags",
+          8,
+          1,
+          32,
+          "The most tags a point may carry (OpenTSDB's tsd.storage.max_tags).");
+
+  static final Setting<Integer> COMPACTION_DELAY_SECONDS =
+      Setting.ofInt(
+          "compaction-delay-seconds",
+          60,
+          0,
+          366 * 86_400,
+          "Seconds after an hour ends before its rows are merged into one cell each.");
+
+  static final Setting<Boolean> ENABLE_COMPACTION =
+      Setting.ofBoolean(
+          "enable-compaction",
+          true,
+          "Whether finished hours are compacted in the background (OpenTSDB's"
+              + " tsd.storage.enable_compaction); `tsdb compact` compacts on request either way.");
+
+  /** The settings the system declares, in the order {@code config} lists them. */
+  static final List<Setting<?>> SETTINGS =
+      List.of(NAMESPACE, SALT_BUCKETS, MAX_TAGS, COMPACTION_DELAY_SECONDS, ENABLE_COMPACTION);
+
+  private static final long MAX_FUTURE_SECONDS = 86_400;
+
   public TsdbConfig {
+    if (!isNamespace(Objects.requireNonNull(namespace, "namespace is null"))) {
+      throw new InvalidInputException(
+          "namespace", "an HBase namespace is letters, digits and underscores: " + namespace);
+    }
     if (saltBuckets != 0 && (saltBuckets < 2 || saltBuckets > 256)) {
       throw new InvalidInputException("saltBuckets", "salt buckets must be 0 or 2..256");
     }
@@ -28,41 +92,68 @@ public record TsdbConfig(
     }
   }
 
-  /** No salt, 8 tags (as OpenTSDB), compaction a minute after the hour, a day into the future. */
+  /**
+   * Namespace {@code tsdb}, no salt, 8 tags (as OpenTSDB), compaction in the background a minute
+   * after the hour, a day into the future: every setting at its default.
+   */
   public static TsdbConfig defaults() {
-    return new TsdbConfig(0, 8, 60, 86_400);
+    return new TsdbConfig(TsdbSchema.DEFAULT_NAMESPACE, 0, 8, 60, true, MAX_FUTURE_SECONDS);
   }
 
-  /**
-   * Defaults overridden by {@code CASEBOOK_TSDB_SALT_BUCKETS}, {@code CASEBOOK_TSDB_MAX_TAGS} and
-   * {@code CASEBOOK_TSDB_COMPACTION_DELAY_SECONDS} when set.
-   */
-  public static TsdbConfig fromEnvironment() {
-    TsdbConfig d = defaults();
+  /** The effective values of the system's settings. */
+  static TsdbConfig from(SystemSettings settings) {
     return new TsdbConfig(
-        intEnv("CASEBOOK_TSDB_SALT_BUCKETS", d.saltBuckets()),
-        intEnv("CASEBOOK_TSDB_MAX_TAGS", d.maxTags()),
-        intEnv("CASEBOOK_TSDB_COMPACTION_DELAY_SECONDS", d.compactionDelaySeconds()),
-        d.maxFutureSeconds());
+        settings.get(NAMESPACE),
+        settings.get(SALT_BUCKETS),
+        settings.get(MAX_TAGS),
+        settings.get(COMPACTION_DELAY_SECONDS),
+        settings.get(ENABLE_COMPACTION),
+        MAX_FUTURE_SECONDS);
+  }
+
+  public TsdbConfig withNamespace(String value) {
+    return new TsdbConfig(
+        value,
+        saltBuckets,
+        maxTags,
+        compactionDelaySeconds,
+        backgroundCompaction,
+        maxFutureSeconds);
   }
 
   public TsdbConfig withSaltBuckets(int buckets) {
-    return new TsdbConfig(buckets, maxTags, compactionDelaySeconds, maxFutureSeconds);
+    return new TsdbConfig(
+        namespace,
+        buckets,
+        maxTags,
+        compactionDelaySeconds,
+        backgroundCompaction,
+        maxFutureSeconds);
   }
 
-  public TsdbConfig withCompactionDelaySeconds(int seconds) {
-    return new TsdbConfig(saltBuckets, maxTags, seconds, maxFutureSeconds);
-  }
-
-  private static int intEnv(String name, int fallback) {
-    String v = System.getenv(name);
-    if (v == null || v.isBlank()) {
-      return fallback;
-    }
+  private static int parseSaltBuckets(String text) {
+    int v;
     try {
-      return Integer.parseInt(v.trim());
+      v = Integer.parseInt(text.strip());
     } catch (NumberFormatException e) {
-      throw new InvalidInputException(name, name + " must be an integer, got '" + v + "'");
+      throw new IllegalArgumentException("must be an integer, got '" + text + "'", e);
     }
+    if (v != 0 && (v < 2 || v > 256)) {
+      throw new IllegalArgumentException("must be 0 (no salt) or 2..256, got " + v);
+    }
+    return v;
+  }
+
+  /** Whether {@code name} is an HBase namespace name: letters, digits and underscores. */
+  private static boolean isNamespace(String name) {
+    return name.matches("[A-Za-z0-9_]{1,128}");
+  }
+
+  private static String checkNamespace(String name) {
+    if (!isNamespace(name)) {
+      throw new IllegalArgumentException(
+          "must be letters, digits and underscores (an HBase namespace), got '" + name + "'");
+    }
+    return name;
   }
 }

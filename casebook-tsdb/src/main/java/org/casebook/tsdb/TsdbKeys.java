@@ -1,12 +1,19 @@
 package org.casebook.tsdb;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.casebook.core.key.Hashing;
+import org.casebook.core.key.KeyBuilder;
 import org.casebook.core.key.KeyLayout;
 import org.casebook.core.key.KeyLayout.PartType;
+import org.casebook.core.key.KeyRange;
 
 /**
- * Row keys of the time-series tables, each a declared {@link KeyLayout}; the store builds and reads
- * every key through these.
+ * Row keys of the time-series tables, each a declared {@link KeyLayout}; every key is built and
+ * read here: the uid rows, and a data row's salt bucket, metric id, base hour and tag ids.
  *
  * <pre>
  * uid   row 0x00 | kind                 the next id of a kind (an Increment counter)
@@ -23,12 +30,20 @@ import org.casebook.core.key.KeyLayout.PartType;
 final class TsdbKeys {
   static final int UID_WIDTH = 3;
 
+  /** Bytes of one (tagk id, tagv id) pair in a data row. */
+  static final int TAG_PAIR_WIDTH = 2 * UID_WIDTH;
+
   /** Largest id of a kind: 2^24 - 1. */
   static final long MAX_UID = (1L << (8 * UID_WIDTH)) - 1;
 
   static final int COUNTER_SPACE = 0;
   static final int FORWARD_SPACE = 1;
   static final int REVERSE_SPACE = 2;
+
+  /** The counter row's kind byte under which the salt bucket count is recorded. */
+  private static final int SALT_RECORD_KIND = 0xFF;
+
+  private static final long HOUR_MS = 3_600_000L;
 
   static final KeyLayout UID_COUNTER =
       KeyLayout.named("uid counter row")
@@ -77,4 +92,196 @@ final class TsdbKeys {
       List.of(UID_COUNTER, UID_FORWARD, UID_REVERSE, DATA, SALTED_DATA);
 
   private TsdbKeys() {}
+
+  // ---- base time ----
+
+  /** The hour of a data row holding a point at {@code timestampMs}: hours since the epoch. */
+  static int hourOf(long timestampMs) {
+    return (int) (timestampMs / HOUR_MS);
+  }
+
+  /** The first millisecond of {@code hour}. */
+  static long hourStartMs(int hour) {
+    return hour * HOUR_MS;
+  }
+
+  // ---- ids ----
+
+  /** An id as its {@value #UID_WIDTH} big-endian bytes. */
+  static byte[] uid(long id) {
+    byte[] b = new byte[UID_WIDTH];
+    long v = id;
+    for (int i = UID_WIDTH - 1; i >= 0; i--) {
+      b[i] = (byte) v;
+      v >>>= 8;
+    }
+    return b;
+  }
+
+  /** The number of an id's bytes. */
+  static long uidValue(byte[] id) {
+    long v = 0;
+    for (byte b : id) {
+      v = (v << 8) | (b & 0xFF);
+    }
+    return v;
+  }
+
+  /** Upper-case hex of an id (or a run of them), as OpenTSDB prints ids. */
+  static String hex(byte[] id) {
+    StringBuilder sb = new StringBuilder(id.length * 2);
+    for (byte b : id) {
+      sb.append(String.format(Locale.ROOT, "%02X", b & 0xFF));
+    }
+    return sb.toString();
+  }
+
+  /** The tsuid of a series: the hex of its metric id and tag run, as OpenTSDB prints it. */
+  static String tsuid(byte[] metricId, byte[] tags) {
+    return hex(metricId) + hex(tags);
+  }
+
+  // ---- uid rows ----
+
+  /** The row whose counter hands out the ids of {@code kind}. */
+  static byte[] counterRow(UidKind kind) {
+    return UID_COUNTER.encode(COUNTER_SPACE, (int) kind.code());
+  }
+
+  /** The row recording the salt bucket count the data table was first used with. */
+  static byte[] saltRecordRow() {
+    return UID_COUNTER.encode(COUNTER_SPACE, SALT_RECORD_KIND);
+  }
+
+  static byte[] forwardRow(UidKind kind, String name) {
+    return UID_FORWARD.encode(FORWARD_SPACE, (int) kind.code(), name);
+  }
+
+  static byte[] reverseRow(UidKind kind, byte[] id) {
+    return UID_REVERSE.encode(REVERSE_SPACE, (int) kind.code(), id);
+  }
+
+  /** The forward rows of the names of {@code kind} that start with {@code prefix}. */
+  static KeyRange forwardRowsStartingWith(UidKind kind, String prefix) {
+    byte[] kindPrefix = UID_FORWARD.prefix(FORWARD_SPACE, (int) kind.code());
+    byte[] escaped = KeyBuilder.create().addString(prefix).build();
+    // The escaped form of a prefix is a prefix of the escaped name: drop the 2-byte terminator.
+    return KeyRange.prefix(Bytes.add(kindPrefix, Arrays.copyOf(escaped, escaped.length - 2)));
+  }
+
+  /** The name a forward row maps. */
+  static String forwardName(byte[] row) {
+    return UID_FORWARD.decode(row).string("name");
+  }
+
+  // ---- tag runs ----
+
+  /** One (tagk id, tagv id) pair. */
+  static byte[] tagPair(byte[] tagk, byte[] tagv) {
+    byte[] pair = new byte[TAG_PAIR_WIDTH];
+    System.arraycopy(tagk, 0, pair, 0, UID_WIDTH);
+    System.arraycopy(tagv, 0, pair, UID_WIDTH, UID_WIDTH);
+    return pair;
+  }
+
+  /** The tag run of a data row: the pairs sorted by tagk id, end to end (sorts {@code pairs}). */
+  static byte[] tagRun(byte[][] pairs) {
+    Arrays.sort(pairs, Bytes.BYTES_COMPARATOR);
+    byte[] out = new byte[pairs.length * TAG_PAIR_WIDTH];
+    for (int i = 0; i < pairs.length; i++) {
+      System.arraycopy(pairs[i], 0, out, i * TAG_PAIR_WIDTH, TAG_PAIR_WIDTH);
+    }
+    return out;
+  }
+
+  /** The (tagk id, tagv id) pairs of a tag run, in its order. */
+  static List<byte[][]> tagIds(byte[] run) {
+    List<byte[][]> out = new ArrayList<>(run.length / TAG_PAIR_WIDTH);
+    for (int i = 0; i + TAG_PAIR_WIDTH <= run.length; i += TAG_PAIR_WIDTH) {
+      out.add(
+          new byte[][] {
+            Arrays.copyOfRange(run, i, i + UID_WIDTH),
+            Arrays.copyOfRange(run, i + UID_WIDTH, i + TAG_PAIR_WIDTH)
+          });
+    }
+    return out;
+  }
+
+  // ---- data rows ----
+
+  /** The data rows of a table salted into {@code saltBuckets} buckets (0: no salt). */
+  static DataRows data(int saltBuckets) {
+    return new DataRows(saltBuckets);
+  }
+
+  /** The parts of a data row key. */
+  record DataRow(byte[] metric, int hour, byte[] tags) {}
+
+  /** Builds and reads the data row keys of one salt setting. */
+  static final class DataRows {
+    private final int saltBuckets;
+    private final KeyLayout layout;
+
+    private DataRows(int saltBuckets) {
+      this.saltBuckets = saltBuckets;
+      this.layout = salted() ? SALTED_DATA : DATA;
+    }
+
+    private boolean salted() {
+      return saltBuckets > 1;
+    }
+
+    /** How many buckets a query scans: the salt bucket count, or 1 without salt. */
+    int buckets() {
+      return Math.max(1, saltBuckets);
+    }
+
+    /** The row of a series' hour; the salt bucket is the MD5 of metric id and tags. */
+    byte[] row(byte[] metric, int hour, byte[] tags) {
+      if (salted()) {
+        return layout.encode(
+            Hashing.bucket(Bytes.add(metric, tags), saltBuckets), metric, hour, tags);
+      }
+      return layout.encode(metric, hour, tags);
+    }
+
+    DataRow decode(byte[] row) {
+      KeyLayout.Key k = layout.decode(row);
+      return new DataRow((byte[]) k.get("metric"), k.integer("hour"), (byte[]) k.get("tags"));
+    }
+
+    /** The first row of {@code metric}'s hour {@code hour} in {@code bucket}. */
+    byte[] start(int bucket, byte[] metric, int hour) {
+      return salted() ? layout.prefix(bucket, metric, hour) : layout.prefix(metric, hour);
+    }
+
+    /** Bytes before the tags: salt, metric id, hour. */
+    int prefixBytes() {
+      return (salted() ? 1 : 0) + UID_WIDTH + Integer.BYTES;
+    }
+
+    String describe(byte[] row) {
+      return layout.describe(row);
+    }
+
+    /**
+     * A fuzzy-row pattern for rows of {@code metricId} holding (tagk, tagv) as their {@code
+     * position}-th tag pair: the key and its mask (0: this byte must match, 1: any byte); salt and
+     * hour any, metric id fixed, earlier pairs any.
+     */
+    byte[][] fuzzyPattern(byte[] metricId, byte[] tagk, byte[] tagv, int position) {
+      int prefix = prefixBytes();
+      int pairAt = prefix + position * TAG_PAIR_WIDTH;
+      byte[] key = new byte[pairAt + TAG_PAIR_WIDTH];
+      byte[] mask = new byte[key.length];
+      Arrays.fill(mask, (byte) 1);
+      int metricAt = prefix - metricId.length - Integer.BYTES;
+      System.arraycopy(metricId, 0, key, metricAt, metricId.length);
+      Arrays.fill(mask, metricAt, metricAt + metricId.length, (byte) 0);
+      System.arraycopy(tagk, 0, key, pairAt, UID_WIDTH);
+      System.arraycopy(tagv, 0, key, pairAt + UID_WIDTH, UID_WIDTH);
+      Arrays.fill(mask, pairAt, key.length, (byte) 0);
+      return new byte[][] {key, mask};
+    }
+  }
 }

@@ -1,17 +1,29 @@
 package org.casebook.tsdb;
 
+import java.io.IOException;
 import java.util.List;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.casebook.core.StorageException;
 import org.casebook.core.schema.FamilySpec;
+import org.casebook.core.schema.SchemaManager;
 import org.casebook.core.schema.SplitPoints;
 import org.casebook.core.schema.TableSpec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The two tables, in namespace {@code tsdb} unless a test or benchmark picks its own. Family and
- * qualifier names are one byte, as the seed advises: HBase repeats them in every cell.
+ * The two tables, in namespace {@code tsdb} unless the {@code namespace} setting names another.
+ * Family and qualifier names are one byte, as the seed advises: HBase repeats them in every cell.
  */
 record TsdbSchema(String namespace, TableName uid, TableName data) {
+  private static final Logger LOG = LoggerFactory.getLogger(TsdbSchema.class);
+
   static final String DEFAULT_NAMESPACE = "tsdb";
 
   /** uid family; qualifiers {@link #ID} (forward rows), {@link #NAME} (reverse), {@link #NEXT}. */
@@ -45,5 +57,44 @@ record TsdbSchema(String namespace, TableName uid, TableName data) {
             List.of(FamilySpec.of("t")),
             saltBuckets > 1 ? SplitPoints.leadingByteBuckets(saltBuckets) : SplitPoints.none(),
             (saltBuckets > 1 ? TsdbKeys.SALTED_DATA : TsdbKeys.DATA).shape()));
+  }
+
+  /**
+   * Creates what is missing of the two tables, the data table pre-split on the salt bucket byte.
+   *
+   * <p>The platform creates the tables a descriptor declares before the system starts, and a
+   * descriptor cannot see settings: it declares the default namespace without salt. So the first
+   * salted start finds a data table of one region; while it is empty and no salt is recorded, it is
+   * created again pre-split, as it would have been with the salt declared.
+   */
+  void ensure(Connection connection, int saltBuckets) {
+    SchemaManager schemas = new SchemaManager(connection);
+    List<TableSpec> specs = tables(saltBuckets);
+    List<SchemaManager.Result> ensured = schemas.ensureAll(specs);
+    if (saltBuckets > 1
+        && ensured.get(1).regions() < saltBuckets
+        && !saltRecorded(connection)
+        && isEmpty(connection, data)) {
+      LOG.info("re-creating the empty table {} pre-split into {} salt buckets", data, saltBuckets);
+      schemas.drop(data);
+      schemas.ensure(specs.get(1));
+    }
+  }
+
+  private boolean saltRecorded(Connection connection) {
+    try (Table t = connection.getTable(uid)) {
+      return t.exists(new Get(TsdbKeys.saltRecordRow()).addColumn(U, SALT));
+    } catch (IOException e) {
+      throw StorageException.of("read the salt setting", e);
+    }
+  }
+
+  private static boolean isEmpty(Connection connection, TableName table) {
+    try (Table t = connection.getTable(table);
+        ResultScanner s = t.getScanner(new Scan().setLimit(1).setCaching(1))) {
+      return s.next() == null;
+    } catch (IOException e) {
+      throw StorageException.of("look into " + table, e);
+    }
   }
 }

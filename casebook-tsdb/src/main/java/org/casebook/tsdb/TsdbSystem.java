@@ -10,11 +10,11 @@ import org.casebook.core.RunningSystem;
 import org.casebook.core.SystemContext;
 import org.casebook.core.SystemDescriptor;
 import org.casebook.core.SystemHealth;
-import org.casebook.core.http.Route;
 import org.casebook.core.net.LineServer;
 import org.casebook.core.net.ListenerSpec;
 import org.casebook.tsdb.cli.TsdbCommand;
-import org.casebook.tsdb.http.TsdbRoutes;
+import org.casebook.tsdb.wire.TelnetProtocol;
+import org.casebook.tsdb.wire.TsdbRoutes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,44 +31,50 @@ public final class TsdbSystem implements CasebookSystem {
           4242,
           "collectors (tcollector, collectd write_tsdb, Telegraf) send put lines here");
 
+  /**
+   * The default tables (namespace {@code tsdb}, no salt): a descriptor cannot see settings, so a
+   * start with another namespace or salt creates or re-creates its own ({@link TsdbSchema#ensure}).
+   */
   @Override
   public SystemDescriptor descriptor() {
     return new SystemDescriptor(
         "tsdb",
         "Time series (seed 002, OpenTSDB case): telnet put, /api/put, /api/query, Grafana",
-        TsdbService.schemas(
-            TsdbSchema.DEFAULT_NAMESPACE, TsdbConfig.fromEnvironment().saltBuckets()),
+        TsdbSchema.in(TsdbSchema.DEFAULT_NAMESPACE).tables(0),
         TsdbKeys.ALL,
         TsdbRoutes.ROUTES.specs(),
         List.of(TELNET),
-        TsdbRoutes.OPENTSDB_PATHS);
+        TsdbRoutes.OPENTSDB_PATHS,
+        TsdbConfig.SETTINGS);
   }
 
   @Override
   public RunningSystem start(SystemContext context) {
-    TsdbService service = context.own(new TsdbService(context, TsdbConfig.fromEnvironment()));
+    TsdbService service = context.own(new TsdbService(context));
     context.listenLines(
         TELNET,
-        service.telnetProtocol(context.access()),
+        new TelnetProtocol(service, context.access()),
         new LineServer.Limits(256, 600_000, 64 * 1024));
     ScheduledFuture<?> compaction =
-        context
-            .background("compaction")
-            .scheduleWithFixedDelay(
-                () -> compact(service),
-                COMPACTION_PERIOD_SECONDS,
-                COMPACTION_PERIOD_SECONDS,
-                TimeUnit.SECONDS);
-    List<Route> routes = TsdbRoutes.ROUTES.bind(service);
+        service.config().backgroundCompaction()
+            ? context
+                .background("compaction")
+                .scheduleWithFixedDelay(
+                    () -> compact(service),
+                    COMPACTION_PERIOD_SECONDS,
+                    COMPACTION_PERIOD_SECONDS,
+                    TimeUnit.SECONDS)
+            : null;
     return RunningSystem.of(
-        routes,
+        TsdbRoutes.ROUTES.bind(service),
         () -> {
+          boolean stopped = compaction != null && compaction.isDone();
           Map<String, Object> details =
               Map.of(
                   "compactionBacklogRows", service.compactionBacklog(),
-                  "compactionScheduled", !compaction.isDone(),
+                  "compactionScheduled", compaction != null && !compaction.isDone(),
                   "bufferedWriteFailures", service.asyncWriteFailures());
-          return compaction.isDone() ? SystemHealth.degraded(details) : SystemHealth.up(details);
+          return stopped ? SystemHealth.degraded(details) : SystemHealth.up(details);
         });
   }
 

@@ -24,7 +24,7 @@ import org.casebook.core.StorageException;
  * data row is written only with an id whose forward (and so reverse) mapping exists.
  */
 final class Uids {
-  private final TsdbStore store;
+  private final UidStore store;
 
   /** Per kind: name → id, and id (as a 3-byte int) → name. */
   private final List<ConcurrentHashMap<String, byte[]>> ids = perKind();
@@ -39,7 +39,7 @@ final class Uids {
     return List.copyOf(maps);
   }
 
-  Uids(TsdbStore store) {
+  Uids(UidStore store) {
     this.store = store;
   }
 
@@ -76,7 +76,7 @@ final class Uids {
       throw new InvalidInputException(
           kind.singular(), "no " + kind.singular() + " ids left (" + TsdbKeys.MAX_UID + " used)");
     }
-    byte[] id = toBytes(next);
+    byte[] id = TsdbKeys.uid(next);
     store.putReverse(kind, id, name);
     if (store.putForwardIfAbsent(kind, name, id)) {
       remember(kind, name, id);
@@ -100,7 +100,7 @@ final class Uids {
 
   /** The name of an id found in a data row. */
   String name(UidKind kind, byte[] id) {
-    int key = (int) toLong(id);
+    int key = (int) TsdbKeys.uidValue(id);
     String cached = names.get(kind.ordinal()).get(key);
     if (cached != null) {
       return cached;
@@ -114,7 +114,7 @@ final class Uids {
                         "no name for "
                             + kind.singular()
                             + " id "
-                            + toLong(id)
+                            + TsdbKeys.uidValue(id)
                             + " (a broken row)"));
     names.get(kind.ordinal()).put(key, name);
     return name;
@@ -136,30 +136,13 @@ final class Uids {
     store.putReverse(kind, id, newName);
     store.deleteForward(kind, oldName, id);
     ids.get(kind.ordinal()).remove(oldName);
-    names.get(kind.ordinal()).remove((int) toLong(id));
+    names.get(kind.ordinal()).remove((int) TsdbKeys.uidValue(id));
     remember(kind, newName, id);
   }
 
   private void remember(UidKind kind, String name, byte[] id) {
     ids.get(kind.ordinal()).put(name, id);
-    names.get(kind.ordinal()).put((int) toLong(id), name);
-  }
-
-  static byte[] toBytes(long id) {
-    byte[] b = new byte[TsdbKeys.UID_WIDTH];
-    for (int i = TsdbKeys.UID_WIDTH - 1; i >= 0; i--) {
-      b[i] = (byte) id;
-      id >>>= 8;
-    }
-    return b;
-  }
-
-  static long toLong(byte[] id) {
-    long v = 0;
-    for (byte b : id) {
-      v = (v << 8) | (b & 0xFF);
-    }
-    return v;
+    names.get(kind.ordinal()).put((int) TsdbKeys.uidValue(id), name);
   }
 
   /** The cached id of a name, without a storage read (null if not cached). */

@@ -13,7 +13,7 @@ class IncomingPointTest {
   private static final IncomingPoint.Limits LIMITS = new IncomingPoint.Limits(8, NOW, 86_400_000L);
 
   private static IncomingPoint put(String line) {
-    return TelnetProtocol.parsePut(line.split("\\s+"), LIMITS);
+    return IncomingPoint.fromPutWords(line.split("\\s+"), LIMITS);
   }
 
   private static void refused(String line, String field, String message) {
@@ -67,28 +67,6 @@ class IncomingPointTest {
         "tags",
         "Invalid tag value with key [host] (\"a$b\"): illegal character: $");
     refused("put m 1759999000 1 a=1 b=1 c=1 d=1 e=1 f=1 g=1 h=1 i=1", "tags", "Too many tags: 9");
-  }
-
-  @Test
-  void telnetErrorLinesUseOpenTsdbsWords() {
-    assertThat(errorLine("put m 1759999000 abc host=a"))
-        .isEqualTo("put: invalid value: Invalid character 'a' in abc");
-    assertThat(errorLine("put m 1759999000 NaN host=a"))
-        .isEqualTo("put: invalid value: Invalid character 'N' in NaN");
-    assertThat(errorLine("put m 1759999000 1"))
-        .isEqualTo("put: illegal argument: not enough arguments (need least 4, got 3)");
-    assertThat(errorLine("put m 1759999000 1 host=a host=b"))
-        .isEqualTo("put: illegal argument: duplicate tag: host=b, tags={host=a}");
-  }
-
-  private static String errorLine(String line) {
-    String[] words = line.split("\\s+");
-    try {
-      put(line);
-    } catch (InvalidInputException e) {
-      return TelnetProtocol.errorLine(words, e);
-    }
-    throw new AssertionError("accepted: " + line);
   }
 
   @Test

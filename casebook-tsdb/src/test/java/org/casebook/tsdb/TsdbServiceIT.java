@@ -21,7 +21,6 @@ import org.casebook.core.HBaseRuntime;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.Platform;
 import org.casebook.core.SystemContext;
-import org.casebook.core.schema.SchemaManager;
 import org.casebook.core.testing.EmbeddedHBase;
 import org.casebook.core.testing.TestIds;
 import org.junit.jupiter.api.AfterAll;
@@ -41,10 +40,9 @@ class TsdbServiceIT {
 
   @BeforeAll
   void start(HBaseRuntime runtime) {
-    new SchemaManager(runtime.connection()).ensureAll(TsdbService.schemas(NAMESPACE, 0));
     platform = Platform.create(runtime, EmbeddedHBase.dataDir());
     context = platform.contextFor(new TsdbSystem().descriptor());
-    service = new TsdbService(context, TsdbConfig.defaults(), NAMESPACE);
+    service = new TsdbService(context, TsdbConfig.defaults().withNamespace(NAMESPACE));
   }
 
   @AfterAll
@@ -53,8 +51,16 @@ class TsdbServiceIT {
     platform.close();
   }
 
-  private TsdbStore store() {
-    return new TsdbStore(context.connection(), TsdbSchema.in(NAMESPACE), 0);
+  private UidStore uidStore() {
+    return new UidStore(context.connection(), TsdbSchema.in(NAMESPACE));
+  }
+
+  private PointStore pointStore() {
+    return new PointStore(
+        context.connection(),
+        TsdbSchema.in(NAMESPACE),
+        TsdbKeys.data(0),
+        context.background("test-points"));
   }
 
   @Test
@@ -68,38 +74,37 @@ class TsdbServiceIT {
     CountDownLatch go = new CountDownLatch(1);
     Map<String, Set<String>> seen = new ConcurrentHashMap<>();
     List<Future<?>> futures = new ArrayList<>();
-    try (TsdbStore store = store()) {
-      for (int t = 0; t < threads; t++) {
-        futures.add(
-            pool.submit(
-                (Callable<Void>)
-                    () -> {
-                      Uids uids = new Uids(store); // a cache of its own: a writer of its own
-                      go.await();
-                      for (String n : names) {
-                        byte[] id = uids.getOrAssign(UidKind.METRIC, n);
-                        seen.computeIfAbsent(n, k -> ConcurrentHashMap.newKeySet())
-                            .add(Arrays.toString(id));
-                      }
-                      return null;
-                    }));
-      }
-      go.countDown();
-      for (Future<?> f : futures) {
-        f.get();
-      }
-      pool.shutdown();
-      Uids fresh = new Uids(store);
-      Set<String> distinct = new HashSet<>();
-      for (String n : names) {
-        assertThat(seen.get(n)).as(n).hasSize(1);
-        byte[] id = fresh.find(UidKind.METRIC, n).orElseThrow();
-        assertThat(Arrays.toString(id)).isEqualTo(seen.get(n).iterator().next());
-        assertThat(store.name(UidKind.METRIC, id)).contains(n);
-        distinct.add(Arrays.toString(id));
-      }
-      assertThat(distinct).hasSize(names.size());
+    UidStore store = uidStore();
+    for (int t = 0; t < threads; t++) {
+      futures.add(
+          pool.submit(
+              (Callable<Void>)
+                  () -> {
+                    Uids uids = new Uids(store); // a cache of its own: a writer of its own
+                    go.await();
+                    for (String n : names) {
+                      byte[] id = uids.getOrAssign(UidKind.METRIC, n);
+                      seen.computeIfAbsent(n, k -> ConcurrentHashMap.newKeySet())
+                          .add(Arrays.toString(id));
+                    }
+                    return null;
+                  }));
     }
+    go.countDown();
+    for (Future<?> f : futures) {
+      f.get();
+    }
+    pool.shutdown();
+    Uids fresh = new Uids(store);
+    Set<String> distinct = new HashSet<>();
+    for (String n : names) {
+      assertThat(seen.get(n)).as(n).hasSize(1);
+      byte[] id = fresh.find(UidKind.METRIC, n).orElseThrow();
+      assertThat(Arrays.toString(id)).isEqualTo(seen.get(n).iterator().next());
+      assertThat(store.name(UidKind.METRIC, id)).contains(n);
+      distinct.add(Arrays.toString(id));
+    }
+    assertThat(distinct).hasSize(names.size());
   }
 
   @Test
@@ -110,8 +115,9 @@ class TsdbServiceIT {
     AtomicBoolean writing = new AtomicBoolean(true);
     ExecutorService pool = Executors.newFixedThreadPool(threads + 1);
     List<Future<?>> writers = new ArrayList<>();
-    try (TsdbStore store = store()) {
-      Compactor compactor = new Compactor(store, java.time.Clock.systemUTC(), 0, context.metrics());
+    try (PointStore store = pointStore()) {
+      Compactor compactor =
+          new Compactor(store, java.time.Clock.systemUTC(), 0, false, context.metrics());
       for (int t = 0; t < threads; t++) {
         int thread = t;
         writers.add(
@@ -156,7 +162,7 @@ class TsdbServiceIT {
   }
 
   @Test
-  void compactionKeepsTheAnswerAndShrinksTheRow() {
+  void compactionKeepsTheAnswerAndShrinksTheRow() throws Exception {
     String metric = TestIds.unique("compact.me");
     List<IncomingPoint> points = new ArrayList<>();
     for (int i = 0; i < 360; i++) {
@@ -172,13 +178,11 @@ class TsdbServiceIT {
     }
     service.write(points, true);
     List<Series> before = service.queries().fetch(metric, t0, t0 + 3_600_000L);
-    try (TsdbStore store = store()) {
-      byte[] metricId = new Uids(store).find(UidKind.METRIC, metric).orElseThrow();
-      long rawBytes = rowBytes(store, metricId);
-      assertThat(service.compactAll()).isGreaterThanOrEqualTo(2);
-      long compactedBytes = rowBytes(store, metricId);
-      assertThat(compactedBytes).isLessThan(rawBytes / 5);
-    }
+    byte[] metricId = new Uids(uidStore()).find(UidKind.METRIC, metric).orElseThrow();
+    long rawBytes = rowBytes(metricId);
+    assertThat(service.compactAll()).isGreaterThanOrEqualTo(2);
+    long compactedBytes = rowBytes(metricId);
+    assertThat(compactedBytes).isLessThan(rawBytes / 5);
     assertThat(service.queries().fetch(metric, t0, t0 + 3_600_000L)).isEqualTo(before);
     // A late point after compaction is read with the compacted ones, then compacted in too.
     service.write(List.of(point(metric, t0 + 1_000, 5, Map.of("host", "b"))), true);
@@ -187,27 +191,29 @@ class TsdbServiceIT {
     assertThat(service.queries().fetch(metric, t0, t0 + 3_600_000L).get(0).points()).hasSize(361);
   }
 
-  private static long rowBytes(TsdbStore store, byte[] metricId) {
-    long[] bytes = {0};
-    store.scanRows(
-        metricId,
-        0,
-        Integer.MAX_VALUE - 1,
-        r -> {
-          for (org.apache.hadoop.hbase.Cell c : r.rawCells()) {
-            // The whole cell as HBase stores it: key (row, family, qualifier, time) and value.
-            bytes[0] += c.getSerializedSize();
-          }
-        });
-    return bytes[0];
+  /** The bytes of every cell of the metric's rows, read straight from the data table. */
+  private long rowBytes(byte[] metricId) throws java.io.IOException {
+    long bytes = 0;
+    try (org.apache.hadoop.hbase.client.Table t =
+            context.connection().getTable(TsdbSchema.in(NAMESPACE).data());
+        org.apache.hadoop.hbase.client.ResultScanner s =
+            t.getScanner(
+                org.casebook.core.key.KeyRange.prefix(metricId).toScan().addFamily(TsdbSchema.T))) {
+      for (org.apache.hadoop.hbase.client.Result r : s) {
+        for (org.apache.hadoop.hbase.Cell c : r.rawCells()) {
+          // The whole cell as HBase stores it: key (row, family, qualifier, time) and value.
+          bytes += c.getSerializedSize();
+        }
+      }
+    }
+    return bytes;
   }
 
   @Test
   void aSaltedStoreWritesAndReadsAcrossBuckets(HBaseRuntime runtime) {
     String ns = "tsdbsalted";
-    new SchemaManager(runtime.connection()).ensureAll(TsdbService.schemas(ns, 4));
     try (TsdbService salted =
-        new TsdbService(context, TsdbConfig.defaults().withSaltBuckets(4), ns)) {
+        new TsdbService(context, TsdbConfig.defaults().withNamespace(ns).withSaltBuckets(4))) {
       String metric = TestIds.unique("salted");
       List<IncomingPoint> points = new ArrayList<>();
       for (int h = 0; h < 20; h++) {
@@ -218,7 +224,31 @@ class TsdbServiceIT {
       assertThat(series).hasSize(20);
       assertThat(salted.lookup(metric, List.of(), 100).results()).hasSize(20);
     }
-    assertThatThrownBy(() -> new TsdbService(context, TsdbConfig.defaults(), ns))
+    assertThatThrownBy(() -> new TsdbService(context, TsdbConfig.defaults().withNamespace(ns)))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("created with 4 salt buckets");
+  }
+
+  @Test
+  void aFirstSaltedStartPreSplitsTheEmptyDataTableThePlatformCreated(HBaseRuntime runtime)
+      throws Exception {
+    String ns = "tsdbresalt";
+    TsdbSchema schema = TsdbSchema.in(ns);
+    // As the platform creates the descriptor's tables before a start: unsalted, one region.
+    new org.casebook.core.schema.SchemaManager(runtime.connection()).ensureAll(schema.tables(0));
+    try (TsdbService salted =
+            new TsdbService(context, TsdbConfig.defaults().withNamespace(ns).withSaltBuckets(4));
+        org.apache.hadoop.hbase.client.Admin admin = runtime.connection().getAdmin()) {
+      assertThat(admin.getRegions(schema.data())).hasSize(4);
+      String metric = TestIds.unique("resalted");
+      salted.write(List.of(point(metric, t0, 1, Map.of("host", "a"))), true);
+      assertThat(salted.queries().fetch(metric, t0, t0 + 1)).hasSize(1);
+    }
+    // Once used, the table stays as it is: another count is refused, not re-created.
+    assertThatThrownBy(
+            () ->
+                new TsdbService(
+                    context, TsdbConfig.defaults().withNamespace(ns).withSaltBuckets(8)))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("created with 4 salt buckets");
   }
@@ -236,24 +266,20 @@ class TsdbServiceIT {
     points.add(point(metric, t0, 1, Map.of("host", "b")));
     points.add(point(metric, t0, 1, Map.of("rack", "r2")));
     service.write(points, true);
-    try (TsdbStore store = store()) {
-      Uids uids = new Uids(store);
-      for (String m : List.of("{host=b}", "{host=b|c,dc=y}", "{dc=y}{host=a}")) {
-        SubQuery q = SubQuery.parseM("sum:" + metric + m);
-        org.apache.hadoop.hbase.filter.Filter f =
-            TagRowFilter.of(q, uids, store.keyPrefixBytes(), 8).orElseThrow();
-        List<Series> read = service.queries().fetch(metric, t0, t0 + 1, f);
-        int expected =
-            switch (m) {
-              case "{host=b}" -> 3;
-              case "{host=b|c,dc=y}" -> 2;
-              default -> 1;
-            };
-        assertThat(read).as(m).hasSize(expected);
-      }
-      assertThat(TagRowFilter.of(SubQuery.parseM("sum:" + metric + "{host=*}"), uids, 7, 8))
-          .isEmpty();
+    Uids uids = new Uids(uidStore());
+    for (String m : List.of("{host=b}", "{host=b|c,dc=y}", "{dc=y}{host=a}")) {
+      SubQuery q = SubQuery.parseM("sum:" + metric + m);
+      TagScanPlan plan = TagScanPlan.of(q, uids, 8).orElseThrow();
+      List<Series> read = service.queries().fetch(metric, t0, t0 + 1, Optional.of(plan));
+      int expected =
+          switch (m) {
+            case "{host=b}" -> 3;
+            case "{host=b|c,dc=y}" -> 2;
+            default -> 1;
+          };
+      assertThat(read).as(m).hasSize(expected);
     }
+    assertThat(TagScanPlan.of(SubQuery.parseM("sum:" + metric + "{host=*}"), uids, 8)).isEmpty();
   }
 
   @Test
@@ -261,8 +287,8 @@ class TsdbServiceIT {
     String metric = TestIds.unique("guarded");
     List<String> replies = new ArrayList<>();
     org.casebook.core.net.LineProtocol.Session session =
-        service
-            .telnetProtocol(org.casebook.core.AccessRule.token("s3cret"))
+        new org.casebook.tsdb.wire.TelnetProtocol(
+                service, org.casebook.core.AccessRule.token("s3cret"))
             .open(new java.net.InetSocketAddress("127.0.0.1", 1));
     String put = "put " + metric + " " + t0 / 1000 + " 1 host=a";
     session.line(put, replies::add);
@@ -302,10 +328,9 @@ class TsdbServiceIT {
   @Test
   void pointsWrittenWithoutSyncAreGatheredPerRowAndAllStoredByClose(HBaseRuntime runtime) {
     String ns = "tsdbgather";
-    new SchemaManager(runtime.connection()).ensureAll(TsdbService.schemas(ns, 0));
     String metric = TestIds.unique("gathered");
     int batches = 40;
-    try (TsdbService writer = new TsdbService(context, TsdbConfig.defaults(), ns)) {
+    try (TsdbService writer = new TsdbService(context, TsdbConfig.defaults().withNamespace(ns))) {
       // Batches as a collector sends them: every series once per batch, a step later each time.
       for (int b = 0; b < batches; b++) {
         List<IncomingPoint> batch = new ArrayList<>();
@@ -317,7 +342,7 @@ class TsdbServiceIT {
         writer.write(batch, false);
       }
     } // close hands over what is gathered and flushes
-    try (TsdbService reader = new TsdbService(context, TsdbConfig.defaults(), ns)) {
+    try (TsdbService reader = new TsdbService(context, TsdbConfig.defaults().withNamespace(ns))) {
       List<Series> series = reader.queries().fetch(metric, t0, t0 + 3_600_000L - 1);
       assertThat(series).hasSize(6);
       for (Series s : series) {

@@ -11,9 +11,10 @@ import org.casebook.core.LocalFileException;
 import org.casebook.core.SystemContext;
 import org.casebook.core.cli.Progress;
 import org.casebook.tsdb.ImportReport;
-import org.casebook.tsdb.TsdbConfig;
 import org.casebook.tsdb.TsdbService;
+import org.casebook.tsdb.UidAssignment;
 import org.casebook.tsdb.gen.TsdbGenerator;
+import org.casebook.tsdb.wire.QueryJson;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -35,7 +36,7 @@ public final class TsdbCommand {
   }
 
   TsdbService service() {
-    return new TsdbService(context.get(), TsdbConfig.fromEnvironment());
+    return new TsdbService(context.get());
   }
 
   @Command(
@@ -160,32 +161,21 @@ public final class TsdbCommand {
     params.put("m", List.of(m));
     byte[] answer;
     try (TsdbService service = service()) {
-      answer = service.query(params);
+      QueryJson q = QueryJson.fromParams(params, service.nowMs());
+      answer = q.render(service.query(q.query()));
     }
     if (json) {
       System.out.println(new String(answer, java.nio.charset.StandardCharsets.UTF_8));
       return 0;
     }
-    com.fasterxml.jackson.databind.JsonNode groups;
-    try {
-      groups = Json.mapper().readTree(answer);
-    } catch (java.io.IOException e) {
-      throw new IllegalStateException("the answer is not JSON", e);
-    }
     System.out.printf("%-40s %-20s %s%n", "series", "time (UTC)", "value");
-    for (com.fasterxml.jackson.databind.JsonNode g : groups) {
-      String series = g.get("metric").asText() + g.get("tags").toString();
-      for (java.util.Iterator<Map.Entry<String, com.fasterxml.jackson.databind.JsonNode>> it =
-              g.get("dps").fields();
-          it.hasNext(); ) {
-        Map.Entry<String, com.fasterxml.jackson.databind.JsonNode> p = it.next();
-        String time =
-            java.time.Instant.ofEpochSecond(Long.parseLong(p.getKey()))
-                .toString()
-                .replace("T", " ")
-                .replace("Z", "");
-        System.out.printf("%-40s %-20s %s%n", series, time, p.getValue().asText());
-      }
+    for (QueryJson.TableLine line : QueryJson.tableLines(answer)) {
+      String time =
+          java.time.Instant.ofEpochSecond(line.epochSecond())
+              .toString()
+              .replace("T", " ")
+              .replace("Z", "");
+      System.out.printf("%-40s %-20s %s%n", line.series(), time, line.value());
     }
     return 0;
   }
@@ -241,7 +231,7 @@ public final class TsdbCommand {
         @Parameters(index = "1..*", arity = "1..*", paramLabel = "NAME", description = "Names.")
             List<String> names) {
       try (TsdbService service = parent.service()) {
-        TsdbService.UidAssignment a = service.assign(kind, names);
+        UidAssignment a = service.assign(kind, names);
         System.out.println(Json.writePretty(a));
         return a.errors().isEmpty() ? 0 : 4;
       }

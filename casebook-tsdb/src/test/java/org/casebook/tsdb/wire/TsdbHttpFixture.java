@@ -1,4 +1,4 @@
-package org.casebook.tsdb.http;
+package org.casebook.tsdb.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,8 +1,8 @@
-package org.casebook.tsdb.http;
+package org.casebook.tsdb.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.casebook.tsdb.http.TsdbHttpFixture.enc;
-import static org.casebook.tsdb.http.TsdbHttpFixture.json;
+import static org.casebook.tsdb.wire.TsdbHttpFixture.enc;
+import static org.casebook.tsdb.wire.TsdbHttpFixture.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.http.HttpResponse;

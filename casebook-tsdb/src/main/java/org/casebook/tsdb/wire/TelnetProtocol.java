@@ -1,15 +1,16 @@
-package org.casebook.tsdb;
+package org.casebook.tsdb.wire;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.casebook.core.AccessRule;
 import org.casebook.core.CasebookException;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.net.LineProtocol;
+import org.casebook.tsdb.IncomingPoint;
+import org.casebook.tsdb.Tags;
+import org.casebook.tsdb.TsdbService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * connection stays open. Points of pipelined lines are written as one batch when the input buffer
  * runs dry.
  */
-final class TelnetProtocol implements LineProtocol {
+public final class TelnetProtocol implements LineProtocol {
   private static final Logger LOG = LoggerFactory.getLogger(TelnetProtocol.class);
 
   private static final int MAX_BATCH = 2048;
@@ -29,7 +30,8 @@ final class TelnetProtocol implements LineProtocol {
   private final TsdbService service;
   private final AccessRule access;
 
-  TelnetProtocol(TsdbService service, AccessRule access) {
+  /** The protocol on {@code service}; {@code access} says whether puts need {@code auth}. */
+  public TelnetProtocol(TsdbService service, AccessRule access) {
     this.service = service;
     this.access = access;
   }
@@ -42,7 +44,7 @@ final class TelnetProtocol implements LineProtocol {
 
       @Override
       public boolean line(String line, Replies out) throws IOException {
-        String[] words = words(line);
+        String[] words = Tags.words(line);
         if (words.length == 0) {
           return true;
         }
@@ -76,7 +78,7 @@ final class TelnetProtocol implements LineProtocol {
 
       private void put(String[] words, Replies out) throws IOException {
         try {
-          batch.add(parsePut(words, service.limits()));
+          batch.add(IncomingPoint.fromPutWords(words, service.limits()));
         } catch (InvalidInputException e) {
           out.line(errorLine(words, e));
         }
@@ -136,60 +138,5 @@ final class TelnetProtocol implements LineProtocol {
       return "put: invalid value: " + e.getMessage();
     }
     return "put: illegal argument: " + e.getMessage();
-  }
-
-  /** The words of a line, split at runs of spaces and tabs (no regular expression: hot path). */
-  static String[] words(String line) {
-    java.util.ArrayList<String> out = new java.util.ArrayList<>(8);
-    int n = line.length();
-    int i = 0;
-    while (i < n) {
-      while (i < n && isBlank(line.charAt(i))) {
-        i++;
-      }
-      int start = i;
-      while (i < n && !isBlank(line.charAt(i))) {
-        i++;
-      }
-      if (i > start) {
-        out.add(line.substring(start, i));
-      }
-    }
-    return out.toArray(new String[0]);
-  }
-
-  private static boolean isBlank(char c) {
-    return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == 0x0B;
-  }
-
-  /** One {@code put} line's words into a checked point. */
-  static IncomingPoint parsePut(String[] words, IncomingPoint.Limits limits) {
-    if (words.length < 5) {
-      throw new InvalidInputException(
-          "line", "not enough arguments (need least 4, got " + (words.length - 1) + ")");
-    }
-    Map<String, String> tags = new LinkedHashMap<>();
-    for (int i = 4; i < words.length; i++) {
-      parseTag(tags, words[i]);
-    }
-    return IncomingPoint.parse(words[1], words[2], words[3], tags, limits);
-  }
-
-  /** {@code k=v} into {@code tags}; the same pair twice is fine, the same key twice is not. */
-  static void parseTag(Map<String, String> tags, String tag) {
-    int eq = tag.indexOf('=');
-    if (eq <= 0 || eq == tag.length() - 1 || tag.indexOf('=', eq + 1) >= 0) {
-      throw new InvalidInputException("tags", "invalid tag: " + tag);
-    }
-    String k = tag.substring(0, eq);
-    String v = tag.substring(eq + 1);
-    String previous = tags.get(k);
-    if (v.equals(previous)) {
-      return;
-    }
-    if (previous != null) {
-      throw new InvalidInputException("tags", "duplicate tag: " + tag + ", tags=" + tags);
-    }
-    tags.put(k, v);
   }
 }

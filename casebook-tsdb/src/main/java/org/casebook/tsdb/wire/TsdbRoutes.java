@@ -1,17 +1,20 @@
-package org.casebook.tsdb.http;
+package org.casebook.tsdb.wire;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.casebook.core.ErrorKind;
 import org.casebook.core.InvalidInputException;
-import org.casebook.core.Json;
 import org.casebook.core.http.HttpRequest;
 import org.casebook.core.http.HttpResponse;
 import org.casebook.core.http.RouteTable;
+import org.casebook.tsdb.LastAnswer;
 import org.casebook.tsdb.PutResult;
+import org.casebook.tsdb.SeriesSpec;
+import org.casebook.tsdb.TagPair;
+import org.casebook.tsdb.Tags;
 import org.casebook.tsdb.TsdbService;
+import org.casebook.tsdb.UidAssignment;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -121,11 +124,7 @@ public final class TsdbRoutes {
   }
 
   private static HttpResponse put(TsdbService service, HttpRequest req) {
-    boolean sync = req.query("sync").isPresent();
-    PutResult r = service.putIfPlain(req.body(), sync);
-    if (r == null) {
-      r = service.put(readTree(req), sync);
-    }
+    PutResult r = JsonPuts.put(service, req.body(), req.query("sync").isPresent());
     boolean details = req.query("details").isPresent();
     boolean summary = req.query("summary").isPresent();
     if (details) {
@@ -149,18 +148,6 @@ public final class TsdbRoutes {
   }
 
   record PutSummary(int failed, int success) {}
-
-  static JsonNode readTree(HttpRequest req) {
-    byte[] body = req.body();
-    if (body.length == 0) {
-      throw new InvalidInputException("body", "Missing request content");
-    }
-    try {
-      return Json.mapper().readTree(body);
-    } catch (java.io.IOException e) {
-      throw new InvalidInputException("body", "Unable to parse the given JSON");
-    }
-  }
 
   private static HttpResponse suggestGet(TsdbService service, HttpRequest req) {
     String type =
@@ -193,14 +180,15 @@ public final class TsdbRoutes {
         params.put(name, values);
       }
     }
-    return json(service.query(params));
+    return answer(service, QueryJson.fromParams(params, service.nowMs()));
   }
 
   private static HttpResponse queryPost(TsdbService service, HttpRequest req) {
-    return json(service.query(readTree(req)));
+    return answer(service, QueryJson.fromJson(JsonPuts.readTree(req.body()), service.nowMs()));
   }
 
-  private static HttpResponse json(byte[] body) {
+  private static HttpResponse answer(TsdbService service, QueryJson q) {
+    byte[] body = q.render(service.query(q.query()));
     return new HttpResponse(200, "application/json; charset=UTF-8", body);
   }
 
@@ -212,11 +200,10 @@ public final class TsdbRoutes {
       throw new InvalidInputException("timeseries", "Missing the timeseries parameter");
     }
     int backScan = req.queryInt("back_scan", DEFAULT_BACK_SCAN_HOURS, 0, 24 * 366);
-    List<TsdbService.LastAnswer> out = new ArrayList<>();
+    List<LastAnswer> out = new ArrayList<>();
     for (String s : series) {
-      Map.Entry<String, List<TsdbService.TagPair>> spec =
-          TsdbService.parseSeriesSpec(s, "timeseries");
-      out.addAll(service.last(spec.getKey(), asMap(spec.getValue()), backScan));
+      SeriesSpec spec = Tags.parseSeries(s, "timeseries");
+      out.addAll(service.last(spec.metric(), asMap(spec.tags()), backScan));
     }
     return HttpResponse.ok(out);
   }
@@ -231,7 +218,7 @@ public final class TsdbRoutes {
       throw new InvalidInputException("queries", "Missing queries");
     }
     int backScan = r.backScan() == null ? DEFAULT_BACK_SCAN_HOURS : r.backScan();
-    List<TsdbService.LastAnswer> out = new ArrayList<>();
+    List<LastAnswer> out = new ArrayList<>();
     for (LastQuery q : r.queries()) {
       if (q.tsuids() != null && !q.tsuids().isEmpty()) {
         throw new InvalidInputException("tsuids", "last points by tsuid are not supported");
@@ -244,7 +231,7 @@ public final class TsdbRoutes {
     return HttpResponse.ok(out);
   }
 
-  private static Map<String, String> asMap(List<TsdbService.TagPair> pairs) {
+  private static Map<String, String> asMap(List<TagPair> pairs) {
     Map<String, String> m = new java.util.LinkedHashMap<>();
     pairs.forEach(p -> m.put(p.key(), p.value()));
     return m;
@@ -255,13 +242,12 @@ public final class TsdbRoutes {
   private static HttpResponse lookupGet(TsdbService service, HttpRequest req) {
     String m =
         req.query("m").orElseThrow(() -> new InvalidInputException("m", "Missing the m parameter"));
-    Map.Entry<String, List<TsdbService.TagPair>> spec = TsdbService.parseSeriesSpec(m, "m");
+    SeriesSpec spec = Tags.parseSeries(m, "m");
     int limit = req.queryInt("limit", DEFAULT_LOOKUP_LIMIT, 1, 100_000);
-    return HttpResponse.ok(service.lookup(spec.getKey(), spec.getValue(), limit));
+    return HttpResponse.ok(service.lookup(spec.metric(), spec.tags(), limit));
   }
 
-  record LookupRequest(
-      String metric, List<TsdbService.TagPair> tags, Integer limit, Boolean useMeta) {}
+  record LookupRequest(String metric, List<TagPair> tags, Integer limit, Boolean useMeta) {}
 
   private static HttpResponse lookupPost(TsdbService service, HttpRequest req) {
     LookupRequest r = req.body(LookupRequest.class);
@@ -321,7 +307,7 @@ public final class TsdbRoutes {
 
   private static HttpResponse assign(TsdbService service, HttpRequest req) {
     AssignRequest a = req.body(AssignRequest.class);
-    List<TsdbService.UidAssignment> results = new ArrayList<>();
+    List<UidAssignment> results = new ArrayList<>();
     for (String type : List.of("metrics", "tagk", "tagv")) {
       List<String> names =
           switch (type) {
@@ -331,7 +317,7 @@ public final class TsdbRoutes {
           };
       results.add(
           names == null
-              ? new TsdbService.UidAssignment(type, Map.of(), Map.of())
+              ? new UidAssignment(type, Map.of(), Map.of())
               : service.assign(type, names));
     }
     boolean failed = results.stream().anyMatch(r -> !r.errors().isEmpty());

@@ -1,4 +1,4 @@
-package org.casebook.tsdb;
+package org.casebook.tsdb.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.Json;
+import org.casebook.tsdb.IncomingPoint;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -32,8 +33,7 @@ class PlainPutBodyTest {
         "[{\"metric\":\"m\",\"timestamp\":1700000000,\"value\":3.4028235E38,\"tags\":{\"h\":\"x\"}}]"
       })
   void readsPlainBodiesAsTheTreeReadingDoes(String body) {
-    List<IncomingPoint> plain =
-        TsdbService.plainPoints(body.getBytes(StandardCharsets.UTF_8), LIMITS);
+    List<IncomingPoint> plain = JsonPuts.plainPoints(body.getBytes(StandardCharsets.UTF_8), LIMITS);
     assertThat(plain).isNotNull().isEqualTo(viaTree(body));
   }
 
@@ -56,7 +56,7 @@ class PlainPutBodyTest {
       })
   void stepsAsideForAnythingElse(String body) {
     // Errors, odd shapes and tag values that are not strings: the tree reading answers them.
-    assertThat(TsdbService.plainPoints(body.getBytes(StandardCharsets.UTF_8), LIMITS)).isNull();
+    assertThat(JsonPuts.plainPoints(body.getBytes(StandardCharsets.UTF_8), LIMITS)).isNull();
   }
 
   /** The tree reading's points, or null if it refuses the body or any point of it. */
@@ -79,7 +79,7 @@ class PlainPutBodyTest {
     List<IncomingPoint> out = new ArrayList<>();
     for (JsonNode item : items) {
       try {
-        out.add(TsdbService.parseJsonPoint(item, LIMITS));
+        out.add(JsonPuts.parsePoint(item, LIMITS));
       } catch (InvalidInputException e) {
         return null;
       }

@@ -1,0 +1,428 @@
+package org.casebook.tsdb;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.ObjIntConsumer;
+import java.util.function.Supplier;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.client.BufferedMutator;
+import org.apache.hadoop.hbase.client.BufferedMutatorParams;
+import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.RowMutations;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.Filter;
+import org.apache.hadoop.hbase.filter.FilterList;
+import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
+import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
+import org.casebook.core.StorageException;
+import org.casebook.core.key.KeyRange;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Every read and write of the data table: points in (gathered per row, then through a write
+ * buffer), a metric's rows over a range of hours out, and the compaction of a row. Thread-safe.
+ *
+ * <p>Points are gathered per row before they reach HBase: a collector or a backfill sends the
+ * points of many series at once, and the next batch carries the same series a step later. Points of
+ * one series and hour arriving within a gathering period become one {@link Put}, so HBase does the
+ * per-mutation work (row lock, region lookup, request entry) once per row instead of once per
+ * point. Gathered points reach the table's write buffer every {@link #GATHER_PERIOD_MS} ms, or at
+ * once when {@link #GATHER_CELLS} cells wait, or on {@link #flush}.
+ */
+final class PointStore implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(PointStore.class);
+  static final long GATHER_PERIOD_MS = 50;
+  static final int GATHER_CELLS = 20_000;
+
+  private final Connection connection;
+  private final TsdbSchema schema;
+  private final TsdbKeys.DataRows keys;
+  private final BufferedMutator data;
+  private final AtomicLong asyncFailures = new AtomicLong();
+
+  private final Object gatherLock = new Object();
+  // Serialises hand-overs, so an older gathering reaches the write buffer before a newer one.
+  private final Object handOverLock = new Object();
+  private Map<ByteBuffer, Put> gathered = new LinkedHashMap<>();
+  private int gatheredCells;
+  private boolean closed;
+  private final ScheduledFuture<?> periodicHandOver;
+
+  /** The data table of {@code schema}; {@code timer} hands gathered points over periodically. */
+  PointStore(
+      Connection connection,
+      TsdbSchema schema,
+      TsdbKeys.DataRows keys,
+      ScheduledExecutorService timer) {
+    this.connection = connection;
+    this.schema = schema;
+    this.keys = keys;
+    try {
+      this.data =
+          connection.getBufferedMutator(
+              new BufferedMutatorParams(schema.data())
+                  // Telnet points are acknowledged when queued, as OpenTSDB's are: a short
+                  // periodic flush bounds what a crash can lose (with the gathering period,
+                  // 200 ms); HTTP puts with ?sync flush before answering.
+                  .setWriteBufferPeriodicFlushTimeoutMs(200 - GATHER_PERIOD_MS)
+                  // The timer looks once a second by default, which would stretch the bound
+                  // to over a second.
+                  .setWriteBufferPeriodicFlushTimerTickMs(25)
+                  .writeBufferSize(4L << 20)
+                  .listener(
+                      (e, mutator) -> {
+                        asyncFailures.addAndGet(e.getNumExceptions());
+                        LOG.warn("{} buffered point write(s) failed", e.getNumExceptions(), e);
+                      }));
+    } catch (IOException e) {
+      throw StorageException.of("open the data table", e);
+    }
+    this.periodicHandOver =
+        timer.scheduleWithFixedDelay(
+            this::handOverQuietly, GATHER_PERIOD_MS, GATHER_PERIOD_MS, TimeUnit.MILLISECONDS);
+  }
+
+  TsdbKeys.DataRows keys() {
+    return keys;
+  }
+
+  long asyncFailures() {
+    return asyncFailures.get();
+  }
+
+  // ---- writes ----
+
+  /**
+   * Queues one cell per point ({@code rows[i]}, {@code qualifiers[i]}, {@code values[i]}): durable
+   * within the gathering period plus the write buffer's flush period, or once {@link #flush}
+   * returns.
+   */
+  void add(byte[][] rows, byte[][] qualifiers, byte[][] values) {
+    boolean full;
+    synchronized (gatherLock) {
+      if (closed) {
+        throw new IllegalStateException("the point store is closed");
+      }
+      for (int i = 0; i < rows.length; i++) {
+        byte[] row = rows[i];
+        // A later point for the same column is added after the earlier one; HBase keeps the last
+        // cell of a mutation for a column, as it keeps the later of two puts.
+        gathered
+            .computeIfAbsent(ByteBuffer.wrap(row), k -> new Put(row))
+            .addColumn(TsdbSchema.T, qualifiers[i], values[i]);
+      }
+      gatheredCells += rows.length;
+      full = gatheredCells >= GATHER_CELLS;
+    }
+    if (full) {
+      handOver();
+    }
+  }
+
+  /** Returns once every point added before the call is durable in HBase. */
+  void flush() {
+    handOver();
+    try {
+      data.flush();
+    } catch (IOException e) {
+      throw StorageException.of("write points", e);
+    }
+  }
+
+  /** Moves the gathered points into the table's write buffer. */
+  private void handOver() {
+    synchronized (handOverLock) {
+      List<Put> puts;
+      synchronized (gatherLock) {
+        if (gathered.isEmpty()) {
+          return;
+        }
+        puts = new ArrayList<>(gathered.values());
+        gathered = new LinkedHashMap<>();
+        gatheredCells = 0;
+      }
+      try {
+        data.mutate(puts);
+      } catch (IOException e) {
+        throw StorageException.of("write points", e);
+      }
+    }
+  }
+
+  private void handOverQuietly() {
+    try {
+      handOver();
+    } catch (RuntimeException e) {
+      // Logged, not thrown: a thrown exception would cancel the schedule; the points stay
+      // with the write buffer, whose failures are counted in the system's health.
+      LOG.warn("handing gathered points to the write buffer failed", e);
+    }
+  }
+
+  // ---- reads ----
+
+  /**
+   * The points in {@code [fromMs, toMs]} of {@code metric}'s rows of hours {@code [fromHour,
+   * toHour]}, by tag run, series in order of first appearance; with a plan, only rows it keeps.
+   * Each row that is more than one compacted cell is reported to {@code uncompacted} with its hour.
+   */
+  Map<ByteBuffer, List<DataPoint>> readPoints(
+      byte[] metric,
+      int fromHour,
+      int toHour,
+      long fromMs,
+      long toMs,
+      Optional<TagScanPlan> plan,
+      ObjIntConsumer<byte[]> uncompacted) {
+    // A series' rows come in hour order (its hours are adjacent in the key, also in a salt
+    // bucket) and a row's points are sorted and unique: appending keeps each series sorted.
+    Map<ByteBuffer, List<DataPoint>> byTags = new LinkedHashMap<>();
+    Filter filter = plan.map(p -> TagRowFilter.of(p, keys)).orElse(null);
+    scan(
+        metric,
+        fromHour,
+        toHour,
+        false,
+        filter,
+        r -> {
+          TsdbKeys.DataRow row = keys.decode(r.getRow());
+          Cell[] cells = r.rawCells();
+          if (needsCompaction(cells)) {
+            uncompacted.accept(r.getRow(), row.hour());
+          }
+          List<DataPoint> points =
+              byTags.computeIfAbsent(ByteBuffer.wrap(row.tags()), k -> new ArrayList<>());
+          if (cells.length == 1 && PointCodec.isCompacted(cells[0])) {
+            PointCodec.expandInto(row.hour(), cells[0], fromMs, toMs, points);
+            return;
+          }
+          for (DataPoint p : PointCodec.rowPoints(row.hour(), cells)) {
+            if (p.timestampMs() >= fromMs && p.timestampMs() <= toMs) {
+              points.add(p);
+            }
+          }
+        });
+    return byTags;
+  }
+
+  /** The tag runs of {@code metric}'s series with rows in hours {@code [fromHour, toHour]}. */
+  Set<ByteBuffer> seriesTags(byte[] metric, int fromHour, int toHour) {
+    Set<ByteBuffer> seen = new LinkedHashSet<>();
+    scan(
+        metric,
+        fromHour,
+        toHour,
+        true,
+        null,
+        r -> seen.add(ByteBuffer.wrap(keys.decode(r.getRow()).tags())));
+    return seen;
+  }
+
+  /** Every row of {@code metric} in the hour range, bucket by bucket, each in key order. */
+  private void scan(
+      byte[] metric,
+      int fromHour,
+      int toHour,
+      boolean keysOnly,
+      Filter rowFilter,
+      Consumer<Result> rows) {
+    try (Table t = connection.getTable(schema.data())) {
+      for (int b = 0; b < keys.buckets(); b++) {
+        Scan scan =
+            KeyRange.between(keys.start(b, metric, fromHour), keys.start(b, metric, toHour + 1))
+                .toScan()
+                .addFamily(TsdbSchema.T)
+                .setCaching(keysOnly ? 4096 : 256)
+                .setCacheBlocks(!keysOnly)
+                // A query reads a few MB at most: positional reads throughout. By default the
+                // region server switches a scan past 4 blocks to stream reads, opening a new
+                // reader on every store file for each query (seen in a profile as file opens).
+                .setReadType(keysOnly ? Scan.ReadType.DEFAULT : Scan.ReadType.PREAD);
+        if (keysOnly) {
+          scan.setFilter(new FilterList(new FirstKeyOnlyFilter(), new KeyOnlyFilter()));
+        } else if (rowFilter != null) {
+          scan.setFilter(rowFilter);
+        }
+        try (ResultScanner s = t.getScanner(scan)) {
+          for (Result r : s) {
+            rows.accept(r);
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw StorageException.of("read points", e);
+    }
+  }
+
+  /** What {@link #latestRows} hands over per row. */
+  interface LatestRow {
+    /**
+     * One row: its tag run, its hour and (decoded on request) its points in time order; false to
+     * stop.
+     */
+    boolean row(byte[] tags, int hour, Supplier<List<DataPoint>> points);
+  }
+
+  /**
+   * Rows of {@code metric} from hour {@code toHour} back to {@code fromHour}, newest hour first
+   * (bucket by bucket), until {@code rows} returns false.
+   */
+  void latestRows(byte[] metric, int fromHour, int toHour, LatestRow rows) {
+    try (Table t = connection.getTable(schema.data())) {
+      for (int b = 0; b < keys.buckets(); b++) {
+        // A reversed scan starts at its start row (inclusive) and walks down to its stop row.
+        Scan scan =
+            new Scan()
+                .withStartRow(keys.start(b, metric, toHour + 1), false)
+                .withStopRow(keys.start(b, metric, fromHour), true)
+                .setReversed(true)
+                .addFamily(TsdbSchema.T)
+                .setCaching(64);
+        try (ResultScanner s = t.getScanner(scan)) {
+          for (Result r : s) {
+            TsdbKeys.DataRow row = keys.decode(r.getRow());
+            if (!rows.row(
+                row.tags(), row.hour(), () -> PointCodec.rowPoints(row.hour(), r.rawCells()))) {
+              break;
+            }
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw StorageException.of("read the last points", e);
+    }
+  }
+
+  // ---- compaction ----
+
+  /**
+   * Replaces a row's raw point columns by one compacted cell, unless the row's compacted cell
+   * changed between the read and the write (another compactor; then read and tried once more). Raw
+   * columns written after the read have later cell times and survive the delete. The points
+   * compacted if the row was rewritten; empty if it needed nothing, or raced twice, or holds a cell
+   * that is not a point (logged and left as it is).
+   */
+  OptionalInt compactRow(byte[] row) {
+    for (int attempt = 0; attempt < 2; attempt++) {
+      Result read;
+      try (Table t = connection.getTable(schema.data())) {
+        read = t.get(new Get(row).addFamily(TsdbSchema.T));
+      } catch (IOException e) {
+        throw StorageException.of("read a row to compact", e);
+      }
+      if (read.isEmpty() || !needsCompaction(read.rawCells())) {
+        return OptionalInt.empty();
+      }
+      int hour = keys.decode(row).hour();
+      List<DataPoint> points;
+      try {
+        points = PointCodec.rowPoints(hour, read.rawCells());
+      } catch (IllegalArgumentException e) {
+        LOG.warn("row {} has a cell that is not a point; left as it is", keys.describe(row), e);
+        return OptionalInt.empty();
+      }
+      if (replaceWithCompacted(read, PointCodec.compact(hour, points))) {
+        return OptionalInt.of(points.size());
+      }
+    }
+    return OptionalInt.empty();
+  }
+
+  /** The rewrite of one row, under a check of its compacted cell as read: true if it was done. */
+  private boolean replaceWithCompacted(Result read, byte[] compacted) {
+    byte[] row = read.getRow();
+    byte[] oldCompacted = read.getValue(TsdbSchema.T, PointCodec.COMPACTED);
+    RowMutations m = new RowMutations(row);
+    try {
+      m.add(new Put(row).addColumn(TsdbSchema.T, PointCodec.COMPACTED, compacted));
+      Delete d = new Delete(row);
+      int raw = 0;
+      for (Cell c : read.rawCells()) {
+        byte[] q = CellUtil.cloneQualifier(c);
+        if (PointCodec.isPointColumn(q)) {
+          d.addColumns(TsdbSchema.T, q, c.getTimestamp());
+          raw++;
+        }
+      }
+      if (raw > 0) {
+        m.add(d);
+      }
+      CheckAndMutate.Builder b = CheckAndMutate.newBuilder(row);
+      CheckAndMutate cam =
+          oldCompacted == null
+              ? b.ifNotExists(TsdbSchema.T, PointCodec.COMPACTED).build(m)
+              : b.ifEquals(TsdbSchema.T, PointCodec.COMPACTED, oldCompacted).build(m);
+      try (Table t = connection.getTable(schema.data())) {
+        return t.checkAndMutate(cam).isSuccess();
+      }
+    } catch (IOException e) {
+      throw StorageException.of("compact a row", e);
+    }
+  }
+
+  /** Rows whose hour is before {@code beforeHour}, with more than the compacted cell. */
+  void uncompactedRows(int beforeHour, Consumer<byte[]> rows) {
+    try (Table t = connection.getTable(schema.data());
+        ResultScanner s =
+            t.getScanner(
+                new Scan()
+                    .addFamily(TsdbSchema.T)
+                    .setFilter(new KeyOnlyFilter())
+                    .setCaching(512))) {
+      for (Result r : s) {
+        if (keys.decode(r.getRow()).hour() < beforeHour && needsCompaction(r.rawCells())) {
+          rows.accept(r.getRow());
+        }
+      }
+    } catch (IOException e) {
+      throw StorageException.of("find rows to compact", e);
+    }
+  }
+
+  /** Whether a row's cells are more than its one compacted cell (raw points to merge). */
+  private static boolean needsCompaction(Cell[] cells) {
+    return cells.length > 0 && !(cells.length == 1 && PointCodec.isCompacted(cells[0]));
+  }
+
+  /** Hands over what is gathered, stops the periodic hand-over and flushes; adds then fail. */
+  @Override
+  public void close() {
+    periodicHandOver.cancel(false);
+    try {
+      synchronized (handOverLock) {
+        handOver();
+        synchronized (gatherLock) {
+          closed = true;
+        }
+      }
+    } finally {
+      try {
+        data.close();
+      } catch (IOException e) {
+        throw StorageException.of("flush points at shutdown", e);
+      }
+    }
+  }
+}

@@ -1,0 +1,356 @@
+package org.casebook.tsdb.wire;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.casebook.core.InvalidInputException;
+import org.casebook.core.Json;
+import org.casebook.tsdb.OpenTsdbQuery;
+import org.casebook.tsdb.QueryResult;
+import org.casebook.tsdb.ResultPoint;
+
+/**
+ * {@code /api/query} as JSON: a request (OpenTSDB's JSON body, or the query string) read into an
+ * {@link OpenTsdbQuery}, and its answer written as OpenTSDB 2.4.1 writes it.
+ *
+ * @param query the query
+ * @param echoes per sub-query, what {@code showQuery} echoes: the sub-query object as sent, or the
+ *     {@code m=} text
+ */
+public record QueryJson(OpenTsdbQuery query, List<JsonNode> echoes) {
+  /** Fields of a JSON query OpenTSDB knows; unknown ones are refused, naming the field. */
+  private static final Set<String> QUERY_FIELDS =
+      Set.of(
+          "start",
+          "end",
+          "queries",
+          "timezone",
+          "msResolution",
+          "showTSUIDs",
+          "showQuery",
+          "showSummary",
+          "showStats",
+          "noAnnotations",
+          "globalAnnotations",
+          "useCalendar",
+          "delete",
+          "padding",
+          "options");
+
+  private static final Set<String> SUB_QUERY_FIELDS =
+      Set.of(
+          "aggregator",
+          "metric",
+          "tsuids",
+          "downsample",
+          "rate",
+          "rateOptions",
+          "tags",
+          "filters",
+          "explicitTags",
+          "index",
+          "percentiles",
+          "showHistogramBuckets",
+          "useMultiGets",
+          "rollupUsage",
+          "preAggregate",
+          "filterTagKs");
+
+  private static final Set<String> FILTER_FIELDS = Set.of("type", "tagk", "filter", "groupBy");
+
+  public QueryJson {
+    Objects.requireNonNull(query, "query is null");
+    echoes = List.copyOf(echoes);
+  }
+
+  /** The query string of {@code GET /api/query} (each parameter's values in order). */
+  public static QueryJson fromParams(Map<String, List<String>> params, long nowMs) {
+    OpenTsdbQuery q = OpenTsdbQuery.fromParams(params, nowMs);
+    List<JsonNode> echoes = new ArrayList<>();
+    for (String m : params.getOrDefault("m", List.of())) {
+      echoes.add(Json.mapper().getNodeFactory().textNode(m));
+    }
+    return new QueryJson(q, echoes);
+  }
+
+  /** OpenTSDB's JSON query body, its fields checked in the order OpenTSDB reads them. */
+  static QueryJson fromJson(JsonNode body, long nowMs) {
+    if (!body.isObject()) {
+      throw new InvalidInputException("body", "a query object expected");
+    }
+    for (Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
+      String f = it.next();
+      if (!QUERY_FIELDS.contains(f)) {
+        throw new InvalidInputException(f, "Unrecognized field \"" + f + "\"");
+      }
+    }
+    refuseTrue(body, "showTSUIDs");
+    refuseTrue(body, "delete");
+    refuseTrue(body, "useCalendar");
+    OpenTsdbQuery.Builder b = new OpenTsdbQuery.Builder(nowMs);
+    b.timezone(text(body, "timezone"));
+    b.start(text(body, "start"));
+    b.end(text(body, "end"));
+    JsonNode qs = body.get("queries");
+    if (qs == null || !qs.isArray() || qs.isEmpty()) {
+      throw new InvalidInputException("queries", "Missing queries");
+    }
+    List<JsonNode> echoes = new ArrayList<>();
+    for (int i = 0; i < qs.size(); i++) {
+      b.add(subQuery(qs.get(i), "queries[" + i + "]"));
+      echoes.add(qs.get(i));
+    }
+    return new QueryJson(
+        b.build(bool(body, "msResolution"), bool(body, "showQuery"), false), echoes);
+  }
+
+  private static OpenTsdbQuery.SubQueryBuilder subQuery(JsonNode q, String path) {
+    if (!q.isObject()) {
+      throw new InvalidInputException(path, "a sub-query must be an object");
+    }
+    for (Iterator<String> it = q.fieldNames(); it.hasNext(); ) {
+      String f = it.next();
+      if (!SUB_QUERY_FIELDS.contains(f)) {
+        throw new InvalidInputException(path + "." + f, "Unrecognized field \"" + f + "\"");
+      }
+    }
+    JsonNode tsuids = q.get("tsuids");
+    if (tsuids != null && !tsuids.isNull() && !tsuids.isEmpty()) {
+      throw new InvalidInputException(path + ".tsuids", "queries by tsuid are not supported");
+    }
+    OpenTsdbQuery.SubQueryBuilder sub = new OpenTsdbQuery.SubQueryBuilder(path);
+    sub.aggregator(text(q, "aggregator"));
+    sub.metric(text(q, "metric"));
+    sub.downsample(text(q, "downsample"));
+    JsonNode ro = q.get("rateOptions");
+    if (ro != null && !ro.isNull()) {
+      rateOptions(sub, ro, path + ".rateOptions");
+    }
+    // Field order decides between tags and filters, as OpenTSDB's setters do.
+    for (Iterator<Map.Entry<String, JsonNode>> it = q.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      if (e.getKey().equals("tags") && !e.getValue().isNull()) {
+        sub.tags(stringMap(e.getValue(), path + ".tags"));
+      } else if (e.getKey().equals("filters") && !e.getValue().isNull()) {
+        filters(sub, e.getValue(), path + ".filters");
+      }
+    }
+    return sub.rate(bool(q, "rate")).explicitTags(bool(q, "explicitTags"));
+  }
+
+  private static void filters(OpenTsdbQuery.SubQueryBuilder sub, JsonNode node, String path) {
+    if (!node.isArray()) {
+      throw new InvalidInputException(path, "filters must be an array");
+    }
+    sub.filters();
+    for (JsonNode f : node) {
+      if (!f.isObject()) {
+        throw new InvalidInputException(path, "a filter must be an object");
+      }
+      for (Iterator<String> it = f.fieldNames(); it.hasNext(); ) {
+        String name = it.next();
+        if (!FILTER_FIELDS.contains(name)) {
+          throw new InvalidInputException(path + "." + name, "Unrecognized field \"" + name + "\"");
+        }
+      }
+      sub.filter(text(f, "type"), text(f, "tagk"), text(f, "filter"), bool(f, "groupBy"));
+    }
+  }
+
+  private static void rateOptions(OpenTsdbQuery.SubQueryBuilder sub, JsonNode ro, String path) {
+    if (!ro.isObject()) {
+      throw new InvalidInputException(path, "rateOptions must be an object");
+    }
+    boolean counter = false;
+    long counterMax = Long.MAX_VALUE;
+    long resetValue = 0;
+    boolean dropResets = false;
+    for (Iterator<Map.Entry<String, JsonNode>> it = ro.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      JsonNode v = e.getValue();
+      switch (e.getKey()) {
+        case "counter" -> counter = v.asBoolean();
+        case "counterMax" -> counterMax = number(v, path + ".counterMax");
+        case "resetValue" -> resetValue = number(v, path + ".resetValue");
+        case "dropResets" -> dropResets = v.asBoolean();
+        default ->
+            throw new InvalidInputException(
+                path + "." + e.getKey(), "Unrecognized field \"" + e.getKey() + "\"");
+      }
+    }
+    sub.rateOptions(counter, counterMax, resetValue, dropResets);
+  }
+
+  private static long number(JsonNode v, String path) {
+    if (v.isIntegralNumber() && v.canConvertToLong()) {
+      return v.asLong();
+    }
+    if (v.isTextual()) {
+      try {
+        return Long.parseLong(v.asText());
+      } catch (NumberFormatException e) {
+        throw new InvalidInputException(path, "not an integer: " + v.asText());
+      }
+    }
+    throw new InvalidInputException(path, "not an integer: " + v);
+  }
+
+  private static Map<String, String> stringMap(JsonNode node, String path) {
+    if (!node.isObject()) {
+      throw new InvalidInputException(path, "tags must be an object");
+    }
+    Map<String, String> out = new LinkedHashMap<>();
+    for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      if (!e.getValue().isValueNode() || e.getValue().isNull()) {
+        throw new InvalidInputException(path + "." + e.getKey(), "a tag filter must be a string");
+      }
+      out.put(e.getKey(), e.getValue().asText());
+    }
+    return out;
+  }
+
+  private static void refuseTrue(JsonNode body, String field) {
+    if (bool(body, field)) {
+      throw new InvalidInputException(field, field + " is not supported");
+    }
+  }
+
+  private static String text(JsonNode n, String field) {
+    JsonNode v = n.get(field);
+    if (v == null || v.isNull()) {
+      return null;
+    }
+    if (!v.isValueNode()) {
+      throw new InvalidInputException(field, field + " must be a string or a number");
+    }
+    return v.asText();
+  }
+
+  private static boolean bool(JsonNode n, String field) {
+    JsonNode v = n.get(field);
+    return v != null && (v.isBoolean() ? v.asBoolean() : "true".equalsIgnoreCase(v.asText()));
+  }
+
+  // ---- the answer ----
+
+  /** The answer, one element per group of each sub-query in order, as OpenTSDB writes it. */
+  public byte[] render(List<List<QueryResult>> perQuery) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
+    try (JsonGenerator g = Json.mapper().getFactory().createGenerator(out)) {
+      g.writeStartArray();
+      for (int i = 0; i < perQuery.size(); i++) {
+        for (QueryResult r : perQuery.get(i)) {
+          g.writeStartObject();
+          g.writeStringField("metric", r.metric());
+          g.writeObjectFieldStart("tags");
+          for (Map.Entry<String, String> t : r.tags().entrySet()) {
+            g.writeStringField(t.getKey(), t.getValue());
+          }
+          g.writeEndObject();
+          g.writeArrayFieldStart("aggregateTags");
+          for (String t : r.aggregateTags()) {
+            g.writeString(t);
+          }
+          g.writeEndArray();
+          if (query.showQuery()) {
+            g.writeFieldName("query");
+            writeEcho(g, i);
+          }
+          g.writeFieldName("dps");
+          writePoints(g, r.points());
+          g.writeEndObject();
+        }
+      }
+      g.writeEndArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing JSON to memory", e);
+    }
+    return out.toByteArray();
+  }
+
+  private void writePoints(JsonGenerator g, List<ResultPoint> points) throws IOException {
+    boolean ms = query.msResolution();
+    if (query.arrays()) {
+      g.writeStartArray();
+      for (ResultPoint p : points) {
+        g.writeStartArray();
+        g.writeNumber(ms ? p.timestampMs() : p.timestampMs() / 1000);
+        writeValue(g, p);
+        g.writeEndArray();
+      }
+      g.writeEndArray();
+    } else {
+      g.writeStartObject();
+      for (ResultPoint p : points) {
+        g.writeFieldName(Long.toString(ms ? p.timestampMs() : p.timestampMs() / 1000));
+        writeValue(g, p);
+      }
+      g.writeEndObject();
+    }
+  }
+
+  private void writeEcho(JsonGenerator g, int i) throws IOException {
+    JsonNode echo = echoes.get(i);
+    if (echo.isObject()) {
+      ObjectNode copy = ((ObjectNode) echo).deepCopy();
+      copy.put("index", i);
+      g.writeTree(copy);
+    } else {
+      g.writeStartObject();
+      g.writeStringField("m", echo.asText());
+      g.writeNumberField("index", i);
+      g.writeEndObject();
+    }
+  }
+
+  private static void writeValue(JsonGenerator g, ResultPoint p) throws IOException {
+    switch (p.kind()) {
+      case INTEGER -> g.writeNumber(p.longValue());
+      case NULL -> g.writeNull();
+      case DOUBLE -> {
+        double d = p.doubleValue();
+        if (Double.isNaN(d) || Double.isInfinite(d)) {
+          g.writeString(Double.toString(d));
+        } else {
+          g.writeNumber(d);
+        }
+      }
+    }
+  }
+
+  /** One line of an answer printed as a table: a series, a time in seconds, a value. */
+  public record TableLine(String series, long epochSecond, String value) {}
+
+  /**
+   * An answer ({@link #render}) as table lines: each group's {@code metric{"tag":"value",…}} with
+   * each of its points, the value as its JSON text.
+   */
+  public static List<TableLine> tableLines(byte[] answer) {
+    JsonNode groups;
+    try {
+      groups = Json.mapper().readTree(answer);
+    } catch (IOException e) {
+      throw new IllegalStateException("the answer is not JSON", e);
+    }
+    List<TableLine> out = new ArrayList<>();
+    for (JsonNode g : groups) {
+      String series = g.get("metric").asText() + g.get("tags").toString();
+      for (Iterator<Map.Entry<String, JsonNode>> it = g.get("dps").fields(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> p = it.next();
+        out.add(new TableLine(series, Long.parseLong(p.getKey()), p.getValue().asText()));
+      }
+    }
+    return out;
+  }
+}

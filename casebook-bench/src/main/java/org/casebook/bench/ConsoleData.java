@@ -1,6 +1,5 @@
 package org.casebook.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;

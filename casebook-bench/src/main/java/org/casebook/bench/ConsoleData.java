@@ -46,6 +46,7 @@ import org.casebook.core.page.PageRequest;
 import org.casebook.docs.BulkSummary;
 import org.casebook.docs.DocsService;
 import org.casebook.docs.gen.DocGenerator;
+import org.casebook.docs.wire.BulkNdjson;
 import org.casebook.frontier.FrontierService;
 import org.casebook.trails.IngestReport;
 import org.casebook.trails.LogParser;
@@ -419,7 +420,7 @@ final class ConsoleData {
     try (InputStream in = Files.newInputStream(file)) {
       summary =
           docs.bulk(
-              in,
+              BulkNdjson.actions(in),
               item -> {
                 if (!item.ok()) {
                   firstError.compareAndSet(null, Json.write(item));

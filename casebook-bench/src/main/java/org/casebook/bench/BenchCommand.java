@@ -160,7 +160,7 @@ public final class BenchCommand {
           "Document store: bulk load, single reads, a blog with 100 comments, 8 concurrent editors;"
               + " PostgreSQL JSONB and the raw ceiling in the same run.")
   int docs(@picocli.CommandLine.Mixin DocsBenchmark.Options options) throws Exception {
-    java.util.Map<String, Object> json = new DocsBenchmark(context.get(), options).run();
+    java.util.Map<String, Object> json = new DocsBenchmark(session, options).run();
     System.out.println();
     System.out.println("JSON: " + ResultFiles.write("docs", json));
     return 0;

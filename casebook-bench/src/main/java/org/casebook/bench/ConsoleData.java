@@ -41,6 +41,7 @@ import org.casebook.core.page.PageRequest;
 import org.casebook.docs.BulkSummary;
 import org.casebook.docs.DocsService;
 import org.casebook.docs.gen.DocGenerator;
+import org.casebook.docs.wire.BulkNdjson;
 import org.casebook.frontier.FrontierService;
 import org.casebook.frontier.PutAck;
 import org.casebook.frontier.PutStatus;
@@ -418,7 +419,7 @@ final class ConsoleData {
     try (InputStream in = Files.newInputStream(file)) {
       summary =
           docs.bulk(
-              in,
+              BulkNdjson.actions(in),
               item -> {
                 if (!item.ok()) {
                   firstError.compareAndSet(null, Json.write(item));

@@ -5,7 +5,10 @@ import java.util.regex.Pattern;
 import org.casebook.core.Ids;
 import org.casebook.core.InvalidInputException;
 
-/** Input rules of the document store, in one place (the README's "Limits" lists the same). */
+/**
+ * Input rules of the document store, in one place (the README's "Limits" lists the same; the
+ * longest line of a bulk request is the wire's, {@code BulkNdjson.MAX_LINE_BYTES}).
+ */
 final class DocLimits {
   /** Ids are long because crawled pages use their canonical URL as id. */
   static final int MAX_ID_CHARS = 2048;
@@ -14,13 +17,6 @@ final class DocLimits {
   static final int MAX_KEYWORD_CHARS = 512;
   static final int MAX_KEYWORDS = 100;
   static final int MAX_FIELDS = 64;
-
-  /**
-   * A line of a bulk request (the CLI's files; an HTTP body has its own, smaller limit): room for a
-   * document with several text fields of the largest size (64 Ki characters, up to 3 UTF-8 bytes
-   * each for the BMP).
-   */
-  static final int MAX_LINE_BYTES = 16 << 20;
 
   /** A comment's own key within its parent (it is part of the comment's id). */
   static final int MAX_CID_CHARS = 64;

@@ -9,12 +9,17 @@ import org.casebook.core.schema.SplitPoints;
 import org.casebook.core.schema.TableSpec;
 
 /**
- * The store's tables in one namespace ({@code docs} unless a benchmark or test picks its own): one
- * table per document type with families BI and DI (seed 002), the type registry and the source-day
- * index.
+ * The store's tables in one namespace ({@code docs} unless the {@code namespace} setting names
+ * another): one table per document type with families BI and DI (seed 002), the type registry and
+ * the source-day index.
  */
 record DocsSchema(String namespace, TableName registry, TableName bySource) {
   static final String DEFAULT_NAMESPACE = "docs";
+
+  /** The document families' names as bytes. */
+  static final byte[] BI = Bytes.toBytes(Family.BI.name());
+
+  static final byte[] DI = Bytes.toBytes(Family.DI.name());
 
   /** registry family and its one column: the type definition as JSON. */
   static final byte[] T = Bytes.toBytes("t");
@@ -46,6 +51,10 @@ record DocsSchema(String namespace, TableName registry, TableName bySource) {
 
   /** Document tables are pre-split on the first byte of the id hash. */
   static final int DOC_REGIONS = 4;
+
+  static byte[] family(Family family) {
+    return family == Family.BI ? BI : DI;
+  }
 
   static DocsSchema in(String namespace) {
     return new DocsSchema(

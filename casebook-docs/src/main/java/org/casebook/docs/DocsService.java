@@ -1,25 +1,19 @@
 package org.casebook.docs;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.InputStream;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.function.Consumer;
-import org.apache.hadoop.hbase.client.Scan;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.SystemContext;
-import org.casebook.core.key.KeyRange;
 import org.casebook.core.page.Page;
 import org.casebook.core.page.PageRequest;
 import org.casebook.core.schema.SchemaManager;
 import org.casebook.core.schema.TableSpec;
-import org.casebook.docs.DocsKeys.Position;
-import org.casebook.docs.Documents.Mode;
-import org.casebook.docs.Documents.Target;
 
 /**
  * The document store (seed 002): declared types, one table per type with families BI and DI,
@@ -28,38 +22,53 @@ import org.casebook.docs.Documents.Target;
  * comments under their parent's row key listed by a bounded prefix scan, a listing by source site
  * and day kept consistent with every write, and bulk loads in Elasticsearch's {@code _bulk} shape.
  *
+ * <p>Documents are given as their fields' values: a String for text, keyword and time (ISO-8601),
+ * an integral Number for long and time (epoch milliseconds), a Number for double, a List of Strings
+ * for keywords — what a JSON reader gives, and what {@link Document#fields()} holds.
+ *
  * <p>Thread-safe; all state is in HBase (the type cache re-reads what it does not know).
  */
 public final class DocsService {
-  private final DocsStore store;
   private final TypeRegistry types;
-  private final Documents documents;
+  private final Targets targets;
+  private final DocumentReads reads;
+  private final DocumentWrites writes;
   private final SourceIndex index;
   private final BulkLoader bulk;
 
-  /** The store in the {@code docs} namespace. */
-  public DocsService(SystemContext context) {
-    this(context, DocsSchema.DEFAULT_NAMESPACE);
-  }
-
   /**
-   * The store in another namespace (benchmarks, tests); {@link #schemas(String)} lists the tables
-   * that must exist. Stores the default types if they are not stored yet.
+   * The store in the namespace of the {@code namespace} setting ({@code docs} on a context that is
+   * not the system's own). Creates its tables if they are missing and stores the default types if
+   * they are not stored yet.
    */
-  public DocsService(SystemContext context, String namespace) {
+  public DocsService(SystemContext context) {
     Objects.requireNonNull(context, "context is null");
-    this.store = new DocsStore(context.connection(), DocsSchema.in(namespace));
-    this.types = new TypeRegistry(store, new SchemaManager(context.connection()), context.clock());
-    this.documents =
-        new Documents(
-            store, types, context.clock(), new VersionClock(context.clock(), store.writerNumber()));
-    this.index = new SourceIndex(store, documents);
-    this.bulk = new BulkLoader(store, types, documents);
+    DocsSchema schema = DocsSchema.in(DocsSettings.of(context).get(DocsSettings.NAMESPACE));
+    SchemaManager schemas = new SchemaManager(context.connection());
+    schemas.ensureAll(schema.tables(DefaultTypes.ALL));
+    DocumentStore store = new DocumentStore(context.connection());
+    IndexStore entries = new IndexStore(context.connection(), schema);
+    TypeStore registry = new TypeStore(context.connection(), schema);
+    this.types = new TypeRegistry(registry, schemas, schema, context.clock());
+    this.targets = new Targets(schema, types, context.clock());
+    this.reads = new DocumentReads(store, targets);
+    this.writes =
+        new DocumentWrites(
+            store,
+            entries,
+            reads,
+            targets,
+            types,
+            new VersionClock(context.clock(), registry.writerNumber()));
+    this.index = new SourceIndex(store, entries, targets);
+    this.bulk =
+        new BulkLoader(
+            () -> new BulkStore(context.connection(), schema), store, types, targets, writes);
     types.installDefaults();
   }
 
   /** The tables of {@code namespace}: registry, index and the default types' tables. */
-  public static List<TableSpec> schemas(String namespace) {
+  static List<TableSpec> schemas(String namespace) {
     return DocsSchema.in(namespace).tables(DefaultTypes.ALL);
   }
 
@@ -81,7 +90,7 @@ public final class DocsService {
   // ---- documents
 
   public Document get(String type, String id) {
-    return documents.get(documents.target(types.get(type, "type"), id));
+    return reads.get(targets.of(types.get(type, "type"), id));
   }
 
   /**
@@ -89,10 +98,11 @@ public final class DocsService {
    * existing document, which only increments and PATCH change). With {@code ifMatch} the stored
    * version must be that one (412 otherwise); without, the write wins over concurrent ones.
    */
-  public WriteResult put(String type, String id, ObjectNode fields, OptionalLong ifMatch) {
-    DocType t = typeFor(type, "type", fields);
-    Documents.Written w =
-        documents.write(documents.target(t, id), parse(t, fields, false), Mode.REPLACE, ifMatch);
+  public WriteResult put(String type, String id, Map<String, ?> fields, OptionalLong ifMatch) {
+    DocType t = typeFor(type, fields);
+    DocumentWrites.Written w =
+        writes.write(
+            targets.of(t, id), FieldValues.typed(t, fields, false), WriteMode.REPLACE, ifMatch);
     return new WriteResult(w.document(), w.created());
   }
 
@@ -100,21 +110,21 @@ public final class DocsService {
    * Changes the fields given (null removes one); only the families of those fields are written, so
    * a DI-only patch never rewrites BI.
    */
-  public Document patch(String type, String id, ObjectNode fields, OptionalLong ifMatch) {
-    DocType t = typeFor(type, "type", fields);
-    return documents
-        .write(documents.target(t, id), parse(t, fields, true), Mode.PATCH, ifMatch)
+  public Document patch(String type, String id, Map<String, ?> fields, OptionalLong ifMatch) {
+    DocType t = typeFor(type, fields);
+    return writes
+        .write(targets.of(t, id), FieldValues.typed(t, fields, true), WriteMode.PATCH, ifMatch)
         .document();
   }
 
   /** Deletes the document, its index entry and its comments. */
   public void delete(String type, String id, OptionalLong ifMatch) {
-    documents.delete(documents.target(types.get(type, "type"), id), ifMatch);
+    writes.delete(targets.of(types.get(type, "type"), id), ifMatch);
   }
 
   /** Adds {@code by} to a long field (views, likes) atomically; no version needed or changed. */
   public long increment(String type, String id, String field, long by) {
-    return documents.increment(documents.target(types.get(type, "type"), id), field, by);
+    return writes.increment(targets.of(types.get(type, "type"), id), field, by);
   }
 
   // ---- comments
@@ -124,12 +134,12 @@ public final class DocsService {
    * child type. Its id (returned) is {@code cid:created:parentType:parentId}.
    */
   public Document addComment(
-      String parentType, String parentId, String childType, String cid, ObjectNode fields) {
+      String parentType, String parentId, String childType, String cid, Map<String, ?> fields) {
     DocType parent = types.get(parentType, "type");
-    DocType child = types.forBody(childType(parent, childType), fields);
-    Map<String, Object> values = new LinkedHashMap<>(parse(child, fields, false));
-    Target t = documents.newComment(child, parent, parentId, cid, values);
-    return documents.write(t, values, Mode.CREATE, OptionalLong.empty()).document();
+    DocType child = types.forFields(childType(parent, childType), keys(fields));
+    Map<String, Object> values = new LinkedHashMap<>(FieldValues.typed(child, fields, false));
+    Target t = targets.newComment(child, parent, parentId, cid, values);
+    return writes.write(t, values, WriteMode.CREATE, OptionalLong.empty()).document();
   }
 
   /** A document's comments, newest or oldest first: one bounded prefix scan per page. */
@@ -137,36 +147,7 @@ public final class DocsService {
       String parentType, String parentId, String childType, CommentOrder order, PageRequest page) {
     DocType parent = types.get(parentType, "type");
     DocType child = childType(parent, childType);
-    Target p = documents.target(parent, parentId);
-    if (!documents.live(p)) {
-      throw Documents.notFound(p);
-    }
-    String scope = order == CommentOrder.NEWEST ? DocsKeys.NEWEST_SCOPE : DocsKeys.OLDEST_SCOPE;
-    KeyRange range = DocsKeys.COMMENT.range(p.id(), parent.name());
-    Scan scan = new Scan().setLimit(page.fetchSize()).setCaching(page.fetchSize());
-    byte[] after =
-        page.cursor()
-            .map(c -> DocsKeys.parseCursor(scope, c))
-            .map(pos -> DocsKeys.COMMENT.encode(p.id(), parent.name(), pos.created(), pos.id()))
-            .orElse(null);
-    if (order == CommentOrder.NEWEST) {
-      scan.setReversed(true)
-          .withStartRow(after == null ? range.stop() : after, false)
-          .withStopRow(range.start(), true);
-    } else {
-      scan.withStartRow(after == null ? range.start() : after, after == null)
-          .withStopRow(range.stop(), false);
-    }
-    List<Document> found =
-        documents.comments(
-            child, store.scan(store.schema().table(child.name()), Documents.liveRows(scan)));
-    return Page.of(
-        found,
-        page.limit(),
-        d -> {
-          DocIds.CommentId c = DocIds.parseComment(d.id(), "id");
-          return DocsKeys.cursor(scope, new Position(c.created(), c.cid()));
-        });
+    return reads.comments(targets.of(parent, parentId), child, order, page);
   }
 
   private DocType childType(DocType parent, String childType) {
@@ -210,31 +191,30 @@ public final class DocsService {
    * of crashed writers removed, missing ones written): a full scan, safe while writers run.
    */
   public IndexRepair repairIndex(String type) {
-    SourceIndex.Repair r = index.repair(types.get(type, "type"));
-    return new IndexRepair(type, r.entriesChecked(), r.staleRemoved(), r.missingAdded());
+    return index.repair(types.get(type, "type"));
   }
 
   // ---- bulk
 
   /**
-   * Runs a bulk request: UTF-8 NDJSON, read to its end (the caller closes it), an action line
-   * ({@code {"index"|"create"|"delete": {"_index": type, "_id": id, "parent": {"type", "id"}}}})
-   * then, except for delete, the document. Each action's result goes to {@code onItem} once
-   * durable, in order; a bad document is reported and the rest stored.
+   * Runs a bulk request: the actions in order, read to their end (a reader of the request's format
+   * gives them; each document is read on one of the load's parser threads). Each action's result
+   * goes to {@code onItem} once durable, in order; a bad action or document is reported and the
+   * rest stored.
    */
-  public BulkSummary bulk(InputStream ndjson, Consumer<BulkItem> onItem) {
-    return bulk.load(ndjson, onItem);
-  }
-
-  private static Map<String, Object> parse(DocType type, ObjectNode body, boolean nullsRemove) {
-    return DocCodec.parse(type, body, nullsRemove);
+  public BulkSummary bulk(Iterator<BulkAction> actions, Consumer<BulkItem> onItem) {
+    return bulk.load(actions, onItem);
   }
 
   /**
-   * The type of a document body: re-read from the registry when the body names a field the cached
+   * The type of a document's fields: re-read from the registry when they name a field the cached
    * type lacks (another process may have added it).
    */
-  private DocType typeFor(String name, String field, ObjectNode body) {
-    return types.forBody(types.get(name, field), body);
+  private DocType typeFor(String name, Map<String, ?> fields) {
+    return types.forFields(types.get(name, "type"), keys(fields));
+  }
+
+  private static java.util.Collection<String> keys(Map<String, ?> fields) {
+    return fields == null ? List.of() : fields.keySet();
   }
 }

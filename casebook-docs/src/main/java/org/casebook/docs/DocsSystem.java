@@ -10,30 +10,31 @@ import org.casebook.core.SystemDescriptor;
 import org.casebook.core.SystemHealth;
 import org.casebook.core.http.Route;
 import org.casebook.docs.cli.DocsCommand;
-import org.casebook.docs.http.DocsRoutes;
+import org.casebook.docs.wire.DocsRoutes;
 
 /** The document store, plugged into the platform. */
 public final class DocsSystem implements CasebookSystem {
+  static final String NAME = "docs";
+
   @Override
   public SystemDescriptor descriptor() {
     return new SystemDescriptor(
-        "docs",
+        NAME,
         "Document store (seed 002): typed documents in BI/DI families, optimistic edits, comments",
+        // The default namespace's: a store in another one creates its own when it starts.
         DocsService.schemas(DocsSchema.DEFAULT_NAMESPACE),
         DocsKeys.ALL,
         DocsRoutes.ROUTES.specs(),
-        List.of());
+        List.of(),
+        List.of(),
+        DocsSettings.ALL);
   }
 
   @Override
   public RunningSystem start(SystemContext context) {
     DocsService service = new DocsService(context);
     List<Route> routes = DocsRoutes.ROUTES.bind(service);
-    return RunningSystem.of(
-        routes,
-        () -> {
-          return SystemHealth.up(Map.of("types", service.types().size()));
-        });
+    return RunningSystem.of(routes, () -> SystemHealth.up(Map.of("types", service.types().size())));
   }
 
   @Override

@@ -16,4 +16,12 @@ public record FieldDef(String name, FieldKind kind, Family family) {
     return new FieldDef(
         name, Objects.requireNonNull(kind, "kind"), Objects.requireNonNull(family, "family"));
   }
+
+  /**
+   * DI longs are counters: a cell of their own each (so increments are HBase increments), changed
+   * by increments and by explicit PATCHes only. Static, so that JSON shows no such property.
+   */
+  static boolean isCounter(FieldDef f) {
+    return f.family() == Family.DI && f.kind() == FieldKind.LONG;
+  }
 }

@@ -1,23 +1,21 @@
 package org.casebook.docs;
 
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
-import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.Scan;
 import org.casebook.core.InvalidInputException;
-import org.casebook.core.key.KeyLayout;
 import org.casebook.core.key.KeyRange;
 import org.casebook.core.page.Page;
 import org.casebook.core.page.PageRequest;
 import org.casebook.docs.DocsKeys.Position;
-import org.casebook.docs.DocsStore.StoredRow;
-import org.casebook.docs.Documents.Target;
 
 /**
  * The listing by source site and day, and its repair. Entries are checked against the documents
@@ -29,12 +27,14 @@ final class SourceIndex {
   /** Index entries read per round while filling a page (stale ones are skipped). */
   private static final int SCAN_BATCH = 256;
 
-  private final DocsStore store;
-  private final Documents documents;
+  private final DocumentStore documents;
+  private final IndexStore index;
+  private final Targets targets;
 
-  SourceIndex(DocsStore store, Documents documents) {
-    this.store = store;
+  SourceIndex(DocumentStore documents, IndexStore index, Targets targets) {
     this.documents = documents;
+    this.index = index;
+    this.targets = targets;
   }
 
   /** A calendar day (UTC) as the index stores it. */
@@ -50,7 +50,7 @@ final class SourceIndex {
 
   static String source(String value) {
     InvalidInputException.check(value != null, "source", "source (a site's host) is required");
-    return DocLimits.id(value, "source").toLowerCase(java.util.Locale.ROOT);
+    return DocLimits.id(value, "source").toLowerCase(Locale.ROOT);
   }
 
   /** Documents of {@code type} from {@code source} created on {@code day}, oldest first. */
@@ -69,13 +69,8 @@ final class SourceIndex {
     }
     List<Document> found = new ArrayList<>();
     while (found.size() < page.fetchSize()) {
-      Scan scan =
-          new Scan()
-              .withStartRow(start, inclusive)
-              .withStopRow(range.stop(), false)
-              .setLimit(SCAN_BATCH)
-              .setCaching(SCAN_BATCH);
-      List<byte[]> keys = store.indexKeys(scan);
+      List<byte[]> keys =
+          index.keys(new RowRange(start, inclusive, range.stop(), false, false, SCAN_BATCH));
       found.addAll(verified(type, keys, page.fetchSize() - found.size()));
       if (keys.size() < SCAN_BATCH) {
         break;
@@ -90,40 +85,46 @@ final class SourceIndex {
   }
 
   private static long createdOf(Document d) {
-    return java.time.Instant.parse((String) d.fields().get("created")).toEpochMilli();
+    return Instant.parse((String) d.fields().get("created")).toEpochMilli();
   }
 
   /** The documents the entries point to, where the entry is the document's current one. */
   private List<Document> verified(DocType type, List<byte[]> keys, int wanted) {
-    List<Target> targets = new ArrayList<>(keys.size());
-    List<byte[]> rows = new ArrayList<>(keys.size());
-    for (byte[] key : keys) {
-      Target t = documents.target(type, DocsKeys.SOURCE_DAY.decode(key).string("id"));
-      targets.add(t);
-      rows.add(t.row());
-    }
-    List<Optional<StoredRow>> current = store.readAll(store.schema().table(type.name()), rows);
+    List<Target> pointed = pointedTo(type, keys);
+    List<Optional<StoredRow>> current = documents.readAll(type, targets.table(type), rows(pointed));
     List<Document> out = new ArrayList<>();
     for (int i = 0; i < keys.size(); i++) {
       Optional<StoredRow> row = current.get(i);
       if (row.isEmpty()) {
         continue; // a create that has not committed yet, or never will: not listed
       }
-      var values = Documents.values(type, row.get());
-      if (row.get().live()
-          && Arrays.equals(keys.get(i), Documents.indexKey(targets.get(i), values))) {
+      if (isCurrent(keys.get(i), pointed.get(i), row.get())) {
         if (out.size() < wanted) {
-          out.add(Documents.document(targets.get(i), row.get().version(), values));
+          out.add(Targets.document(pointed.get(i), row.get().version(), row.get().values()));
         }
       } else {
-        store.deleteIndex(keys.get(i), row.get().version());
+        index.delete(keys.get(i), row.get().version());
       }
     }
     return out;
   }
 
-  /** What a repair did. */
-  record Repair(long entriesChecked, long staleRemoved, long missingAdded) {}
+  private List<Target> pointedTo(DocType type, List<byte[]> keys) {
+    List<Target> out = new ArrayList<>(keys.size());
+    for (byte[] key : keys) {
+      out.add(targets.of(type, DocsKeys.SOURCE_DAY.decode(key).string("id")));
+    }
+    return out;
+  }
+
+  private static List<byte[]> rows(List<Target> pointed) {
+    return pointed.stream().map(Target::row).toList();
+  }
+
+  /** Whether {@code key} is the entry of the live state {@code row} of {@code t}. */
+  private static boolean isCurrent(byte[] key, Target t, StoredRow row) {
+    return row.live() && Arrays.equals(key, Targets.indexEntry(t, row.values()));
+  }
 
   /**
    * Makes the index of {@code type} exactly the entries of its live documents: removes stale
@@ -131,76 +132,49 @@ final class SourceIndex {
    * restore or a bug). Safe while writers run: every write it makes is bounded by the version it
    * read.
    */
-  Repair repair(DocType type) {
+  IndexRepair repair(DocType type) {
     if (!type.indexedBySource()) {
-      return new Repair(0, 0, 0);
+      return new IndexRepair(type.name(), 0, 0, 0);
     }
     long checked = 0;
     long stale = 0;
     Set<String> present = new HashSet<>();
-    KeyLayout layout = DocsKeys.SOURCE_DAY;
-    List<byte[]> all = store.indexKeys(new Scan().setCaching(1000));
     List<byte[]> mine = new ArrayList<>();
-    for (byte[] key : all) {
-      if (layout.decode(key).string("type").equals(type.name())) {
+    for (byte[] key : index.keys(RowRange.all())) {
+      if (DocsKeys.SOURCE_DAY.decode(key).string("type").equals(type.name())) {
         mine.add(key);
       }
     }
     for (int from = 0; from < mine.size(); from += SCAN_BATCH) {
       List<byte[]> batch = mine.subList(from, Math.min(mine.size(), from + SCAN_BATCH));
-      int before = countStale(type, batch, present);
-      stale += before;
+      stale += removeStale(type, batch, present);
       checked += batch.size();
     }
     long added = 0;
-    Scan docs = Documents.liveRows(new Scan()).setCaching(500);
-    for (Result r : store.scan(store.schema().table(type.name()), docs)) {
-      StoredRow row = DocsStore.rowOf(r).orElseThrow();
-      Target t = targetOfRow(type, r.getRow());
-      byte[] key = Documents.indexKey(t, Documents.values(type, row));
+    for (StoredRow row : documents.scanLive(type, targets.table(type), RowRange.all())) {
+      byte[] key = Targets.indexEntry(targets.ofRow(type, row.row()), row.values());
       if (key != null && !present.contains(hex(key))) {
-        store.putIndex(key, row.version());
+        index.put(key, row.version());
         added++;
       }
     }
-    return new Repair(checked, stale, added);
+    return new IndexRepair(type.name(), checked, stale, added);
   }
 
-  private Target targetOfRow(DocType type, byte[] row) {
-    if (type.isChild()) {
-      var k = DocsKeys.COMMENT.decode(row);
-      return documents.commentTarget(
-          type,
-          new DocIds.CommentId(
-              k.string("cid"), k.number("created"), k.string("parentType"), k.string("parentId")));
-    }
-    return documents.target(type, DocsKeys.DOC.decode(row).string("id"));
-  }
-
-  private int countStale(DocType type, List<byte[]> keys, Set<String> present) {
-    List<Target> targets = new ArrayList<>();
-    List<byte[]> rows = new ArrayList<>();
-    for (byte[] key : keys) {
-      Target t = documents.target(type, DocsKeys.SOURCE_DAY.decode(key).string("id"));
-      targets.add(t);
-      rows.add(t.row());
-    }
-    List<Optional<StoredRow>> current = store.readAll(store.schema().table(type.name()), rows);
+  /** Removes the stale entries of {@code keys}, adds the current ones to {@code present}. */
+  private int removeStale(DocType type, List<byte[]> keys, Set<String> present) {
+    List<Target> pointed = pointedTo(type, keys);
+    List<Optional<StoredRow>> current = documents.readAll(type, targets.table(type), rows(pointed));
     int stale = 0;
     for (int i = 0; i < keys.size(); i++) {
       Optional<StoredRow> row = current.get(i);
       if (row.isEmpty()) {
         continue;
       }
-      boolean valid =
-          row.get().live()
-              && Arrays.equals(
-                  keys.get(i),
-                  Documents.indexKey(targets.get(i), Documents.values(type, row.get())));
-      if (valid) {
+      if (isCurrent(keys.get(i), pointed.get(i), row.get())) {
         present.add(hex(keys.get(i)));
       } else {
-        store.deleteIndex(keys.get(i), row.get().version());
+        index.delete(keys.get(i), row.get().version());
         stale++;
       }
     }
@@ -208,6 +182,6 @@ final class SourceIndex {
   }
 
   private static String hex(byte[] key) {
-    return org.apache.hadoop.hbase.util.Bytes.toHex(key);
+    return HexFormat.of().formatHex(key);
   }
 }

@@ -1,11 +1,10 @@
 package org.casebook.docs;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -23,15 +22,17 @@ import org.casebook.core.schema.SchemaManager;
  */
 final class TypeRegistry {
   private static final long RELOAD_MILLIS = 5_000;
-  private final DocsStore store;
+  private final TypeStore store;
   private final SchemaManager schemas;
+  private final DocsSchema schema;
   private final Clock clock;
   private final Map<String, DocType> cache = new ConcurrentHashMap<>();
   private volatile long loadedAt = Long.MIN_VALUE;
 
-  TypeRegistry(DocsStore store, SchemaManager schemas, Clock clock) {
+  TypeRegistry(TypeStore store, SchemaManager schemas, DocsSchema schema, Clock clock) {
     this.store = store;
     this.schemas = schemas;
+    this.schema = schema;
     this.clock = clock;
   }
 
@@ -58,25 +59,17 @@ final class TypeRegistry {
   }
 
   /**
-   * {@code type}, re-read from the registry if {@code body} names a field it lacks (another process
-   * may have added the field since this one cached the type).
+   * {@code type}, re-read from the registry if {@code fields} names a field it lacks (another
+   * process may have added the field since this one cached the type).
    */
-  DocType forBody(DocType type, JsonNode body) {
-    if (body != null && body.isObject()) {
-      for (Iterator<String> names = body.fieldNames(); names.hasNext(); ) {
-        if (type.field(names.next()).isEmpty()) {
-          DocType t = reload(type.name());
-          return t == null ? type : t;
-        }
+  DocType forFields(DocType type, Collection<String> fields) {
+    for (String name : fields) {
+      if (type.field(name).isEmpty()) {
+        DocType t = reload(type.name());
+        return t == null ? type : t;
       }
     }
     return type;
-  }
-
-  /** {@code type} as the registry has it now (another process may have added fields). */
-  DocType reloaded(DocType type) {
-    DocType t = reload(type.name());
-    return t == null ? type : t;
   }
 
   List<DocType> all() {
@@ -137,7 +130,7 @@ final class TypeRegistry {
         throw new ConflictException("parents of " + type.name() + " can be added, not removed");
       }
     }
-    schemas.ensure(store.schema().typeTable(type));
+    schemas.ensure(schema.typeTable(type));
     if (!store.writeType(type.name(), stored, Json.writeBytes(type))) {
       throw new ConflictException("type " + type.name() + " was changed meanwhile; read it again");
     }

@@ -2,7 +2,6 @@ package org.casebook.docs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -22,6 +21,7 @@ import org.casebook.core.HBaseRuntime;
 import org.casebook.core.Json;
 import org.casebook.core.testing.EmbeddedHBase;
 import org.casebook.core.testing.TestIds;
+import org.casebook.docs.wire.BulkNdjson;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -100,7 +100,9 @@ class DocsBulkIT {
 
   private List<BulkItem> bulk(String lines) {
     List<BulkItem> items = new ArrayList<>();
-    docs.bulk(new ByteArrayInputStream(lines.getBytes(StandardCharsets.UTF_8)), items::add);
+    docs.bulk(
+        BulkNdjson.actions(new ByteArrayInputStream(lines.getBytes(StandardCharsets.UTF_8))),
+        items::add);
     return items;
   }
 
@@ -185,12 +187,12 @@ class DocsBulkIT {
   private void slowBlindWrite(String id, Map<String, Object> fields, long version)
       throws Exception {
     DocType blog = docs.type("blog");
-    Documents.Target t =
-        new Documents.Target(
+    Target t =
+        new Target(
             blog, id, DocsKeys.DOC.encode(id, "blog"), null, DocsSchema.in("docs").table("blog"));
-    Map<String, Object> values = DocCodec.parse(blog, Json.mapper().valueToTree(fields), false);
+    Map<String, Object> values = FieldValues.typed(blog, fields, false);
     try (Table table = runtime.connection().getTable(t.table())) {
-      table.put(Documents.wholeDocument(t, values, version));
+      table.put(DocCodec.wholeDocument(t.row(), DocCodec.cells(blog, values), version));
     }
   }
 
@@ -203,7 +205,9 @@ class DocsBulkIT {
   void aSlowBlindWriteTakesItsPlaceInTheHistoryByItsVersion() throws Exception {
     String id = id(100);
     long v1 = bulk(bulkLines("blog", id, content(0, 0, 100))).get(0).version();
-    ObjectNode patch = Json.mapper().createObjectNode().put("title", "edited").putNull("author");
+    Map<String, Object> patch = new LinkedHashMap<>();
+    patch.put("title", "edited");
+    patch.put("author", null);
     Document edited = docs.patch("blog", id, patch, OptionalLong.of(v1));
     assertThat(edited.fields()).doesNotContainKey("author").containsEntry("title", "edited");
 
@@ -232,11 +236,7 @@ class DocsBulkIT {
 
     // A PUT removes every field it does not name, also against a slower write; counters aside.
     Document put =
-        docs.put(
-                "blog",
-                id,
-                Json.mapper().createObjectNode().put("title", "replaced by hand"),
-                OptionalLong.of(now.version()))
+        docs.put("blog", id, Map.of("title", "replaced by hand"), OptionalLong.of(now.version()))
             .document();
     Map<String, Object> beforePut = content(4, 1, 100);
     slowBlindWrite(id, beforePut, put.version() - 1);
@@ -269,14 +269,15 @@ class DocsBulkIT {
 
     // A human write-back keeps the count; a PATCH naming views sets it; null removes it.
     Document d = docs.get("blog", id);
-    ObjectNode back = Json.mapper().valueToTree(d.fields());
-    back.put("views", 0).put("title", "corrected");
+    Map<String, Object> back = new LinkedHashMap<>(d.fields());
+    back.put("views", 0);
+    back.put("title", "corrected");
     Document put = docs.put("blog", id, back, OptionalLong.of(d.version())).document();
     assertThat(put.fields()).containsEntry("views", 5L).containsEntry("title", "corrected");
     assertThat(docs.increment("blog", id, "views", 1)).isEqualTo(6);
-    docs.patch("blog", id, Json.mapper().createObjectNode().put("views", 40), OptionalLong.empty());
+    docs.patch("blog", id, Map.of("views", 40), OptionalLong.empty());
     assertThat(docs.increment("blog", id, "views", 2)).isEqualTo(42);
-    docs.patch("blog", id, Json.mapper().createObjectNode().putNull("views"), OptionalLong.empty());
+    docs.patch("blog", id, Collections.singletonMap("views", null), OptionalLong.empty());
     assertThat(docs.get("blog", id).fields()).doesNotContainKey("views");
     assertThat(docs.increment("blog", id, "views", 1)).isEqualTo(1);
     assertThat(docs.get("blog", id).fields()).containsEntry("views", 1L);

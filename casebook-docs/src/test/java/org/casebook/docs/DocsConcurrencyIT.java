@@ -2,7 +2,6 @@ package org.casebook.docs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -19,7 +18,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.casebook.core.HBaseRuntime;
-import org.casebook.core.Json;
 import org.casebook.core.PreconditionFailedException;
 import org.casebook.core.page.PageRequest;
 import org.casebook.core.testing.EmbeddedHBase;
@@ -66,7 +64,7 @@ class DocsConcurrencyIT {
     List<String> ids = new ArrayList<>();
     for (int d = 0; d < DOCS; d++) {
       String id = "https://" + hosts().get(0) + "/p/" + d;
-      ObjectNode body =
+      Map<String, Object> body =
           DocsServiceIT.json(
               Map.of(
                   "title",
@@ -106,7 +104,7 @@ class DocsConcurrencyIT {
                     List<String> tags = new ArrayList<>((List<String>) read.fields().get("tags"));
                     tags.add(token);
                     String host = hosts().get(r.nextInt(2));
-                    ObjectNode patch =
+                    Map<String, Object> patch =
                         DocsServiceIT.json(
                             Map.of(
                                 "tags", tags,
@@ -180,7 +178,7 @@ class DocsConcurrencyIT {
   @Test
   void writesWithoutIfMatchAllLandAndCommentsDieWithTheirParent() throws Exception {
     String id = "https://" + hosts().get(1) + "/thread";
-    docs.put("bbs", id, Json.mapper().createObjectNode().put("title", "t"), OptionalLong.empty());
+    docs.put("bbs", id, Map.of("title", "t"), OptionalLong.empty());
     Set<Long> versions = ConcurrentHashMap.newKeySet();
     ExecutorService pool = Executors.newFixedThreadPool(THREADS);
     List<Future<?>> futures = new ArrayList<>();
@@ -192,17 +190,10 @@ class DocsConcurrencyIT {
                 for (int i = 0; i < 10; i++) {
                   Document patched =
                       docs.patch(
-                          "bbs",
-                          id,
-                          Json.mapper().createObjectNode().put("corrections", "by " + thread),
-                          OptionalLong.empty());
+                          "bbs", id, Map.of("corrections", "by " + thread), OptionalLong.empty());
                   versions.add(patched.version());
                   docs.addComment(
-                      "bbs",
-                      id,
-                      null,
-                      "t" + thread + "-" + i,
-                      Json.mapper().createObjectNode().put("content", "回复 " + i));
+                      "bbs", id, null, "t" + thread + "-" + i, Map.of("content", "回复 " + i));
                 }
                 return null;
               }));
@@ -217,8 +208,7 @@ class DocsConcurrencyIT {
     assertThat(docs.comments("bbs", id, null, CommentOrder.OLDEST, PageRequest.first(1000)).items())
         .hasSize(THREADS * 10);
     docs.delete("bbs", id, OptionalLong.empty());
-    docs.put(
-        "bbs", id, Json.mapper().createObjectNode().put("title", "again"), OptionalLong.empty());
+    docs.put("bbs", id, Map.of("title", "again"), OptionalLong.empty());
     assertThat(docs.comments("bbs", id, null, CommentOrder.OLDEST, PageRequest.first(1000)).items())
         .isEmpty();
   }

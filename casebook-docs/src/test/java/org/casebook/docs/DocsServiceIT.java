@@ -3,10 +3,10 @@ package org.casebook.docs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -17,13 +17,13 @@ import org.apache.hadoop.hbase.client.Table;
 import org.casebook.core.ConflictException;
 import org.casebook.core.HBaseRuntime;
 import org.casebook.core.InvalidInputException;
-import org.casebook.core.Json;
 import org.casebook.core.NotFoundException;
 import org.casebook.core.PreconditionFailedException;
 import org.casebook.core.page.Page;
 import org.casebook.core.page.PageRequest;
 import org.casebook.core.testing.EmbeddedHBase;
 import org.casebook.core.testing.TestIds;
+import org.casebook.docs.wire.BulkNdjson;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -49,15 +49,16 @@ class DocsServiceIT {
     store.close();
   }
 
-  static ObjectNode json(Map<String, Object> fields) {
-    return Json.mapper().valueToTree(fields);
+  /** A document's fields as a caller builds them: a map that may hold nulls and is changed. */
+  static Map<String, Object> json(Map<String, Object> fields) {
+    return new LinkedHashMap<>(fields);
   }
 
   private String url(String host, String path) {
     return "https://" + host + "/" + run + "/" + path;
   }
 
-  private ObjectNode blog(String host, String title, String created) {
+  private Map<String, Object> blog(String host, String title, String created) {
     return json(
         Map.of(
             "title",
@@ -132,7 +133,7 @@ class DocsServiceIT {
 
     // A replace keeps counters (views) and removes fields it does not name.
     docs.increment("blog", d.id(), "views", 5);
-    ObjectNode replacement = blog("blog.example.com", "p1", "2026-09-01T08:00:00Z");
+    Map<String, Object> replacement = blog("blog.example.com", "p1", "2026-09-01T08:00:00Z");
     replacement.remove("tags");
     replacement.put("views", 0);
     Document replaced =
@@ -198,7 +199,7 @@ class DocsServiceIT {
 
   private Map<String, Long> biTimestamps(String id) throws Exception {
     try (Table t = runtime.connection().getTable(DocsSchema.in("docs").table("blog"))) {
-      Result r = t.get(new Get(DocsKeys.DOC.encode(id, "blog")).addFamily(DocsStore.BI));
+      Result r = t.get(new Get(DocsKeys.DOC.encode(id, "blog")).addFamily(DocsSchema.BI));
       Map<String, Long> out = new java.util.TreeMap<>();
       r.listCells()
           .forEach(
@@ -335,7 +336,7 @@ class DocsServiceIT {
 
     // Deleting removes the entry; an entry a crashed writer left behind is skipped and removed.
     docs.delete("news", ids.get(3), OptionalLong.empty());
-    DocsStore store = new DocsStore(runtime.connection(), DocsSchema.in("docs"));
+    IndexStore index = new IndexStore(runtime.connection(), DocsSchema.in("docs"));
     byte[] stale =
         DocsKeys.SOURCE_DAY.encode(
             host,
@@ -343,7 +344,7 @@ class DocsServiceIT {
             (int) java.time.LocalDate.parse("2026-09-02").toEpochDay(),
             1L,
             ids.get(4));
-    store.putIndex(stale, 1);
+    index.put(stale, 1);
     assertThat(listAll("news", host, "2026-09-02")).containsExactly(ids.get(0), ids.get(4));
     IndexRepair repair = docs.repairIndex("news");
     assertThat(repair.missingAdded()).isZero();
@@ -392,7 +393,9 @@ class DocsServiceIT {
             "{\"title\":\"generated\"}");
     List<BulkItem> items = new ArrayList<>();
     BulkSummary s =
-        docs.bulk(new ByteArrayInputStream(lines.getBytes(StandardCharsets.UTF_8)), items::add);
+        docs.bulk(
+            BulkNdjson.actions(new ByteArrayInputStream(lines.getBytes(StandardCharsets.UTF_8))),
+            items::add);
     assertThat(items)
         .extracting(BulkItem::status)
         .containsExactly(200, 400, 409, 200, 400, 400, 200, 201);
@@ -429,7 +432,7 @@ class DocsServiceIT {
                 + "\"}}\n{\"title\":\"好\"}")
             .getBytes(StandardCharsets.UTF_8));
     List<BulkItem> items = new ArrayList<>();
-    docs.bulk(new ByteArrayInputStream(body.toByteArray()), items::add);
+    docs.bulk(BulkNdjson.actions(new ByteArrayInputStream(body.toByteArray())), items::add);
     assertThat(items).extracting(BulkItem::status).containsExactly(400, 200);
     assertThat(items.get(0).field()).isEqualTo("body");
     assertThat(items.get(0).error()).contains("UTF-8");

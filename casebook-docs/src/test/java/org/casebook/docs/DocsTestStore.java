@@ -21,7 +21,7 @@ final class DocsTestStore implements AutoCloseable {
   DocsTestStore(HBaseRuntime runtime) {
     new SchemaManager(runtime.connection()).ensureAll(DocsService.schemas("docs"));
     platform = Platform.create(runtime, EmbeddedHBase.dataDir());
-    docs = new DocsService(platform.contextFor("docs"));
+    docs = new DocsService(platform.contextFor(new DocsSystem().descriptor()));
   }
 
   /** Ids of a source's documents of a day, oldest first, following the cursor page after page. */

@@ -1,8 +1,5 @@
 package org.casebook.docs.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -10,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -27,6 +25,8 @@ import org.casebook.docs.DocsService;
 import org.casebook.docs.Document;
 import org.casebook.docs.DocumentsPage;
 import org.casebook.docs.gen.DocGenerator;
+import org.casebook.docs.wire.BulkNdjson;
+import org.casebook.docs.wire.DocumentJson;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -63,7 +63,14 @@ public final class DocsCommand {
               paramLabel = "VERSION",
               description = "Only replace this version (the 'version' of a read).")
           Long ifMatch) {
-    Document d = service().put(type, id, object(json), version(ifMatch)).document();
+    Document d =
+        service()
+            .put(
+                type,
+                id,
+                DocumentJson.read(json.getBytes(StandardCharsets.UTF_8)),
+                version(ifMatch))
+            .document();
     System.out.println(Json.writePretty(d));
     return 0;
   }
@@ -93,11 +100,11 @@ public final class DocsCommand {
           List<String> changes) {
     DocsService s = service();
     Document read = s.get(type, id);
-    ObjectNode patch = Json.mapper().createObjectNode();
+    Map<String, Object> patch = new LinkedHashMap<>();
     for (String change : changes) {
       int eq = change.indexOf('=');
       InvalidInputException.check(eq > 0, "FIELD=VALUE", "expected FIELD=VALUE, got " + change);
-      patch.set(change.substring(0, eq), value(change.substring(eq + 1)));
+      patch.put(change.substring(0, eq), DocumentJson.valueOrText(change.substring(eq + 1)));
     }
     Document written = s.patch(type, id, patch, OptionalLong.of(read.version()));
     System.out.println(Json.writePretty(written));
@@ -147,7 +154,7 @@ public final class DocsCommand {
         Progress progress = Progress.start("bulk " + file.getFileName(), size / 1024, "KiB")) {
       summary =
           s.bulk(
-              lines,
+              BulkNdjson.actions(lines),
               item -> {
                 progress.advance(lines.takeKib());
                 if (!item.ok() && shown.incrementAndGet() <= ERRORS_SHOWN) {
@@ -256,19 +263,6 @@ public final class DocsCommand {
 
   private static OptionalLong version(Long v) {
     return v == null ? OptionalLong.empty() : OptionalLong.of(v);
-  }
-
-  private static ObjectNode object(String json) {
-    return Json.readBody(json.getBytes(StandardCharsets.UTF_8), ObjectNode.class);
-  }
-
-  private static JsonNode value(String raw) {
-    try {
-      return Json.mapper().readTree(raw);
-    } catch (JsonProcessingException notJson) {
-      // Plain text is the common case for a correction: taken as a string.
-      return Json.mapper().getNodeFactory().textNode(raw);
-    }
   }
 
   /** A file's bytes, remembering how many were read (for the progress bar, from another thread). */

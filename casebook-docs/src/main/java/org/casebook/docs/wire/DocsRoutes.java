@@ -1,10 +1,10 @@
-package org.casebook.docs.http;
+package org.casebook.docs.wire;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.ByteArrayInputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.OptionalLong;
 import org.casebook.core.Enums;
 import org.casebook.core.InvalidInputException;
@@ -71,7 +71,8 @@ public final class DocsRoutes {
               "Bulk load NDJSON (Elasticsearch _bulk shape); per-document results once durable",
               (svc, req) -> {
                 List<BulkItem> items = new ArrayList<>();
-                BulkSummary s = svc.bulk(new ByteArrayInputStream(req.body()), items::add);
+                BulkSummary s =
+                    svc.bulk(BulkNdjson.actions(new ByteArrayInputStream(req.body())), items::add);
                 return HttpResponse.ok(new BulkResponse(s.millis(), s.errors(), items));
               })
           .list(
@@ -98,7 +99,7 @@ public final class DocsRoutes {
                           req.pathParam("id"),
                           req.query("childType").orElse(null),
                           req.query("cid").orElse(null),
-                          req.body(ObjectNode.class))))
+                          document(req))))
           .post(
               DOC + "/_increment",
               "Add to a long field (views, likes) atomically, without a version",
@@ -123,10 +124,7 @@ public final class DocsRoutes {
               (svc, req) -> {
                 WriteResult w =
                     svc.put(
-                        req.pathParam("type"),
-                        req.pathParam("id"),
-                        req.body(ObjectNode.class),
-                        ifMatch(req));
+                        req.pathParam("type"), req.pathParam("id"), document(req), ifMatch(req));
                 return withEtag(w.created() ? 201 : 200, w.document());
               })
           .patch(
@@ -136,10 +134,7 @@ public final class DocsRoutes {
                   withEtag(
                       200,
                       svc.patch(
-                          req.pathParam("type"),
-                          req.pathParam("id"),
-                          req.body(ObjectNode.class),
-                          ifMatch(req))))
+                          req.pathParam("type"), req.pathParam("id"), document(req), ifMatch(req))))
           .delete(
               DOC,
               "Delete a document with its comments and index entries",
@@ -161,6 +156,14 @@ public final class DocsRoutes {
           .build();
 
   private DocsRoutes() {}
+
+  /** A document body: its fields, read by {@link DocumentJson}. */
+  private static Map<String, Object> document(HttpRequest req) {
+    byte[] body = req.body();
+    InvalidInputException.check(
+        body.length > 0, "body", "request body is empty; a JSON object is required");
+    return DocumentJson.read(body);
+  }
 
   private static HttpResponse withEtag(int status, Document d) {
     return HttpResponse.json(status, d).withHeader("ETag", d.etag());

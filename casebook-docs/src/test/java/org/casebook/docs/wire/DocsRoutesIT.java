@@ -1,4 +1,4 @@
-package org.casebook.docs.http;
+package org.casebook.docs.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

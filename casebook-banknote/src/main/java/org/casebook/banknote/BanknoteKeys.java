@@ -72,8 +72,8 @@ final class BanknoteKeys {
   static final KeyLayout COLUMN = KeyLayout.named("column").part("name", PartType.STRING).build();
 
   /**
-   * The key the seed warns against, serial first: never stored, kept to show (benchmark, hotspot
-   * test) how it concentrates a sorter's writes.
+   * The key the seed warns against, serial first: never stored, kept to show ({@code
+   * BanknoteKeysTest}) how it concentrates a sorter's writes.
    */
   static final KeyLayout SERIAL_FIRST =
       KeyLayout.named("serial-first row (not stored)")

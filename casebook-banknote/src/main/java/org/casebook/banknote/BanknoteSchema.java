@@ -9,9 +9,10 @@ import org.casebook.core.schema.SplitPoints;
 import org.casebook.core.schema.TableSpec;
 
 /**
- * The tables, in namespace {@code banknote} unless a benchmark or test picks its own: notes (full
- * records by reversed serial, images in their own family), devices (the same records by device and
- * time, salted), suspects (by branch and day) and batches (each device batch's time windows).
+ * The tables, in namespace {@code banknote} unless the {@code namespace} setting names another:
+ * notes (full records by reversed serial, images in their own family), devices (the same records by
+ * device and time, salted), suspects (by branch and day) and batches (each device batch's time
+ * windows).
  */
 record BanknoteSchema(TableName notes, TableName devices, TableName suspects, TableName batches) {
   static final String DEFAULT_NAMESPACE = "banknote";
@@ -42,6 +43,11 @@ record BanknoteSchema(TableName notes, TableName devices, TableName suspects, Ta
         TableName.valueOf(namespace, "devices"),
         TableName.valueOf(namespace, "suspects"),
         TableName.valueOf(namespace, "batches"));
+  }
+
+  /** Whether these are the default namespace's tables (the ones the descriptor lists). */
+  boolean isDefault() {
+    return notes.getNamespaceAsString().equals(DEFAULT_NAMESPACE);
   }
 
   /**

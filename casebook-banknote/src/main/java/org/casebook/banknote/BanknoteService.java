@@ -2,7 +2,6 @@ package org.casebook.banknote;
 
 import io.micrometer.core.instrument.Counter;
 import java.nio.file.Path;
-import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -13,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import org.apache.hadoop.hbase.client.Scan;
 import org.casebook.core.Ids;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.SystemContext;
@@ -21,7 +19,6 @@ import org.casebook.core.key.KeyRange;
 import org.casebook.core.page.Cursors;
 import org.casebook.core.page.Page;
 import org.casebook.core.page.PageRequest;
-import org.casebook.core.schema.TableSpec;
 
 /**
  * Banknote serial numbers (seed 002, the bank case): the collector's durable write of a batch of
@@ -36,46 +33,36 @@ public final class BanknoteService {
   /** The most notes one collector batch may carry. */
   public static final int MAX_BATCH = 1000;
 
-  /** Environment variable and system property naming the bank's time zone (days, FSN times). */
-  public static final String ZONE_VARIABLE = "CASEBOOK_BANKNOTE_ZONE";
-
-  public static final String ZONE_PROPERTY = "casebook.banknote.zone";
+  /** The namespace of the tables unless the {@code namespace} setting names another. */
+  public static final String DEFAULT_NAMESPACE = BanknoteSchema.DEFAULT_NAMESPACE;
 
   private final BanknoteStore store;
   private final GroupCommit commits;
   private final ZoneId zone;
   private final Counter stored;
 
-  /** The service on the {@code banknote} namespace, in the configured zone. */
+  /**
+   * The service as the banknote system runs it: namespace and zone from the settings of {@code
+   * context}, which is the banknote system's.
+   */
   public BanknoteService(SystemContext context) {
-    this(context, BanknoteSchema.DEFAULT_NAMESPACE, zoneFromEnvironment());
+    this(
+        context,
+        context.settings().get(BanknoteSettings.NAMESPACE),
+        context.settings().get(BanknoteSettings.ZONE));
   }
 
-  /** The service on another namespace (benchmarks, tests); {@link #schemas} lists its tables. */
+  /**
+   * The service on the tables of {@code namespace} (created if it is not {@link
+   * #DEFAULT_NAMESPACE}), in {@code zone}: for a context that is not the banknote system's.
+   */
   public BanknoteService(SystemContext context, String namespace, ZoneId zone) {
     Objects.requireNonNull(context, "context is null");
     this.zone = Objects.requireNonNull(zone, "zone is null");
-    this.store = new BanknoteStore(context.connection(), BanknoteSchema.in(namespace), zone);
+    this.store = BanknoteStore.open(context.connection(), BanknoteSchema.in(namespace), zone);
     this.commits =
         new GroupCommit(store, context.sideWork(), () -> context.background("collector"));
     this.stored = context.metrics().counter("casebook.banknote.notes.stored");
-  }
-
-  public static List<TableSpec> schemas(String namespace) {
-    return BanknoteSchema.in(namespace).tables();
-  }
-
-  /** {@code CASEBOOK_BANKNOTE_ZONE}, {@code -Dcasebook.banknote.zone}, else Asia/Shanghai. */
-  public static ZoneId zoneFromEnvironment() {
-    String z = System.getProperty(ZONE_PROPERTY, System.getenv(ZONE_VARIABLE));
-    if (z == null || z.isBlank()) {
-      return FileContext.DEFAULT_ZONE;
-    }
-    try {
-      return ZoneId.of(z.trim());
-    } catch (DateTimeException e) {
-      throw new InvalidInputException("zone", "unknown time zone '" + z + "'");
-    }
   }
 
   public ZoneId zone() {
@@ -206,12 +193,8 @@ public final class BanknoteService {
    */
   public Page<Note> history(String serial, PageRequest page, boolean images) {
     String s = lookupSerial(serial);
-    KeyRange range = BanknoteKeys.NOTE.range(s);
-    Scan scan = page(range, page, BanknoteKeys.HISTORY_SCOPE).addFamily(BanknoteSchema.N);
-    if (images) {
-      scan.addFamily(BanknoteSchema.I);
-    }
-    return pageOf(store.scanNotes(scan), page, BanknoteKeys.HISTORY_SCOPE);
+    RowWindow window = page(BanknoteKeys.NOTE.range(s), page, BanknoteKeys.HISTORY_SCOPE);
+    return pageOf(store.scanNotes(window, images), page, BanknoteKeys.HISTORY_SCOPE);
   }
 
   /** What {@code device} read in {@code [from, to)}, oldest first. */
@@ -222,16 +205,16 @@ public final class BanknoteService {
         KeyRange.between(
             BanknoteKeys.DEVICE.prefix(device, from.toEpochMilli()),
             BanknoteKeys.DEVICE.prefix(device, to.toEpochMilli()));
-    Scan scan = page(range, page, BanknoteKeys.DEVICE_SCOPE).addFamily(BanknoteSchema.D);
-    return pageOf(store.scanDevices(scan), page, BanknoteKeys.DEVICE_SCOPE);
+    RowWindow window = page(range, page, BanknoteKeys.DEVICE_SCOPE);
+    return pageOf(store.scanDevices(window), page, BanknoteKeys.DEVICE_SCOPE);
   }
 
   /** The suspect notes a branch's devices reported on {@code day} (the bank's zone), by time. */
   public Page<Note> suspects(String branch, LocalDate day, PageRequest page) {
     Ids.check(branch, "branch", NoteRules.MAX_ID);
     KeyRange range = BanknoteKeys.SUSPECT.range(branch, Math.toIntExact(day.toEpochDay()));
-    Scan scan = page(range, page, BanknoteKeys.SUSPECT_SCOPE).addFamily(BanknoteSchema.S);
-    return pageOf(store.scanSuspects(scan), page, BanknoteKeys.SUSPECT_SCOPE);
+    RowWindow window = page(range, page, BanknoteKeys.SUSPECT_SCOPE);
+    return pageOf(store.scanSuspects(window), page, BanknoteKeys.SUSPECT_SCOPE);
   }
 
   /**
@@ -259,14 +242,8 @@ public final class BanknoteService {
       // Rows of other batches may interleave in the window; read past them in chunks.
       byte[] from = start;
       while (wanted > 0) {
-        Scan scan =
-            new Scan()
-                .withStartRow(from, inclusive)
-                .withStopRow(stop, false)
-                .addFamily(BanknoteSchema.D)
-                .setLimit(page.fetchSize())
-                .setCaching(page.fetchSize());
-        List<BanknoteStore.Row> rows = store.scanDevices(scan);
+        List<BanknoteStore.Row> rows =
+            store.scanDevices(new RowWindow(from, inclusive, stop, page.fetchSize()));
         for (BanknoteStore.Row r : rows) {
           if (r.note().batch().equals(batch) && wanted > 0) {
             found.add(r);
@@ -294,8 +271,8 @@ public final class BanknoteService {
     }
   }
 
-  /** A scan of {@code range} from after the cursor's row, fetching one more than the page. */
-  private static Scan page(KeyRange range, PageRequest page, String scope) {
+  /** The rows of {@code range} from after the cursor's row, one more than the page. */
+  private static RowWindow page(KeyRange range, PageRequest page, String scope) {
     byte[] start = range.start();
     boolean inclusive = true;
     if (page.cursor().isPresent()) {
@@ -305,11 +282,7 @@ public final class BanknoteService {
       }
       inclusive = false;
     }
-    return new Scan()
-        .withStartRow(start, inclusive)
-        .withStopRow(range.stop(), false)
-        .setLimit(page.fetchSize())
-        .setCaching(page.fetchSize());
+    return new RowWindow(start, inclusive, range.stop(), page.fetchSize());
   }
 
   private static byte[] cursorKey(String scope, String cursor) {

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
@@ -32,6 +33,7 @@ import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.casebook.core.Futures;
 import org.casebook.core.StorageException;
+import org.casebook.core.schema.SchemaManager;
 
 /**
  * Every HBase read and write of the banknote system; keys through {@link BanknoteKeys}. Writes are
@@ -47,22 +49,52 @@ final class BanknoteStore {
   /** A device's time window within a batch (first and last time of its records). */
   record Window(String device, long first, long last) {}
 
+  /**
+   * The rows of some notes, built and ready to write: one list of Puts per table, in {@link
+   * #tables()} order. Built by the caller's thread, written later (perhaps with others').
+   */
+  static final class PreparedRows {
+    private final List<List<Put>> tables;
+    private final int notes;
+
+    private PreparedRows(List<List<Put>> tables, int notes) {
+      this.tables = tables;
+      this.notes = notes;
+    }
+
+    /** How many notes these rows hold. */
+    int notes() {
+      return notes;
+    }
+  }
+
   private final Connection connection;
   private final BanknoteSchema schema;
   private final ZoneId zone;
 
   BanknoteStore(Connection connection, BanknoteSchema schema, ZoneId zone) {
-    this.connection = connection;
-    this.schema = schema;
-    this.zone = zone;
+    this.connection = Objects.requireNonNull(connection, "connection is null");
+    this.schema = Objects.requireNonNull(schema, "schema is null");
+    this.zone = Objects.requireNonNull(zone, "zone is null");
+  }
+
+  /**
+   * The store on {@code schema}'s tables, creating them when they are not the default namespace's
+   * (the platform ensures only what the descriptor lists, which is the default namespace).
+   */
+  static BanknoteStore open(Connection connection, BanknoteSchema schema, ZoneId zone) {
+    if (!schema.isDefault()) {
+      new SchemaManager(connection).ensureAll(schema.tables());
+    }
+    return new BanknoteStore(connection, schema, zone);
   }
 
   BanknoteSchema schema() {
     return schema;
   }
 
-  /** The Puts of {@code notes}, one list per table (notes, devices, suspects, batches). */
-  List<List<Put>> mutations(List<Note> notes) {
+  /** The rows of {@code notes} in the four tables (notes, devices, suspects, batches). */
+  PreparedRows rows(List<Note> notes) {
     List<Put> noteRows = new ArrayList<>(notes.size());
     List<Put> deviceRows = new ArrayList<>(notes.size());
     List<Put> suspectRows = new ArrayList<>();
@@ -127,7 +159,7 @@ final class BanknoteStore {
           new Put(BanknoteKeys.BATCH.encode(n.batch(), n.device()))
               .addColumn(B, BanknoteKeys.BATCH_COLUMN.encode(n.source(), w[2]), value));
     }
-    return List.of(noteRows, deviceRows, suspectRows, batchRows);
+    return new PreparedRows(List.of(noteRows, deviceRows, suspectRows, batchRows), notes.size());
   }
 
   /** The day (in the bank's zone) that a suspect note is listed under. */
@@ -140,12 +172,20 @@ final class BanknoteStore {
   }
 
   /**
-   * Writes prepared Puts, one list per table in {@link #mutations} order, and returns once every
+   * Writes the rows of a group of writes together, one multi-Put per table, and returns once every
    * row is in HBase (its WAL). The tables are written side by side: one after the other would add
    * their round trips to the acknowledgement's wait.
    */
-  void put(List<List<Put>> all, ExecutorService sideWork) {
+  void put(List<PreparedRows> group, ExecutorService sideWork) {
     List<TableName> tables = tables();
+    List<List<Put>> all = new ArrayList<>(tables.size());
+    for (int table = 0; table < tables.size(); table++) {
+      List<Put> puts = new ArrayList<>();
+      for (PreparedRows rows : group) {
+        puts.addAll(rows.tables.get(table));
+      }
+      all.add(puts);
+    }
     List<Future<?>> pending = new ArrayList<>();
     for (int i = 1; i < all.size(); i++) {
       List<Put> puts = all.get(i);
@@ -195,7 +235,7 @@ final class BanknoteStore {
     }
 
     void write(List<Note> notes) {
-      List<List<Put>> all = mutations(notes);
+      List<List<Put>> all = rows(notes).tables;
       try {
         for (int i = 0; i < all.size(); i++) {
           if (!all.get(i).isEmpty()) {
@@ -257,17 +297,32 @@ final class BanknoteStore {
     }
   }
 
-  /** Rows of a scan of the notes table (images when the scan reads family i). */
-  List<Row> scanNotes(Scan scan) {
+  /** Notes rows (a serial's history), with their images when {@code images}. */
+  List<Row> scanNotes(RowWindow window, boolean images) {
+    Scan scan = scan(window).addFamily(N);
+    if (images) {
+      scan.addFamily(I);
+    }
     return scan(schema.notes(), scan, N);
   }
 
-  List<Row> scanDevices(Scan scan) {
-    return scan(schema.devices(), scan, D);
+  /** Devices rows (a device's window, a batch's part of it). */
+  List<Row> scanDevices(RowWindow window) {
+    return scan(schema.devices(), scan(window).addFamily(D), D);
   }
 
-  List<Row> scanSuspects(Scan scan) {
-    return scan(schema.suspects(), scan, S);
+  /** Suspects rows (a branch's day). */
+  List<Row> scanSuspects(RowWindow window) {
+    return scan(schema.suspects(), scan(window).addFamily(S), S);
+  }
+
+  /** A scan of the window, fetching its rows in one round trip where they fit. */
+  private static Scan scan(RowWindow window) {
+    return new Scan()
+        .withStartRow(window.start(), window.startInclusive())
+        .withStopRow(window.stop(), false)
+        .setLimit(window.limit())
+        .setCaching(window.limit());
   }
 
   private List<Row> scan(TableName table, Scan scan, byte[] family) {

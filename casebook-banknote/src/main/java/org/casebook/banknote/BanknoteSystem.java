@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.casebook.banknote.cli.BanknoteCommand;
-import org.casebook.banknote.http.BanknoteRoutes;
+import org.casebook.banknote.wire.BanknoteRoutes;
 import org.casebook.core.CasebookSystem;
 import org.casebook.core.RunningSystem;
 import org.casebook.core.SystemContext;
@@ -20,11 +20,12 @@ public final class BanknoteSystem implements CasebookSystem {
         "banknote",
         "Banknote serial numbers (seed 002, bank case): FSN collection without loss, lookup by"
             + " serial, device, batch, suspects",
-        BanknoteService.schemas(BanknoteSchema.DEFAULT_NAMESPACE),
+        BanknoteSchema.in(BanknoteSchema.DEFAULT_NAMESPACE).tables(),
         BanknoteKeys.ALL,
         BanknoteRoutes.ROUTES.specs(),
         List.of(),
-        BanknoteRoutes.PATHS);
+        BanknoteRoutes.PATHS,
+        BanknoteSettings.ALL);
   }
 
   @Override

@@ -9,7 +9,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import org.apache.hadoop.hbase.client.Put;
 import org.casebook.core.Futures;
 import org.casebook.core.StorageException;
 import org.slf4j.Logger;
@@ -28,7 +27,7 @@ final class GroupCommit {
   /** Most notes written in one group (about 2 MB of Puts). */
   static final int MAX_GROUP = 20_000;
 
-  private record Pending(List<List<Put>> puts, int notes, CompletableFuture<Void> done) {}
+  private record Pending(BanknoteStore.PreparedRows rows, CompletableFuture<Void> done) {}
 
   private final BanknoteStore store;
   private final ExecutorService sideWork;
@@ -47,7 +46,7 @@ final class GroupCommit {
 
   /** Writes {@code notes}' rows and returns once they are durable. */
   void write(List<Note> notes) {
-    Pending p = new Pending(store.mutations(notes), notes.size(), new CompletableFuture<>());
+    Pending p = new Pending(store.rows(notes), new CompletableFuture<>());
     ScheduledExecutorService w = writer();
     if (w.isShutdown()) {
       throw new IllegalStateException("the collector is shut down");
@@ -90,14 +89,14 @@ final class GroupCommit {
       }
       List<Pending> group = new ArrayList<>();
       group.add(first);
-      int notes = first.notes();
+      int notes = first.rows().notes();
       while (notes < MAX_GROUP) {
         Pending next = queue.poll();
         if (next == null) {
           break;
         }
         group.add(next);
-        notes += next.notes();
+        notes += next.rows().notes();
       }
       commit(group);
     }
@@ -105,15 +104,7 @@ final class GroupCommit {
 
   private void commit(List<Pending> group) {
     try {
-      List<List<Put>> merged = new ArrayList<>();
-      for (int table = 0; table < group.get(0).puts().size(); table++) {
-        List<Put> all = new ArrayList<>();
-        for (Pending p : group) {
-          all.addAll(p.puts().get(table));
-        }
-        merged.add(all);
-      }
-      store.put(merged, sideWork);
+      store.put(group.stream().map(Pending::rows).toList(), sideWork);
       group.forEach(p -> p.done().complete(null));
     } catch (RuntimeException e) {
       // Every request of the group is answered with the failure (503: the agents retry).

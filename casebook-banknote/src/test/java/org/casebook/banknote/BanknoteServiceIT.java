@@ -43,7 +43,7 @@ class BanknoteServiceIT {
 
   @BeforeEach
   void setUp(HBaseRuntime runtime) {
-    new SchemaManager(runtime.connection()).ensureAll(BanknoteService.schemas("banknote"));
+    new SchemaManager(runtime.connection()).ensureAll(new BanknoteSystem().descriptor().tables());
     platform = Platform.create(runtime, EmbeddedHBase.dataDir());
     service = new BanknoteService(platform.contextFor("banknote"), "banknote", SHANGHAI);
     run = TestIds.unique("r");

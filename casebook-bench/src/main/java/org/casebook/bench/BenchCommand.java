@@ -198,8 +198,8 @@ public final class BenchCommand {
       description =
           "Banknote serials: 1,000 devices' files through agents into the collector next to the raw"
               + " ceiling, file-to-lookup delay, serial lookups and device windows at 10M rows.")
-  int banknote(@picocli.CommandLine.Mixin BanknoteBenchmark.Options options) throws Exception {
-    java.util.Map<String, Object> json = new BanknoteBenchmark(context.get(), options).run();
+  int banknote(@picocli.CommandLine.Mixin BanknoteOptions options) throws Exception {
+    java.util.Map<String, Object> json = new BanknoteBenchmark(session, options).run();
     System.out.println();
     System.out.println("JSON: " + ResultFiles.write("banknote", json));
     return 0;

@@ -536,7 +536,9 @@ final class ConsoleData {
                 serials.add(f.notes().get(0).serial());
               }
             });
-    BanknoteService service = new BanknoteService(ctx);
+    // What the served system reads at its default settings: namespace banknote, the bank zone.
+    BanknoteService service =
+        new BanknoteService(ctx, BanknoteService.DEFAULT_NAMESPACE, BANKNOTE_ZONE);
     Path rejects = dir.resolve("rejects");
     long stored = 0;
     int quarantined = 0;

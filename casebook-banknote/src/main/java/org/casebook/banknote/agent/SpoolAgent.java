@@ -3,8 +3,6 @@ package org.casebook.banknote.agent;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,13 +21,12 @@ import org.casebook.banknote.FileContext;
 import org.casebook.banknote.FileRejectedException;
 import org.casebook.banknote.Note;
 import org.casebook.banknote.NoteFiles;
-import org.casebook.banknote.NoteJson;
 import org.casebook.banknote.ParsedFile;
 import org.casebook.banknote.Quarantine;
 import org.casebook.banknote.fsn.FsnFile;
 import org.casebook.banknote.fsn.FsnVariant;
+import org.casebook.banknote.wire.CollectorClient;
 import org.casebook.core.InvalidInputException;
-import org.casebook.core.Json;
 import org.casebook.core.LocalFileException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -249,7 +246,7 @@ public final class SpoolAgent {
     List<Note> notes = parsed.notes();
     boolean fsn = name.toLowerCase(Locale.ROOT).endsWith(".fsn");
     int perPiece = fsn ? recordsPerPiece(content) : 0;
-    int acked = Math.min(readProgress(progress), notes.size());
+    int acked = Math.min(SpoolProgress.read(progress), notes.size());
     long[] retries = {0};
     while (acked < notes.size()) {
       int upTo;
@@ -287,7 +284,7 @@ public final class SpoolAgent {
         List<byte[]> batch = new ArrayList<>();
         int bytes = 0;
         for (int i = acked; i < notes.size() && batch.size() < settings.batchSize(); i++) {
-          byte[] json = Json.writeBytes(NoteJson.of(notes.get(i)));
+          byte[] json = CollectorClient.json(notes.get(i));
           if (!batch.isEmpty() && bytes + json.length + 1 > MAX_BATCH_BYTES) {
             break;
           }
@@ -302,7 +299,7 @@ public final class SpoolAgent {
             file, progress, "the collector refused a batch: " + refused.reason(), t0, retries[0]);
       }
       acked = upTo;
-      writeProgress(progress, acked);
+      SpoolProgress.write(progress, acked);
     }
     complete(file, progress);
     return new FileResult(
@@ -369,7 +366,7 @@ public final class SpoolAgent {
   private FileResult quarantine(Path file, Path progress, String reason, long t0, long retries) {
     LOG.warn("{}: quarantined: {}", file.getFileName(), reason);
     Quarantine.file(quarantineDir, file, reason, true);
-    deleteProgress(progress);
+    SpoolProgress.delete(progress);
     return new FileResult(
         file.getFileName().toString(),
         "unreadable",
@@ -388,48 +385,6 @@ public final class SpoolAgent {
     } catch (IOException e) {
       throw LocalFileException.of("mark completed", file, e);
     }
-    deleteProgress(progress);
-  }
-
-  private static int readProgress(Path progress) {
-    if (!Files.exists(progress)) {
-      return 0;
-    }
-    try {
-      String s = Files.readString(progress, StandardCharsets.US_ASCII).trim();
-      return s.isEmpty() ? 0 : Integer.parseInt(s);
-    } catch (IOException e) {
-      throw LocalFileException.of("read progress", progress, e);
-    } catch (NumberFormatException e) {
-      // A torn or edited progress file: resending from the start is safe (writes are idempotent).
-      LOG.warn(
-          "{}: progress unreadable ({}); sending the file from its start",
-          progress,
-          e.getMessage());
-      return 0;
-    }
-  }
-
-  private static void writeProgress(Path progress, int acked) {
-    Path tmp = progress.resolveSibling(progress.getFileName() + ".tmp");
-    try {
-      Files.writeString(tmp, Integer.toString(acked), StandardCharsets.US_ASCII);
-      try {
-        Files.move(
-            tmp, progress, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(tmp, progress, StandardCopyOption.REPLACE_EXISTING);
-      }
-    } catch (IOException e) {
-      throw LocalFileException.of("write progress", progress, e);
-    }
-  }
-
-  private static void deleteProgress(Path progress) {
-    try {
-      Files.deleteIfExists(progress);
-    } catch (IOException e) {
-      throw LocalFileException.of("delete progress", progress, e);
-    }
+    SpoolProgress.delete(progress);
   }
 }

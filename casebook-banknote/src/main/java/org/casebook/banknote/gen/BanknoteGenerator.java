@@ -94,26 +94,23 @@ public final class BanknoteGenerator {
     }
   }
 
-  private static final String LETTERS = "ABCDEFGHJKLMNPQRSTUWXYZ"; // no I, O, V (as on RMB)
-  private static final int[] DENOMINATIONS = {100, 50, 20, 10, 5, 1};
-  private static final double[] DENOMINATION_SHARE = {0.60, 0.15, 0.10, 0.10, 0.03, 0.02};
-  private static final int POOL = 200_000;
-
   /** Julong's genuine-note codes, as seen in real files. */
   private static final List<Integer> VENDOR_CODES = List.of(0x5555, 0x5515, 0x8005);
 
   private final Spec spec;
   private final SplittableRandom random;
   private final List<Device> devices;
-  private final String[] pool = new String[POOL];
-  private final int[] poolDenomination = new int[POOL];
-  private int poolSize;
+  private final Serials serials;
+  private final Damage damage;
   private long batchCounter;
 
   public BanknoteGenerator(Spec spec) {
     this.spec = Objects.requireNonNull(spec, "spec is null");
     this.random = new SplittableRandom(spec.seed());
     this.devices = makeDevices(spec.devices(), random.split());
+    // One sequence of draws for everything, as when these were one class: a seed's files stay.
+    this.serials = new Serials(random);
+    this.damage = new Damage(random);
   }
 
   public List<Device> devices() {
@@ -231,7 +228,7 @@ public final class BanknoteGenerator {
       StringBuilder sb = new StringBuilder();
       for (Note note : notes) {
         if (random.nextDouble() < spec.damagedRecords()) {
-          sb.append(brokenLine(note)).append('\n');
+          sb.append(damage.line(note)).append('\n');
           broken++;
         } else {
           sb.append(Json.write(NoteJson.of(note))).append('\n');
@@ -246,7 +243,7 @@ public final class BanknoteGenerator {
       for (Note note : notes) {
         FsnRecord r = FsnNotes.record(note, spec.zone(), v2014);
         if (random.nextDouble() < spec.damagedRecords()) {
-          records.add(broken(r));
+          records.add(damage.record(r));
           broken++;
         } else {
           records.add(r);
@@ -260,7 +257,7 @@ public final class BanknoteGenerator {
                   variant, "BOC", d.id(), Integer.toString(d.kind().fsnCode()), d.branch());
       content = new FsnFile(header, records).bytes();
       if (damaged) {
-        content = damage(content, variant);
+        content = damage.file(content, variant);
       }
     }
     Path path = dir.resolve(name);
@@ -293,8 +290,8 @@ public final class BanknoteGenerator {
     boolean images = spec.images() && (d.kind() == DeviceKind.SORTER || d.kind() == DeviceKind.ATM);
     // A sorter's file is often a run of new notes (bundles of consecutive serials).
     boolean run = d.kind() == DeviceKind.SORTER && random.nextDouble() < 0.5;
-    int runDenomination = denomination();
-    String runPrefix = prefix();
+    int runDenomination = serials.denomination();
+    String runPrefix = serials.prefix();
     long runNumber = random.nextLong(100_000_000L - n);
     List<Note> out = new ArrayList<>(n);
     long t = start.toEpochMilli() / 1000 * 1000;
@@ -305,22 +302,23 @@ public final class BanknoteGenerator {
       if (run) {
         serial = runPrefix + String.format(Locale.ROOT, "%08d", runNumber + i);
         denomination = runDenomination;
-        remember(serial, denomination);
+        serials.remember(serial, denomination);
       } else if (d.kind() == DeviceKind.TELLER && random.nextDouble() < 0.1) {
         currency = "USD";
         denomination = new int[] {1, 5, 10, 20, 50, 100}[random.nextInt(6)];
         serial =
-            prefix()
+            serials.prefix()
                 + String.format(Locale.ROOT, "%08d", random.nextLong(100_000_000L))
-                + LETTERS.charAt(random.nextInt(LETTERS.length()));
-      } else if (poolSize > 0 && random.nextDouble() < 0.7) {
-        int k = random.nextInt(poolSize);
-        serial = pool[k];
-        denomination = poolDenomination[k];
+                + serials.letter();
+      } else if (serials.circulating() > 0 && random.nextDouble() < 0.7) {
+        int k = random.nextInt(serials.circulating());
+        serial = serials.serial(k);
+        denomination = serials.denomination(k);
       } else {
-        denomination = denomination();
-        serial = prefix() + String.format(Locale.ROOT, "%08d", random.nextLong(100_000_000L));
-        remember(serial, denomination);
+        denomination = serials.denomination();
+        serial =
+            serials.prefix() + String.format(Locale.ROOT, "%08d", random.nextLong(100_000_000L));
+        serials.remember(serial, denomination);
       }
       if (random.nextDouble() < 0.003) {
         int at = random.nextInt(serial.length());
@@ -338,7 +336,7 @@ public final class BanknoteGenerator {
               serial,
               denomination,
               currency,
-              currency.equals("CNY") ? edition(denomination) : null,
+              currency.equals("CNY") ? serials.edition(denomination) : null,
               d.id(),
               d.kind(),
               d.branch(),
@@ -350,106 +348,6 @@ public final class BanknoteGenerator {
               source,
               i,
               images ? Glyphs.image(serial) : null));
-    }
-    return out;
-  }
-
-  private void remember(String serial, int denomination) {
-    int k = poolSize < POOL ? poolSize++ : random.nextInt(POOL);
-    pool[k] = serial;
-    poolDenomination[k] = denomination;
-  }
-
-  private String prefix() {
-    return ""
-        + LETTERS.charAt(random.nextInt(LETTERS.length()))
-        + LETTERS.charAt(random.nextInt(LETTERS.length()));
-  }
-
-  private int denomination() {
-    double x = random.nextDouble();
-    for (int i = 0; i < DENOMINATIONS.length; i++) {
-      x -= DENOMINATION_SHARE[i];
-      if (x < 0) {
-        return DENOMINATIONS[i];
-      }
-    }
-    return 100;
-  }
-
-  private int edition(int denomination) {
-    double x = random.nextDouble();
-    if (denomination == 100) {
-      return x < 0.7 ? 2015 : 2005;
-    }
-    return x < 0.5 ? 2019 : x < 0.9 ? 2005 : 1999;
-  }
-
-  /** A record broken in one of the ways devices break them. */
-  private FsnRecord broken(FsnRecord r) {
-    int[] serial = r.serial();
-    return switch (random.nextInt(5)) {
-      case 0 ->
-          copy(r, r.date(), r.tfFlag(), r.denomination(), 4, java.util.Arrays.copyOf(serial, 4));
-      case 1 -> copy(r, r.date(), r.tfFlag(), 3, r.charCount(), serial);
-      case 2 ->
-          copy(
-              r,
-              (r.date() & ~(0xF << 5)) | (13 << 5),
-              r.tfFlag(),
-              r.denomination(),
-              r.charCount(),
-              serial);
-      case 3 -> {
-        serial[2] = 0;
-        yield copy(r, r.date(), r.tfFlag(), r.denomination(), r.charCount(), serial);
-      }
-      default -> copy(r, r.date(), 7, r.denomination(), r.charCount(), serial);
-    };
-  }
-
-  private static FsnRecord copy(
-      FsnRecord r, int date, int tfFlag, long denomination, int charCount, int[] serial) {
-    return new FsnRecord(
-        date,
-        r.time(),
-        tfFlag,
-        r.errorCodes(),
-        r.currency(),
-        r.edition(),
-        denomination,
-        charCount,
-        serial,
-        r.machine(),
-        r.reserve1(),
-        r.image());
-  }
-
-  private String brokenLine(Note n) {
-    NoteJson j = NoteJson.of(n);
-    return switch (random.nextInt(4)) {
-      case 0 -> Json.write(j).replace(n.serial(), n.serial().substring(0, 4));
-      case 1 -> Json.write(j).replace("\"denomination\":" + n.denomination(), "\"denomination\":3");
-      case 2 ->
-          Json.write(j).replace("\"currency\":\"" + n.currency() + "\"", "\"currency\":\"XYZ\"");
-      default -> Json.write(j).substring(0, 40);
-    };
-  }
-
-  /** A whole file damaged: wrong magic, a truncated last record, or a count the size belies. */
-  private byte[] damage(byte[] content, FsnVariant variant) {
-    byte[] out = content.clone();
-    switch (random.nextInt(3)) {
-      case 0 -> out[0] = 21;
-      case 1 -> {
-        int cut = Math.min(37, Math.max(1, variant.recordBytes() / 2));
-        out =
-            java.util.Arrays.copyOf(content, Math.max(variant.headerBytes(), content.length - cut));
-      }
-      default -> {
-        int at = variant.version() == 1 ? 20 : 22;
-        out[at] = (byte) (out[at] + 5);
-      }
     }
     return out;
   }

@@ -1,4 +1,4 @@
-package org.casebook.banknote.http;
+package org.casebook.banknote.wire;
 
 import java.time.DateTimeException;
 import java.time.Instant;
@@ -22,9 +22,10 @@ import org.casebook.core.http.RouteTable;
 import org.casebook.core.page.Page;
 
 /**
- * REST adapter: the collector's batch upload and the four listings. The literal routes ({@code
- * batches}, {@code devices}, {@code suspects}) are declared before {@code {serial}}, which would
- * otherwise match them.
+ * REST adapter: the collector's uploads (JSON batches, FSN pieces) and the four listings, on the
+ * public service API; JSON bodies are {@link NoteJson} and the records below. The literal routes
+ * ({@code batches}, {@code devices}, {@code suspects}) are declared before {@code {serial}}, which
+ * would otherwise match them.
  */
 public final class BanknoteRoutes {
   private static final String BASE = "/api/banknotes";

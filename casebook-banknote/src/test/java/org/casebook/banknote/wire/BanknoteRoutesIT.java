@@ -1,4 +1,4 @@
-package org.casebook.banknote.http;
+package org.casebook.banknote.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package org.casebook.banknote.agent;
+package org.casebook.banknote.wire;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayOutputStream;
@@ -13,24 +13,31 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import org.casebook.banknote.FileContext;
+import org.casebook.banknote.Note;
+import org.casebook.banknote.NoteJson;
 import org.casebook.core.Enums;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.Json;
 
 /**
- * Posts batches of notes (each already JSON) to a collector's {@code POST /api/banknotes/batches}
- * and says what became of them: acknowledged (durable), refused (the server named what is wrong; a
- * retry would be refused again), or worth retrying (the server is away, busy or failing).
+ * The agent's side of the collector's HTTP API: posts batches of notes (each already JSON, {@link
+ * #json}) to {@code POST /api/banknotes/batches} and pieces of FSN files to {@code POST
+ * /api/banknotes/fsn}, and says what became of them: acknowledged (durable), refused (the server
+ * named what is wrong; a retry would be refused again), or worth retrying (the server is away, busy
+ * or failing).
  */
-final class CollectorClient {
+public final class CollectorClient {
   /** What happened to one batch. */
-  sealed interface Outcome permits Acked, Refused, Retry {}
+  public sealed interface Outcome permits Acked, Refused, Retry {}
 
-  record Acked(int stored) implements Outcome {}
+  /** Every note is durable in HBase; {@code stored} of them were stored. */
+  public record Acked(int stored) implements Outcome {}
 
-  record Refused(String reason) implements Outcome {}
+  /** The collector refused the batch as it is: sending it again would not help. */
+  public record Refused(String reason) implements Outcome {}
 
-  record Retry(String reason) implements Outcome {}
+  /** The collector is away, busy or failing: worth sending again. */
+  public record Retry(String reason) implements Outcome {}
 
   private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
@@ -39,7 +46,10 @@ final class CollectorClient {
   private final String fsn;
   private final String token;
 
-  CollectorClient(HttpClient http, URI server, String token) {
+  /**
+   * A client of the collector at {@code server}, with {@code token} as bearer token if not null.
+   */
+  public CollectorClient(HttpClient http, URI server, String token) {
     this.http = Objects.requireNonNull(http, "http is null");
     String base = server.toString();
     String api = (base.endsWith("/") ? base : base + "/") + "api/banknotes/";
@@ -48,12 +58,20 @@ final class CollectorClient {
     this.token = token;
   }
 
-  URI target() {
+  public URI target() {
     return batches;
   }
 
-  /** Sends one batch; throws only for misconfiguration no retry can fix (wrong URL, token). */
-  Outcome send(List<byte[]> notes) throws InterruptedException {
+  /** {@code note} as one item of a batch: its JSON, UTF-8. */
+  public static byte[] json(Note note) {
+    return Json.writeBytes(NoteJson.of(note));
+  }
+
+  /**
+   * Sends one batch of notes, each as {@link #json} made it; throws only for misconfiguration no
+   * retry can fix (wrong URL, token).
+   */
+  public Outcome send(List<byte[]> notes) throws InterruptedException {
     ByteArrayOutputStream body = new ByteArrayOutputStream(notes.size() * 400 + 16);
     body.writeBytes("{\"notes\":[".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
     for (int i = 0; i < notes.size(); i++) {
@@ -77,7 +95,7 @@ final class CollectorClient {
    * options say about the file, so the collector reads the records exactly as the agent did.
    * Acknowledged with the number of notes the collector stored.
    */
-  Outcome sendFsn(String source, long first, byte[] piece, FileContext context)
+  public Outcome sendFsn(String source, long first, byte[] piece, FileContext context)
       throws InterruptedException {
     StringBuilder q = new StringBuilder(fsn);
     q.append("?source=").append(encode(source)).append("&first=").append(first);

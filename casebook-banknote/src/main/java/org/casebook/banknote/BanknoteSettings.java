@@ -1,0 +1,43 @@
+package org.casebook.banknote;
+
+import java.time.ZoneId;
+import java.util.List;
+import org.casebook.core.settings.Setting;
+
+/**
+ * What an operator may set for the banknote system ({@code banknote.<name>} in the settings file
+ * and {@code --set}, {@code CASEBOOK_BANKNOTE_<NAME>} in the environment).
+ */
+final class BanknoteSettings {
+  /** The bank's one time zone: {@code CASEBOOK_BANKNOTE_ZONE}, as documented before settings. */
+  static final Setting<ZoneId> ZONE =
+      Setting.ofZone(
+          "zone",
+          FileContext.DEFAULT_ZONE,
+          "The bank's time zone: the days suspect notes are listed under, local times and dates in"
+              + " queries, FSN pieces' local times unless the agent names a zone.");
+
+  /** The tables' namespace: another one keeps a second collector's (or a benchmark's) apart. */
+  static final Setting<String> NAMESPACE =
+      Setting.ofText(
+          "namespace",
+          BanknoteSchema.DEFAULT_NAMESPACE,
+          "HBase namespace",
+          "HBase namespace of the notes, devices, suspects and batches tables; the tables of a"
+              + " namespace other than banknote are created when the system starts on it.",
+          BanknoteSettings::namespace);
+
+  static final List<Setting<?>> ALL = List.of(ZONE, NAMESPACE);
+
+  private BanknoteSettings() {}
+
+  /** HBase's rule for a namespace: letters, digits and underscores. */
+  private static String namespace(String text) {
+    String ns = text.strip();
+    if (!ns.matches("[A-Za-z0-9_]{1,64}")) {
+      throw new IllegalArgumentException(
+          "must be 1-64 letters, digits or underscores (an HBase namespace), got '" + text + "'");
+    }
+    return ns;
+  }
+}

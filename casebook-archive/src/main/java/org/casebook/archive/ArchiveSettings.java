@@ -3,19 +3,15 @@ package org.casebook.archive;
 import java.util.List;
 import org.casebook.core.SystemContext;
 import org.casebook.core.settings.Setting;
-import org.casebook.core.settings.SettingValue;
 
 /**
  * What an operator may set for the archive ({@code archive.<name>}, {@code CASEBOOK_ARCHIVE_…}).
  */
 final class ArchiveSettings {
   static final Setting<String> NAMESPACE =
-      Setting.ofText(
-          "namespace",
+      Setting.ofNamespace(
           ArchiveSchema.DEFAULT_NAMESPACE,
-          "HBase namespace",
-          "HBase namespace of the archive's tables (created on first use when not the default).",
-          ArchiveSettings::checkNamespace);
+          "HBase namespace of the archive's tables (created on first use when not the default).");
 
   static final Setting<Integer> HOLD_MB =
       Setting.ofInt(
@@ -37,19 +33,11 @@ final class ArchiveSettings {
    * benchmark's context declares no archive settings and gets the default.
    */
   static <T> T valueIn(SystemContext ctx, Setting<T> setting) {
-    for (SettingValue v : ctx.settings().values()) {
-      if (v.setting().equals(setting)) {
-        return ctx.settings().get(setting);
-      }
-    }
-    return setting.defaultValue();
+    return ctx.settings().orDefaults(ctx.system(), all()).get(setting);
   }
 
+  /** {@code namespace} if it is one HBase allows; else an {@link IllegalArgumentException}. */
   static String checkNamespace(String namespace) {
-    if (namespace == null || !namespace.matches("[A-Za-z0-9_]{1,64}")) {
-      throw new IllegalArgumentException(
-          "must be an HBase namespace (letters, digits, '_'), got '" + namespace + "'");
-    }
-    return namespace;
+    return NAMESPACE.parser().apply(namespace);
   }
 }

@@ -19,25 +19,12 @@ final class BanknoteSettings {
 
   /** The tables' namespace: another one keeps a second collector's (or a benchmark's) apart. */
   static final Setting<String> NAMESPACE =
-      Setting.ofText(
-          "namespace",
+      Setting.ofNamespace(
           BanknoteSchema.DEFAULT_NAMESPACE,
-          "HBase namespace",
           "HBase namespace of the notes, devices, suspects and batches tables; the tables of a"
-              + " namespace other than banknote are created when the system starts on it.",
-          BanknoteSettings::namespace);
+              + " namespace other than banknote are created when the system starts on it.");
 
   static final List<Setting<?>> ALL = List.of(ZONE, NAMESPACE);
 
   private BanknoteSettings() {}
-
-  /** HBase's rule for a namespace: letters, digits and underscores. */
-  private static String namespace(String text) {
-    String ns = text.strip();
-    if (!ns.matches("[A-Za-z0-9_]{1,64}")) {
-      throw new IllegalArgumentException(
-          "must be 1-64 letters, digits or underscores (an HBase namespace), got '" + text + "'");
-    }
-    return ns;
-  }
 }

@@ -97,7 +97,8 @@ final class ConsoleBenchmark {
       System.out.println("loading every system's data at its generator's default size…");
       List<ConsoleData.Loaded> loaded;
       try {
-        loaded = ConsoleData.load(ctx, scratch, System.out);
+        loaded =
+            ConsoleData.load(name -> session.context(session.system(name)), scratch, System.out);
       } finally {
         // The generated files are loaded (or the load failed): the tables hold what counts.
         org.casebook.core.LocalFiles.deleteRecursively(scratch);

@@ -37,22 +37,10 @@ public final class FrontierSystem implements CasebookSystem {
 
   /** The HBase namespace of the frontier's tables. */
   public static final Setting<String> NAMESPACE =
-      Setting.ofText(
-          "namespace",
+      Setting.ofNamespace(
           FrontierSchema.DEFAULT_NAMESPACE,
-          "HBase namespace",
           "HBase namespace of the frontier's tables, created at start if missing: a second"
-              + " frontier on the same HBase (a benchmark's, say) keeps its own.",
-          FrontierSystem::checkNamespace);
-
-  private static String checkNamespace(String text) {
-    String ns = text.strip();
-    if (!ns.matches("[A-Za-z0-9_]{1,128}")) {
-      throw new IllegalArgumentException(
-          "must be 1-128 letters, digits or underscores, got '" + text + "'");
-    }
-    return ns;
-  }
+              + " frontier on the same HBase (a benchmark's, say) keeps its own.");
 
   @Override
   public SystemDescriptor descriptor() {

@@ -141,6 +141,12 @@ final class CliContext implements Session, AutoCloseable {
     return platform(CliContext::everyListenerOnAFreePort).contextFor(name);
   }
 
+  @Override
+  public synchronized SystemContext context(CasebookSystem system) {
+    runsLong();
+    return platform(CliContext::everyListenerOnAFreePort).contextFor(system.descriptor());
+  }
+
   /**
    * Work started from a session (a benchmark) must not stand in the way of a {@code serve} on this
    * machine's default ports, nor the other way round.

@@ -26,6 +26,12 @@ public interface Session {
   SystemContext context(String name);
 
   /**
+   * The context {@code system} runs on in this session (the one {@link #serve} starts it on, with
+   * its settings), for work through its Java API beside the served system.
+   */
+  SystemContext context(CasebookSystem system);
+
+  /**
    * Starts {@code systems} as {@code serve} does — each on its context, its routes checked and
    * served over HTTP with {@code /api/health}, its listeners opened — with HTTP and every listener
    * on a free port. At most one server runs per session.

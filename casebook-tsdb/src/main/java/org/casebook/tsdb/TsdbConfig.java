@@ -27,13 +27,10 @@ public record TsdbConfig(
     long maxFutureSeconds) {
 
   static final Setting<String> NAMESPACE =
-      Setting.ofText(
-          "namespace",
+      Setting.ofNamespace(
           TsdbSchema.DEFAULT_NAMESPACE,
-          "HBase namespace",
           "The HBase namespace of the uid and data tables (as OpenTSDB's"
-              + " tsd.storage.hbase.data_table names its table); created when first used.",
-          TsdbConfig::checkNamespace);
+              + " tsd.storage.hbase.data_table names its table); created when first used.");
 
   static final Setting<Integer> SALT_BUCKETS =
       new Setting<>(
@@ -74,9 +71,10 @@ public record TsdbConfig(
   private static final long MAX_FUTURE_SECONDS = 86_400;
 
   public TsdbConfig {
-    if (!isNamespace(Objects.requireNonNull(namespace, "namespace is null"))) {
-      throw new InvalidInputException(
-          "namespace", "an HBase namespace is letters, digits and underscores: " + namespace);
+    try {
+      namespace = NAMESPACE.parser().apply(Objects.requireNonNull(namespace, "namespace is null"));
+    } catch (IllegalArgumentException e) {
+      throw new InvalidInputException("namespace", "namespace " + e.getMessage());
     }
     if (saltBuckets != 0 && (saltBuckets < 2 || saltBuckets > 256)) {
       throw new InvalidInputException("saltBuckets", "salt buckets must be 0 or 2..256");
@@ -142,18 +140,5 @@ public record TsdbConfig(
       throw new IllegalArgumentException("must be 0 (no salt) or 2..256, got " + v);
     }
     return v;
-  }
-
-  /** Whether {@code name} is an HBase namespace name: letters, digits and underscores. */
-  private static boolean isNamespace(String name) {
-    return name.matches("[A-Za-z0-9_]{1,128}");
-  }
-
-  private static String checkNamespace(String name) {
-    if (!isNamespace(name)) {
-      throw new IllegalArgumentException(
-          "must be letters, digits and underscores (an HBase namespace), got '" + name + "'");
-    }
-    return name;
   }
 }

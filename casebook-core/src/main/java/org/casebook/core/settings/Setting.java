@@ -112,6 +112,29 @@ public record Setting<T>(
         });
   }
 
+  /**
+   * {@code namespace}: the HBase namespace of a system's tables (1–64 letters, digits or
+   * underscores, as HBase allows), so that a second instance — a benchmark's, a test's — keeps
+   * tables of its own on the same HBase.
+   */
+  public static Setting<String> ofNamespace(String defaultValue, String help) {
+    return ofText(
+        "namespace",
+        defaultValue,
+        "HBase namespace",
+        help,
+        text -> {
+          String ns = text.strip();
+          if (!ns.matches("[A-Za-z0-9_]{1,64}")) {
+            throw new IllegalArgumentException(
+                "must be 1-64 letters, digits or underscores (an HBase namespace), got '"
+                    + text
+                    + "'");
+          }
+          return ns;
+        });
+  }
+
   /** Text that {@code check} accepts (it throws {@link IllegalArgumentException} otherwise). */
   public static Setting<String> ofText(
       String name, String defaultValue, String type, String help, Function<String, String> check) {

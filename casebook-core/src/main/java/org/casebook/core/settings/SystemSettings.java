@@ -24,6 +24,15 @@ public final class SystemSettings {
     return SettingSources.none().resolve(scope, declared);
   }
 
+  /**
+   * These settings when they hold every one of {@code declared} (a system's own context), else
+   * {@code declared} at their defaults: what a system's Java API gets on a tool's context (a
+   * benchmark's), which declares none of them.
+   */
+  public SystemSettings orDefaults(String scope, List<Setting<?>> declared) {
+    return values.keySet().containsAll(declared) ? this : defaults(scope, declared);
+  }
+
   public String scope() {
     return scope;
   }

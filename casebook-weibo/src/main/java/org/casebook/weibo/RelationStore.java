@@ -324,16 +324,6 @@ final class RelationStore {
   }
 
   private void batch(List<? extends Mutation> mutations) {
-    if (mutations.isEmpty()) {
-      return;
-    }
-    try (Table t = connection.getTable(table)) {
-      Object[] results = new Object[mutations.size()];
-      t.batch(mutations, results);
-    } catch (IOException e) {
-      throw StorageException.of("write " + table.getQualifierAsString(), e);
-    } catch (InterruptedException e) {
-      throw StorageException.interrupted("write " + table.getQualifierAsString(), e);
-    }
+    WeiboStore.batch(connection, table, mutations);
   }
 }

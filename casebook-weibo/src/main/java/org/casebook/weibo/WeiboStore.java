@@ -1,7 +1,13 @@
 package org.casebook.weibo;
 
+import java.io.IOException;
+import java.util.List;
 import java.util.Objects;
+import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Mutation;
+import org.apache.hadoop.hbase.client.Table;
+import org.casebook.core.StorageException;
 
 /**
  * Every HBase read and write of the feed, one store per table, each owning its rows: keys through
@@ -27,5 +33,20 @@ record WeiboStore(PostStore posts, InboxStore inbox, RelationStore relations, Us
         new InboxStore(connection, schema),
         new RelationStore(connection, schema),
         new UserStore(connection, schema));
+  }
+
+  /** Writes {@code mutations} to {@code table} in one batch (nothing when there are none). */
+  static void batch(Connection connection, TableName table, List<? extends Mutation> mutations) {
+    if (mutations.isEmpty()) {
+      return;
+    }
+    try (Table t = connection.getTable(table)) {
+      Object[] results = new Object[mutations.size()];
+      t.batch(mutations, results);
+    } catch (IOException e) {
+      throw StorageException.of("write " + table.getQualifierAsString(), e);
+    } catch (InterruptedException e) {
+      throw StorageException.interrupted("write " + table.getQualifierAsString(), e);
+    }
   }
 }

@@ -3,7 +3,6 @@ package org.casebook.archive.batch;
 import java.io.IOException;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Put;
@@ -56,53 +55,43 @@ public final class ArchiveCellMapper
       throws IOException, InterruptedException {
     Configuration conf = context.getConfiguration();
     Path path = new Path(file.toString());
-    FileSystem fs = path.getFileSystem(conf);
     int attempts = conf.getInt(ArchiveBulkLoad.ATTEMPTS, 2);
-    long size = fs.getFileStatus(path).getLen();
-    long started = System.nanoTime();
-    int[] reads = {0};
-    String failure =
-        ArchiveReader.readAllOrNothing(
-                () -> {
-                  reads[0]++;
-                  return fs.open(path, 1 << 16);
-                },
-                size,
-                attempts,
-                conf.getLong(ArchiveBulkLoad.HOLD_BYTES, 64L << 20),
-                new ArchiveReader.Sink() {
-                  @Override
-                  public void user(UserRecord user) throws IOException {
-                    context.getCounter(Counters.USERS).increment(1);
-                    emit(USER, ArchiveCellCodec.userPut(layout, user));
-                  }
+    ArchiveFileRead read =
+        ArchiveFileRead.of(
+            path.getFileSystem(conf),
+            path,
+            attempts,
+            conf.getLong(ArchiveBulkLoad.HOLD_BYTES, 64L << 20),
+            new ArchiveReader.Sink() {
+              @Override
+              public void user(UserRecord user) throws IOException {
+                context.getCounter(Counters.USERS).increment(1);
+                emit(USER, ArchiveCellCodec.userPut(layout, user));
+              }
 
-                  @Override
-                  public void status(StatusRecord status) throws IOException {
-                    context.getCounter(Counters.STATUSES).increment(1);
-                    List<Put> puts = ArchiveCellCodec.statusPuts(layout, status);
-                    emit(STATUS, puts.get(0));
-                    emit(USER, puts.get(1));
-                    emit(INDEX, puts.get(2));
-                  }
+              @Override
+              public void status(StatusRecord status) throws IOException {
+                context.getCounter(Counters.STATUSES).increment(1);
+                List<Put> puts = ArchiveCellCodec.statusPuts(layout, status);
+                emit(STATUS, puts.get(0));
+                emit(USER, puts.get(1));
+                emit(INDEX, puts.get(2));
+              }
 
-                  private void emit(int table, Put put) throws IOException {
-                    context
-                        .getCounter(Counters.CELLS)
-                        .increment(emitter.emit(context, tableNames[table], put));
-                  }
-                })
-            .orElse(null);
-    if (failure != null) {
-      ArchiveBulkLoad.quarantine(conf, path, failure, attempts);
+              private void emit(int table, Put put) throws IOException {
+                context
+                    .getCounter(Counters.CELLS)
+                    .increment(emitter.emit(context, tableNames[table], put));
+              }
+            });
+    if (read.failure().isPresent()) {
+      ArchiveBulkLoad.quarantine(conf, path, read.failure().get(), attempts);
       context.getCounter(Counters.FILES_QUARANTINED).increment(1);
-      context.getCounter(Counters.BAD_FILE_READS).increment(reads[0]);
-      context
-          .getCounter(Counters.BAD_FILE_MILLIS)
-          .increment((System.nanoTime() - started) / 1_000_000);
+      context.getCounter(Counters.BAD_FILE_READS).increment(read.reads());
+      context.getCounter(Counters.BAD_FILE_MILLIS).increment(read.nanos() / 1_000_000);
       return;
     }
     context.getCounter(Counters.FILES_LOADED).increment(1);
-    context.getCounter(Counters.BYTES).increment(size);
+    context.getCounter(Counters.BYTES).increment(read.size());
   }
 }

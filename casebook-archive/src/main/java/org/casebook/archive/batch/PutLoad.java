@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
@@ -51,42 +50,36 @@ public final class PutLoad {
     try (Writers writers = new Writers(ctx.connection(), plan.tables())) {
       for (Path file : plan.files()) {
         progress.detail(file.getName());
-        FileSystem fs = file.getFileSystem(conf);
-        long size = fs.getFileStatus(file).getLen();
-        long started = System.nanoTime();
-        int[] reads = {0};
-        String failure =
-            ArchiveReader.readAllOrNothing(
-                    () -> {
-                      reads[0]++;
-                      return fs.open(file, 1 << 16);
-                    },
-                    size,
-                    plan.attempts(),
-                    plan.holdBytes(),
-                    new ArchiveReader.Sink() {
-                      @Override
-                      public void user(UserRecord user) throws IOException {
-                        counts[2] += writers.user(layout, user);
-                        counts[0]++;
-                      }
+        ArchiveFileRead read =
+            ArchiveFileRead.of(
+                file.getFileSystem(conf),
+                file,
+                plan.attempts(),
+                plan.holdBytes(),
+                new ArchiveReader.Sink() {
+                  @Override
+                  public void user(UserRecord user) throws IOException {
+                    counts[2] += writers.user(layout, user);
+                    counts[0]++;
+                  }
 
-                      @Override
-                      public void status(StatusRecord status) throws IOException {
-                        counts[2] += writers.status(layout, status);
-                        counts[1]++;
-                      }
-                    })
-                .orElse(null);
-        if (failure != null) {
-          badReads += reads[0];
-          badNanos += System.nanoTime() - started;
-          skipped.add(Quarantine.move(conf, file, plan.quarantine(), failure, plan.attempts()));
+                  @Override
+                  public void status(StatusRecord status) throws IOException {
+                    counts[2] += writers.status(layout, status);
+                    counts[1]++;
+                  }
+                });
+        if (read.failure().isPresent()) {
+          badReads += read.reads();
+          badNanos += read.nanos();
+          skipped.add(
+              Quarantine.move(
+                  conf, file, plan.quarantine(), read.failure().get(), plan.attempts()));
           continue;
         }
         loaded++;
-        bytes += size;
-        progress.advance(size);
+        bytes += read.size();
+        progress.advance(read.size());
       }
       writers.flush();
       writeSeconds = (System.nanoTime() - t0) / 1e9;

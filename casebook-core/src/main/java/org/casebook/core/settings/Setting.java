@@ -33,24 +33,9 @@ public record Setting<T>(
   /** An integer in {@code min..max}. */
   public static Setting<Integer> ofInt(
       String name, int defaultValue, int min, int max, String help) {
-    check(defaultValue >= min && defaultValue <= max, name, "default outside " + min + ".." + max);
+    Setting<Long> asLong = ofLong(name, defaultValue, min, max, help);
     return new Setting<>(
-        name,
-        "integer " + min + ".." + max,
-        defaultValue,
-        help,
-        text -> {
-          int v;
-          try {
-            v = Integer.parseInt(text.strip());
-          } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("must be an integer, got '" + text + "'", e);
-          }
-          if (v < min || v > max) {
-            throw new IllegalArgumentException("must be " + min + ".." + max + ", got " + v);
-          }
-          return v;
-        });
+        name, asLong.type(), defaultValue, help, text -> asLong.parser().apply(text).intValue());
   }
 
   /** A long in {@code min..max}. */

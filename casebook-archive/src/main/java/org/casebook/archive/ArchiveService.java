@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
+import org.apache.hadoop.hbase.TableName;
 import org.casebook.core.Ids;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.Json;
@@ -39,7 +40,7 @@ public final class ArchiveService {
       SystemContext ctx, String namespace, long holdBytes, ExecutorService importRunner) {
     Objects.requireNonNull(ctx, "ctx is null");
     this.store = new ArchiveStore(ctx, namespace);
-    this.importer = new ImportJob(this, store, ctx, holdBytes);
+    this.importer = new ImportJob(store, ctx, holdBytes);
     this.jobs = importRunner == null ? null : new ImportJobs(store, importRunner, ctx.clock());
   }
 
@@ -69,6 +70,11 @@ public final class ArchiveService {
     }
     return new ArchiveService(
         ctx, namespace, (long) ArchiveSettings.HOLD_MB.defaultValue() << 20, null);
+  }
+
+  /** The archive's data tables (users, statuses, the status index), created or not. */
+  public List<TableName> dataTables() {
+    return store.schema().dataTables();
   }
 
   /** The recorded layout, if the tables have been created. */

@@ -9,6 +9,8 @@ import org.casebook.core.RunningSystem;
 import org.casebook.core.SystemContext;
 import org.casebook.core.SystemDescriptor;
 import org.casebook.core.http.Route;
+import org.casebook.core.schema.TableSpec;
+import org.casebook.core.settings.SystemSettings;
 
 /** The Weibo archive, plugged into the platform. */
 public final class ArchiveSystem implements CasebookSystem {
@@ -25,6 +27,12 @@ public final class ArchiveSystem implements CasebookSystem {
         List.of(),
         List.of(),
         ArchiveSettings.all());
+  }
+
+  /** The meta table of the set namespace (its data tables come with the first import). */
+  @Override
+  public List<TableSpec> tables(SystemSettings settings) {
+    return List.of(ArchiveSchema.in(settings.get(ArchiveSettings.NAMESPACE)).metaSpec());
   }
 
   @Override

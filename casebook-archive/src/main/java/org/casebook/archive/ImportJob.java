@@ -25,14 +25,12 @@ final class ImportJob {
   /** The input files of a request and their total size. */
   record Listing(Path input, List<Path> files, long bytes) {}
 
-  private final ArchiveService service;
   private final ArchiveStore store;
   private final SystemContext ctx;
   private final Configuration conf;
   private final long holdBytes;
 
-  ImportJob(ArchiveService service, ArchiveStore store, SystemContext ctx, long holdBytes) {
-    this.service = service;
+  ImportJob(ArchiveStore store, SystemContext ctx, long holdBytes) {
     this.store = store;
     this.ctx = ctx;
     this.conf = ctx.configuration();
@@ -80,7 +78,7 @@ final class ImportJob {
             listing.bytes(), 1.5, request.regionSizeMb() << 20, store.regionServers());
     Layout wanted =
         new Layout(request.regions() != null ? request.regions() : plan.regions(), true);
-    Layout layout = service.prepare(wanted, true);
+    Layout layout = store.prepare(ArchiveTables.regionIds(wanted));
     String computation =
         request.regions() != null ? "--regions " + request.regions() + " given" : plan.explain();
     if (!layout.equals(wanted)) {

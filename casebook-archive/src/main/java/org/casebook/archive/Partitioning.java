@@ -13,11 +13,6 @@ public enum Partitioning {
   REGIONS,
   HASH;
 
-  /** The lower-case name used in the CLI. */
-  public String label() {
-    return Enums.label(this);
-  }
-
   public static Partitioning parse(String value, String field) {
     return Enums.parse(Partitioning.class, value, field);
   }

@@ -19,6 +19,7 @@ import org.casebook.core.key.KeyRange;
 import org.casebook.core.page.Cursors;
 import org.casebook.core.page.Page;
 import org.casebook.core.page.PageRequest;
+import org.casebook.core.settings.SystemSettings;
 
 /**
  * Banknote serial numbers (seed 002, the bank case): the collector's durable write of a batch of
@@ -43,13 +44,14 @@ public final class BanknoteService {
 
   /**
    * The service as the banknote system runs it: namespace and zone from the settings of {@code
-   * context}, which is the banknote system's.
+   * context} (their defaults on a context that is not the banknote system's, a tool's).
    */
   public BanknoteService(SystemContext context) {
-    this(
-        context,
-        context.settings().get(BanknoteSettings.NAMESPACE),
-        context.settings().get(BanknoteSettings.ZONE));
+    this(context, context.settings().orDefaults("banknote", BanknoteSettings.ALL));
+  }
+
+  private BanknoteService(SystemContext context, SystemSettings settings) {
+    this(context, settings.get(BanknoteSettings.NAMESPACE), settings.get(BanknoteSettings.ZONE));
   }
 
   /**

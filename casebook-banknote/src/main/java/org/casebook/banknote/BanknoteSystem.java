@@ -11,6 +11,8 @@ import org.casebook.core.SystemContext;
 import org.casebook.core.SystemDescriptor;
 import org.casebook.core.SystemHealth;
 import org.casebook.core.http.Route;
+import org.casebook.core.schema.TableSpec;
+import org.casebook.core.settings.SystemSettings;
 
 /** Banknote serial numbers, plugged into the platform: the collector and the lookups. */
 public final class BanknoteSystem implements CasebookSystem {
@@ -26,6 +28,12 @@ public final class BanknoteSystem implements CasebookSystem {
         List.of(),
         BanknoteRoutes.PATHS,
         BanknoteSettings.ALL);
+  }
+
+  /** The notes, devices, suspects and batches tables in the set namespace. */
+  @Override
+  public List<TableSpec> tables(SystemSettings settings) {
+    return BanknoteSchema.in(settings.get(BanknoteSettings.NAMESPACE)).tables();
   }
 
   @Override

@@ -10,18 +10,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeSet;
 import org.apache.hadoop.hbase.ClusterMetrics;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.CompactionState;
-import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.ResultScanner;
-import org.apache.hadoop.hbase.client.Scan;
-import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
-import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
 import org.apache.hadoop.hbase.regionserver.ConstantSizeRegionSplitPolicy;
+import org.casebook.archive.ArchiveCellCodec;
 import org.casebook.archive.ArchiveService;
 import org.casebook.archive.ArchiveTables;
 import org.casebook.archive.ImportMode;
@@ -29,6 +27,9 @@ import org.casebook.archive.ImportReport;
 import org.casebook.archive.ImportRequest;
 import org.casebook.archive.Layout;
 import org.casebook.archive.Partitioning;
+import org.casebook.archive.StatusRecord;
+import org.casebook.archive.UserRecord;
+import org.casebook.archive.wire.ArchiveReader;
 import org.casebook.core.LocalFileException;
 import org.casebook.core.LocalFiles;
 import org.casebook.core.StorageException;
@@ -44,7 +45,6 @@ import org.casebook.core.schema.SplitPoints;
  */
 final class ArchiveExperimentTables {
   /** The archive's data tables (its README's table list); {@code meta} is not timed. */
-  private static final List<String> DATA_TABLES = List.of("user", "status", "status_index");
 
   /**
    * Table setting honoured per region: compact a store after a bulk load when it has enough files.
@@ -140,62 +140,67 @@ final class ArchiveExperimentTables {
 
   /**
    * Case 2's split points for each size: the quantiles of the row keys of the first {@code size /
-   * usersPerFile} files in the plain layout (no key rule), read from an archive of that layout that
-   * is loaded size after size, then dropped.
+   * usersPerFile} files in the plain layout (no key rule), every user, status and index row of
+   * them. Each file is parsed once; the sizes share their first files.
    */
   Map<Integer, KeySplits> quantileSplits(
       List<Path> files, List<Integer> sizes, int usersPerFile, int regions) {
-    String ns = "archive_exp_keys";
-    drop(ns);
-    ArchiveService archive = ArchiveService.inNamespace(ctx, ns);
-    Layout plain = archive.prepare(ArchiveTables.unsplit(new Layout(1, false)));
+    Layout plain = new Layout(1, false);
+    List<byte[]> users = new ArrayList<>();
+    List<byte[]> statuses = new ArrayList<>();
+    List<byte[]> index = new ArrayList<>();
     Map<Integer, KeySplits> out = new LinkedHashMap<>();
-    int loaded = 0;
+    int read = 0;
     for (int size : new TreeSet<>(sizes)) {
-      int wanted = size / usersPerFile;
-      if (wanted > loaded) {
-        ImportReport r =
-            load(
-                archive,
-                ns,
-                files.subList(loaded, wanted),
-                ImportMode.BULKLOAD,
-                Partitioning.REGIONS,
-                plain.regions());
-        if (r.filesSkipped() > 0) {
-          throw new IllegalStateException(
-              "the experiment's generated input had " + r.filesSkipped() + " bad file(s)");
-        }
-        loaded = wanted;
+      for (; read < size / usersPerFile; read++) {
+        plainKeys(files.get(read), plain, users, statuses, index);
       }
       out.put(
           size,
           new KeySplits(
-              SplitPoints.quantiles(rows(ns, "user"), regions),
-              SplitPoints.quantiles(rows(ns, "status"), regions),
-              SplitPoints.quantiles(rows(ns, "status_index"), regions)));
+              SplitPoints.quantiles(users, regions),
+              SplitPoints.quantiles(statuses, regions),
+              SplitPoints.quantiles(index, regions)));
     }
-    drop(ns);
     return out;
   }
 
-  /** Every row key of {@code namespace:table}. */
-  private List<byte[]> rows(String namespace, String table) {
-    List<byte[]> rows = new ArrayList<>();
-    Scan scan = new Scan().setFilter(new FirstKeyOnlyFilter()).setCaching(10_000);
-    try (Table t = ctx.connection().getTable(TableName.valueOf(namespace, table));
-        ResultScanner scanner = t.getScanner(scan)) {
-      for (Result r : scanner) {
-        rows.add(r.getRow());
+  /**
+   * The user, status and index rows of {@code file} in {@code layout}, through the archive's codec.
+   */
+  private static void plainKeys(
+      Path file, Layout layout, List<byte[]> users, List<byte[]> statuses, List<byte[]> index) {
+    try {
+      Optional<String> failure =
+          ArchiveReader.readAllOrNothing(
+              () -> Files.newInputStream(file),
+              Files.size(file),
+              1,
+              0,
+              new ArchiveReader.Sink() {
+                @Override
+                public void user(UserRecord user) {
+                  users.add(ArchiveCellCodec.userPut(layout, user).getRow());
+                }
+
+                @Override
+                public void status(StatusRecord status) {
+                  List<Put> puts = ArchiveCellCodec.statusPuts(layout, status);
+                  statuses.add(puts.get(0).getRow());
+                  index.add(puts.get(2).getRow());
+                }
+              });
+      if (failure.isPresent()) {
+        throw new IllegalStateException(
+            "the experiment's generated input " + file + " is bad: " + failure.get());
       }
     } catch (IOException e) {
-      throw StorageException.of("read the row keys of " + namespace + ":" + table, e);
+      throw LocalFileException.of("read", file, e);
     }
-    return rows;
   }
 
-  private static List<TableName> dataTables(String namespace) {
-    return DATA_TABLES.stream().map(t -> TableName.valueOf(namespace, t)).toList();
+  private List<TableName> dataTables(String namespace) {
+    return ArchiveService.inNamespace(ctx, namespace).dataTables();
   }
 
   /** The regions of {@code namespace}'s data tables. */

@@ -29,6 +29,7 @@ import org.casebook.core.SystemContext;
 import org.casebook.core.cli.Progress;
 import org.casebook.core.hotspot.HotspotReport;
 import org.casebook.core.schema.SchemaManager;
+import org.casebook.core.schema.TableSpec;
 import org.casebook.server.Session;
 
 /**
@@ -130,21 +131,20 @@ final class BanknoteBenchmark {
     RawBenchmark.Figures raw = new RawBenchmark(context.connection(), ro).run();
     json.put("raw", raw.table().toJson());
 
-    // The system creates its tables when it starts on a namespace of its own: dropped first, they
-    // start empty.
+    // The session creates the tables of the benchmark's own namespace when it serves the system:
+    // dropped first, they start empty.
     SchemaManager schemas = new SchemaManager(context.connection());
-    List<TableName> tables =
-        banknote.descriptor().tables().stream()
-            .map(t -> TableName.valueOf(NAMESPACE, t.name().getQualifierAsString()))
-            .toList();
-    tables.forEach(schemas::drop);
+    schemas.dropNamespace(NAMESPACE);
     Session.Served served =
         session.serve(
             List.of(banknote),
             HTTP_THREADS,
             Map.of("banknote.namespace", NAMESPACE, "banknote.zone", ZONE.getId()));
     try {
-      BanknoteService service = new BanknoteService(context, NAMESPACE, ZONE);
+      SystemContext banknoteContext = session.context(banknote);
+      BanknoteService service = new BanknoteService(banknoteContext);
+      List<TableName> tables =
+          banknote.tables(banknoteContext.settings()).stream().map(TableSpec::name).toList();
       URI base = URI.create("http://127.0.0.1:" + served.port());
       BanknoteAgentRounds agents =
           new BanknoteAgentRounds(base, http, o.agentThreads, o.batchSize, DAY, ZONE);
@@ -184,7 +184,7 @@ final class BanknoteBenchmark {
     } finally {
       served.close();
       if (!o.keep) {
-        tables.forEach(schemas::drop);
+        schemas.dropNamespace(NAMESPACE);
       }
     }
     System.out.println(table.render());

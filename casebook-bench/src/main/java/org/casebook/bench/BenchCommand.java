@@ -147,7 +147,8 @@ public final class BenchCommand {
       })
   int archive(@picocli.CommandLine.Mixin ArchiveExperimentOptions options) {
     ArchiveExperiment.Settings settings = options.settings();
-    SystemContext ctx = context.get();
+    // On the archive's own context, so the results land where its settings put its meta table.
+    SystemContext ctx = session.context(session.system("archive"));
     new ArchiveExperiment(ctx, ctx.dataDir().resolve("tmp").resolve("archive-experiment"), settings)
         .run(options.out);
     return 0;

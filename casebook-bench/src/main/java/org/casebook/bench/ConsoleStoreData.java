@@ -32,6 +32,7 @@ import org.casebook.docs.DocsService;
 import org.casebook.docs.gen.DocGenerator;
 import org.casebook.docs.wire.BulkNdjson;
 import org.casebook.frontier.FrontierService;
+import org.casebook.frontier.FrontierSystem;
 import org.casebook.frontier.PutAck;
 import org.casebook.frontier.PutStatus;
 import org.casebook.frontier.UrlInfo;
@@ -97,7 +98,7 @@ final class ConsoleStoreData {
             TSDB_HOSTS, TSDB_METRICS, TSDB_INTERVAL_SECONDS, start, intervals, 0, 0, TSDB_SEED),
         file,
         n -> {});
-    // The tables in namespace tsdb, unsalted: the defaults the served system starts with.
+    // On the served system's context: its namespace and salt.
     try (TsdbService tsdb = new TsdbService(ctx)) {
       org.casebook.tsdb.ImportReport report = tsdb.importFile(file, n -> {});
       double seconds = ConsoleData.secondsSince(t0);
@@ -228,7 +229,8 @@ final class ConsoleStoreData {
 
   static ConsoleData.Loaded frontier(SystemContext ctx) {
     long t0 = System.nanoTime();
-    FrontierService frontier = new FrontierService(ctx);
+    FrontierService frontier =
+        new FrontierService(ctx, ctx.settings().get(FrontierSystem.NAMESPACE));
     List<UrlItem> batch = new ArrayList<>(FRONTIER_PUT_BATCH);
     for (int i = 0; i < FRONTIER_URLS; i++) {
       batch.add(
@@ -297,7 +299,7 @@ final class ConsoleStoreData {
                 serials.add(f.notes().get(0).serial());
               }
             });
-    // What the served system reads at its default settings: namespace banknote, the bank zone.
+    // On the served system's context: its namespace and zone.
     BanknoteService service = new BanknoteService(ctx);
     Path rejects = dir.resolve("rejects");
     long stored = 0;

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.casebook.core.InvalidInputException;
-import org.casebook.core.Platform;
 import org.casebook.core.SystemContext;
 import org.casebook.core.schema.SchemaManager;
 import org.casebook.docs.DocsService;
@@ -165,10 +164,9 @@ final class DocsBenchmark {
     SystemContext tool = session.context("bench");
     SchemaManager schemas = new SchemaManager(tool.connection());
     List<Double> rawRowsPerSecond = new ArrayList<>();
-    try (Platform platform = Platform.create(session.runtime(), tool.dataDir())) {
+    try {
       SystemContext docsContext =
-          platform.contextFor(
-              session.system("docs").descriptor(), Map.of("docs.namespace", NAMESPACE));
+          session.context(session.system("docs"), Map.of("docs.namespace", NAMESPACE));
       DocsService docs = loadRounds(docsContext, tool, schemas, g, table, rawRowsPerSecond);
       DocsCasebookSteps.reads(docs, g, o, hot, table);
     } finally {

@@ -16,7 +16,6 @@ import org.casebook.core.Json;
 import org.casebook.core.SystemContext;
 import org.casebook.core.schema.SchemaManager;
 import org.casebook.server.Session;
-import org.casebook.tsdb.TsdbConfig;
 import org.casebook.tsdb.TsdbService;
 import org.casebook.tsdb.TsdbSystem;
 import org.casebook.tsdb.gen.TsdbGenerator;
@@ -151,10 +150,8 @@ final class TsdbBenchmark {
       json.put("raw", raw.table().toJson());
     }
     SchemaManager schemas = new SchemaManager(connection);
-    List<TableName> casebookTables =
-        List.of(TableName.valueOf(NAMESPACE, "uid"), TableName.valueOf(NAMESPACE, "data"));
-    // From empty tables: the system creates them again when it starts.
-    casebookTables.forEach(schemas::drop);
+    // From empty tables: the session creates them again when it serves the system.
+    schemas.dropNamespace(NAMESPACE);
     Path work = context.dataDir().resolve("tmp").resolve("bench-opentsdb");
     OpenTsdbOptions peerOptions =
         OpenTsdbOptions.defaults(work)
@@ -206,7 +203,7 @@ final class TsdbBenchmark {
       TsdbBenchReport.print(figures, queries.keySet(), answers);
     } finally {
       if (!o.keep) {
-        casebookTables.forEach(schemas::drop);
+        schemas.dropNamespace(NAMESPACE);
         for (String t : List.of("tsdb", "tsdb-uid", "tsdb-tree", "tsdb-meta")) {
           schemas.drop(TableName.valueOf(OPENTSDB_PREFIX + t));
         }
@@ -267,13 +264,12 @@ final class TsdbBenchmark {
 
   /**
    * Finished hours compacted on both sides before the queries, as in steady state: Casebook's as
-   * {@code tsdb compact} does it (its public API on the benchmark's context), OpenTSDB's by its own
-   * queue; then HBase's major compaction drops what the row rewrites deleted, on both tables.
+   * {@code tsdb compact} does it (its public API on the context it is served on), OpenTSDB's by its
+   * own queue; then HBase's major compaction drops what the row rewrites deleted, on both tables.
    */
   private void compact(Map<String, Map<String, Object>> figures, TsdbStorageFigures storage)
       throws Exception {
-    try (TsdbService tsdb =
-        new TsdbService(context, TsdbConfig.defaults().withNamespace(NAMESPACE))) {
+    try (TsdbService tsdb = new TsdbService(session.context(session.system("tsdb")))) {
       long c0 = System.nanoTime();
       int compactedRows = tsdb.compactAll();
       figures.get("casebook").put("compactionSeconds", (System.nanoTime() - c0) / 1e9);

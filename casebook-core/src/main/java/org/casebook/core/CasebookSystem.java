@@ -1,6 +1,9 @@
 package org.casebook.core;
 
+import java.util.List;
 import java.util.function.Supplier;
+import org.casebook.core.schema.TableSpec;
+import org.casebook.core.settings.SystemSettings;
 
 /**
  * One Casebook system, as the platform sees it: a factory (after Trino's plugin → factory →
@@ -18,6 +21,16 @@ public interface CasebookSystem {
    * free.
    */
   SystemDescriptor descriptor();
+
+  /**
+   * The tables this system uses under {@code settings} (its namespace, its salt …): what the
+   * platform ensures before {@link #start}, what {@code schema} shows and the console maps. The
+   * descriptor lists them under the defaults; a system whose settings move its tables overrides
+   * this.
+   */
+  default List<TableSpec> tables(SystemSettings settings) {
+    return descriptor().tables();
+  }
 
   /**
    * Starts the system on {@code context} (its tables already ensured). Whatever it opens through

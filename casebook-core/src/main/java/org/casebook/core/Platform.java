@@ -75,18 +75,28 @@ public final class Platform implements AutoCloseable {
 
   /**
    * The context of one system, its declared settings resolved with {@code settings} ({@code
-   * <system>.<name>} → value) set as by {@code --set}; made once per name, so settings apply to the
-   * first call only. A key the system does not declare is refused.
+   * <system>.<name>} → value) set as by {@code --set}; made once per name. A key the system does
+   * not declare is refused, and so are settings other than those the existing context was made
+   * with.
    */
   public synchronized SystemContext contextFor(
       SystemDescriptor system, Map<String, String> settings) {
     listenerCounts.put(system.name(), system.listeners().size());
+    SettingSources.checkSet(settings, Map.of(system.name(), system.settings()));
+    SettingSources sources = this.settings.withSet(settings);
     PlatformContext existing = find(system.name());
     if (existing != null) {
+      // Settings apply when a context is made: a later caller asking for others would be ignored.
+      if (!settings.isEmpty()
+          && !sources
+              .resolve(system.name(), system.settings())
+              .values()
+              .equals(existing.settings().values())) {
+        throw new IllegalStateException(
+            system.name() + "'s context was made with other settings than " + settings);
+      }
       return existing;
     }
-    SettingSources.none().withSet(settings).checkKnown(Map.of(system.name(), system.settings()));
-    SettingSources sources = this.settings.withSet(settings);
     PlatformContext c =
         new PlatformContext(system.name(), this, sources.resolve(system.name(), system.settings()));
     contexts.add(c);

@@ -14,7 +14,8 @@ import org.casebook.core.settings.Setting;
  * @param name short lower-case name: the CLI group, the {@code /api/<name>} prefix, the {@code
  *     --<name>-port} option of its listener
  * @param summary one line for {@code --help} and {@code /api/health}
- * @param tables the tables the platform ensures before {@link CasebookSystem#start}
+ * @param tables the tables under the default settings ({@link CasebookSystem#tables} gives them
+ *     under others)
  * @param keys the row-key and qualifier layouts the stores use (printed by {@code schema show})
  * @param routes every HTTP route, each under {@code /api/<name>/} or one of {@code protocolPaths}
  * @param listeners the other sockets it serves (a TCP line protocol, a gRPC service)

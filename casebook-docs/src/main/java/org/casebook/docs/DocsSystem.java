@@ -9,6 +9,8 @@ import org.casebook.core.SystemContext;
 import org.casebook.core.SystemDescriptor;
 import org.casebook.core.SystemHealth;
 import org.casebook.core.http.Route;
+import org.casebook.core.schema.TableSpec;
+import org.casebook.core.settings.SystemSettings;
 import org.casebook.docs.cli.DocsCommand;
 import org.casebook.docs.wire.DocsRoutes;
 
@@ -21,13 +23,19 @@ public final class DocsSystem implements CasebookSystem {
     return new SystemDescriptor(
         NAME,
         "Document store (seed 002): typed documents in BI/DI families, optimistic edits, comments",
-        // The default namespace's: a store in another one creates its own when it starts.
+        // Under the default settings; tables(settings) gives another namespace's.
         DocsService.schemas(DocsSchema.DEFAULT_NAMESPACE),
         DocsKeys.ALL,
         DocsRoutes.ROUTES.specs(),
         List.of(),
         List.of(),
         DocsSettings.ALL);
+  }
+
+  /** The store's tables in the set namespace. */
+  @Override
+  public List<TableSpec> tables(SystemSettings settings) {
+    return DocsService.schemas(settings.get(DocsSettings.NAMESPACE));
   }
 
   @Override

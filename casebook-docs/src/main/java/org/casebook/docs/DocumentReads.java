@@ -23,8 +23,9 @@ final class DocumentReads {
     return Targets.document(t, row.version(), row.values());
   }
 
+  /** Whether {@code t} exists and is not deleted: its version cell only. */
   boolean live(Target t) {
-    return store.read(t).map(StoredRow::live).orElse(false);
+    return store.liveAll(t.table(), List.of(t.row())).get(0);
   }
 
   static NotFoundException notFound(Target t) {

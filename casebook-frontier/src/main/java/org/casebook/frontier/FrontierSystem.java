@@ -13,7 +13,9 @@ import org.casebook.core.SystemDescriptor;
 import org.casebook.core.SystemHealth;
 import org.casebook.core.net.Listener;
 import org.casebook.core.net.ListenerSpec;
+import org.casebook.core.schema.TableSpec;
 import org.casebook.core.settings.Setting;
+import org.casebook.core.settings.SystemSettings;
 import org.casebook.frontier.cli.FrontierCommand;
 import org.casebook.frontier.wire.FrontierGrpc;
 import org.casebook.frontier.wire.FrontierRoutes;
@@ -53,6 +55,12 @@ public final class FrontierSystem implements CasebookSystem {
         List.of(GRPC),
         List.of(),
         List.of(NAMESPACE));
+  }
+
+  /** The frontier's tables in the set namespace. */
+  @Override
+  public List<TableSpec> tables(SystemSettings settings) {
+    return FrontierSchema.in(settings.get(NAMESPACE)).tables();
   }
 
   @Override

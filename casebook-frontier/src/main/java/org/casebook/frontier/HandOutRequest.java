@@ -24,17 +24,8 @@ public record HandOutRequest(
         Objects.requireNonNull(crawlId, "crawlId is null"), "", maxQueues, perQueue, 0);
   }
 
-  /** URLs of any crawl. */
-  public static HandOutRequest anyCrawl(int maxQueues, int perQueue) {
-    return new HandOutRequest(null, "", maxQueues, perQueue, 0);
-  }
-
   public HandOutRequest withDelayRequestable(int seconds) {
     return new HandOutRequest(crawlId, key, maxQueues, maxUrlsPerQueue, seconds);
-  }
-
-  public HandOutRequest withKey(String key) {
-    return new HandOutRequest(crawlId, key, maxQueues, maxUrlsPerQueue, delayRequestable);
   }
 
   public boolean anyCrawlId() {

@@ -186,7 +186,7 @@ final class Intake {
     if (!done) {
       priority = ch.kind() == ChannelKind.FIFO ? dueMs : -crawlerPriority(info);
     }
-    UrlInfo stored = info.withKey(key).withCrawlId(ch.crawlId());
+    UrlInfo stored = new UrlInfo(info.url(), key, ch.crawlId(), info.metadata());
     return new Item(
         index,
         discovered,

@@ -45,10 +45,6 @@ final class TableStore {
     this.table = Objects.requireNonNull(table, "table is null");
   }
 
-  TableName name() {
-    return table;
-  }
-
   <T> T call(String what, Call<T> call) {
     try (Table t = connection.getTable(table)) {
       return call.on(t);

@@ -34,9 +34,4 @@ public record UrlInfo(String url, String key, String crawlId, Map<String, List<S
   public UrlInfo withKey(String key) {
     return new UrlInfo(url, key, crawlId, metadata);
   }
-
-  /** This URL in crawl {@code crawlId}. */
-  UrlInfo withCrawlId(String crawlId) {
-    return new UrlInfo(url, key, crawlId, metadata);
-  }
 }

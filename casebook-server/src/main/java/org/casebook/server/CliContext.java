@@ -78,7 +78,7 @@ final class CliContext implements Session, AutoCloseable {
       SettingSources sources = settingSources();
       HBaseRuntime r = runtimeOnly();
       if (!schemasEnsured) {
-        new SchemaManager(r.connection()).ensureAll(Systems.allTables(systems));
+        new SchemaManager(r.connection()).ensureAll(Systems.allTables(systems, sources));
         schemasEnsured = true;
       }
       Platform.Builder b = Platform.builder(r, options.dataDir()).settings(sources);
@@ -131,33 +131,50 @@ final class CliContext implements Session, AutoCloseable {
 
   @Override
   public synchronized HBaseRuntime runtime() {
-    runsLong();
-    return platform(CliContext::everyListenerOnAFreePort).runtime();
+    return sessionPlatform().runtime();
   }
 
   @Override
   public synchronized SystemContext context(String name) {
-    runsLong();
-    return platform(CliContext::everyListenerOnAFreePort).contextFor(name);
+    return sessionPlatform().contextFor(name);
   }
 
   @Override
-  public synchronized SystemContext context(CasebookSystem system) {
-    runsLong();
-    return platform(CliContext::everyListenerOnAFreePort).contextFor(system.descriptor());
+  public synchronized SystemContext context(CasebookSystem system, Map<String, String> settings) {
+    Platform p = sessionPlatform();
+    ensureTables(List.of(system), settings);
+    return p.contextFor(system.descriptor(), settings);
   }
 
   /**
-   * Work started from a session (a benchmark) must not stand in the way of a {@code serve} on this
-   * machine's default ports, nor the other way round.
+   * The platform of work started from a session (a benchmark), long-running and with every listener
+   * on a free port: it must not stand in the way of a {@code serve} on this machine's default
+   * ports, nor the other way round.
    */
-  private static void everyListenerOnAFreePort(Platform.Builder b) {
-    for (CasebookSystem s : Systems.load()) {
-      SystemDescriptor d = s.descriptor();
-      for (ListenerSpec l : d.listeners()) {
-        b.port(l.portOption(d.name(), d.listeners().size() == 1), 0);
-      }
+  private Platform sessionPlatform() {
+    runsLong();
+    return platform(
+        b -> {
+          for (CasebookSystem s : systems) {
+            SystemDescriptor d = s.descriptor();
+            for (ListenerSpec l : d.listeners()) {
+              b.port(l.portOption(d.name(), d.listeners().size() == 1), 0);
+            }
+          }
+        });
+  }
+
+  /**
+   * Ensures {@code chosen}'s tables under {@code settings} set as by {@code --set}: the platform
+   * ensured them under the operator's settings only. A key none of them declares is refused.
+   */
+  private void ensureTables(List<CasebookSystem> chosen, Map<String, String> settings) {
+    SettingSources.checkSet(settings, declaredSettings(chosen));
+    if (settings.isEmpty()) {
+      return;
     }
+    SettingSources sources = settingSources().withSet(settings);
+    new SchemaManager(runtimeOnly().connection()).ensureAll(Systems.allTables(chosen, sources));
   }
 
   @Override
@@ -166,13 +183,10 @@ final class CliContext implements Session, AutoCloseable {
     if (served != null) {
       throw new IllegalStateException("this session serves its systems already");
     }
-    runsLong();
     List<CasebookSystem> systems = List.copyOf(chosen);
-    Map<String, List<org.casebook.core.settings.Setting<?>>> declared = declaredSettings(systems);
-    SettingSources.none().withSet(settings).checkKnown(declared);
-    Server server =
-        Server.start(
-            systems, platform(CliContext::everyListenerOnAFreePort), 0, httpThreads, settings);
+    Platform p = sessionPlatform();
+    ensureTables(systems, settings);
+    Server server = Server.start(systems, p, 0, httpThreads, settings);
     served = server;
     return new Served() {
       @Override

@@ -72,14 +72,20 @@ final class Console implements AutoCloseable {
     return "META-INF/resources/webjars/" + artifact + "/" + p.getProperty("version");
   }
 
+  private final Map<String, List<TableSpec>> tables;
   private final List<SystemDescriptor> systems;
   private final HBaseRuntime runtime;
   private final HttpApiServer http;
   private final Map<String, byte[]> loaded = new java.util.concurrent.ConcurrentHashMap<>();
   private final RowEstimates rowEstimates;
 
-  private Console(List<SystemDescriptor> systems, HBaseRuntime runtime, HttpApiServer http) {
+  private Console(
+      List<SystemDescriptor> systems,
+      Map<String, List<TableSpec>> tables,
+      HBaseRuntime runtime,
+      HttpApiServer http) {
     this.systems = List.copyOf(systems);
+    this.tables = Map.copyOf(tables);
     this.runtime = runtime;
     this.http = http;
     this.rowEstimates = new RowEstimates(runtime.connection());
@@ -116,8 +122,16 @@ final class Console implements AutoCloseable {
    * Serves the console's routes on {@code http} (health and metrics are served elsewhere); close
    * the returned console after the HTTP server.
    */
-  static Console serve(List<SystemDescriptor> systems, HBaseRuntime runtime, HttpApiServer http) {
-    Console c = new Console(systems, runtime, http);
+  /**
+   * Serves the console of {@code systems}, whose tables are {@code tables} (by system name: where
+   * their settings put them).
+   */
+  static Console serve(
+      List<SystemDescriptor> systems,
+      Map<String, List<TableSpec>> tables,
+      HBaseRuntime runtime,
+      HttpApiServer http) {
+    Console c = new Console(systems, tables, runtime, http);
     http.add(new Route(spec("/api/cluster"), req -> HttpResponse.ok(c.cluster())));
     http.add(new Route(spec(OPENAPI), req -> HttpResponse.ok(c.openApi())));
     http.add(new Route(spec("/api/docs"), req -> c.file("console/api-docs.html", HTML, false)));
@@ -300,14 +314,14 @@ final class Console implements AutoCloseable {
     List<SystemTables> out = new ArrayList<>();
     List<RowEstimates.Region> toSample = new ArrayList<>();
     for (SystemDescriptor d : systems) {
-      List<TableEntry> tables = new ArrayList<>();
-      for (TableSpec t : d.tables()) {
-        tables.add(
+      List<TableEntry> entries = new ArrayList<>();
+      for (TableSpec t : tables.get(d.name())) {
+        entries.add(
             TableEntry.of(
                 t.name().getNameAsString(), t.keyDoc(), byTable.getOrDefault(t.name(), List.of())));
         toSample.addAll(regionsByTable.getOrDefault(t.name(), List.of()));
       }
-      out.add(new SystemTables(d.name(), hasPage(d.name()), tables));
+      out.add(new SystemTables(d.name(), hasPage(d.name()), entries));
     }
     rowEstimates.refresh(toSample);
     return new Cluster(runtime.mode().label(), System.currentTimeMillis(), servers, out);

@@ -27,7 +27,7 @@ final class SchemaCommand {
   @Command(
       name = "show",
       mixinStandardHelpOptions = true,
-      description = "Print the declared tables (no HBase needed).")
+      description = "Print the declared tables, where the settings put them (no HBase needed).")
   static final class Show implements Callable<Integer> {
     @picocli.CommandLine.ParentCommand SchemaCommand parent;
 
@@ -36,7 +36,7 @@ final class SchemaCommand {
       for (CasebookSystem s : parent.systems) {
         org.casebook.core.SystemDescriptor d = s.descriptor();
         System.out.println(d.name() + " — " + d.summary());
-        for (TableSpec t : d.tables()) {
+        for (TableSpec t : Systems.tables(s, parent.context.settingSources())) {
           System.out.printf(
               "  %s  (%s)%n    key: %s%n",
               t.name().getNameAsString(),
@@ -81,7 +81,8 @@ final class SchemaCommand {
     @Override
     public Integer call() {
       SchemaManager schemas = new SchemaManager(parent.context.runtimeOnly().connection());
-      for (SchemaManager.Result r : schemas.ensureAll(Systems.allTables(parent.systems))) {
+      for (SchemaManager.Result r :
+          schemas.ensureAll(Systems.allTables(parent.systems, parent.context.settingSources()))) {
         if (!quiet) {
           System.out.printf(
               "%-9s %-40s %d region(s)%n",

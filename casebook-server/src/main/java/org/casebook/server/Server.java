@@ -18,6 +18,7 @@ import org.casebook.core.http.HttpResponse;
 import org.casebook.core.http.Route;
 import org.casebook.core.http.RouteSpec;
 import org.casebook.core.net.Listener;
+import org.casebook.core.schema.TableSpec;
 
 /**
  * Every system started on one platform behind one HTTP server, with {@code /api/health} and {@code
@@ -30,7 +31,10 @@ final class Server implements AutoCloseable {
   private final Platform platform;
   private final HttpApiServer http;
   private final Map<String, RunningSystem> running = new LinkedHashMap<>();
-  private final Map<String, SystemContext> contexts = new LinkedHashMap<>();
+
+  /** What each started system's settings put its tables at, in start order. */
+  private final Map<String, List<TableSpec>> tables = new LinkedHashMap<>();
+
   private Console console;
 
   private Server(List<CasebookSystem> systems, Platform platform, HttpApiServer http) {
@@ -69,7 +73,7 @@ final class Server implements AutoCloseable {
               }
             });
         SystemContext ctx = platform.contextFor(d, own);
-        server.contexts.put(d.name(), ctx);
+        server.tables.put(d.name(), system.tables(ctx.settings()));
         RunningSystem instance = system.start(ctx);
         ctx.own(instance);
         checkRoutes(d, instance.routes());
@@ -87,7 +91,10 @@ final class Server implements AutoCloseable {
               req -> server.health()));
       server.console =
           Console.serve(
-              systems.stream().map(CasebookSystem::descriptor).toList(), platform.runtime(), http);
+              systems.stream().map(CasebookSystem::descriptor).toList(),
+              server.tables,
+              platform.runtime(),
+              http);
       http.start();
       return server;
     } catch (RuntimeException e) {
@@ -122,7 +129,7 @@ final class Server implements AutoCloseable {
     if (console != null) {
       console.close();
     }
-    List<String> started = new ArrayList<>(contexts.keySet());
+    List<String> started = new ArrayList<>(tables.keySet());
     for (int i = started.size() - 1; i >= 0; i--) {
       platform.close(started.get(i));
     }
@@ -194,7 +201,7 @@ final class Server implements AutoCloseable {
               d.name(),
               d.summary(),
               h.status(),
-              d.tables().size(),
+              tables.get(d.name()).size(),
               d.routes().size(),
               ls,
               h.details()));

@@ -29,7 +29,16 @@ public interface Session {
    * The context {@code system} runs on in this session (the one {@link #serve} starts it on, with
    * its settings), for work through its Java API beside the served system.
    */
-  SystemContext context(CasebookSystem system);
+  default SystemContext context(CasebookSystem system) {
+    return context(system, java.util.Map.of());
+  }
+
+  /**
+   * As {@link #context(CasebookSystem)}, made with {@code settings} ({@code <system>.<name>} →
+   * value) set as by {@code --set} and its tables under them ensured; a context made already with
+   * other settings is refused.
+   */
+  SystemContext context(CasebookSystem system, java.util.Map<String, String> settings);
 
   /**
    * Starts {@code systems} as {@code serve} does — each on its context, its routes checked and

@@ -5,7 +5,9 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.ServiceLoader;
 import org.casebook.core.CasebookSystem;
+import org.casebook.core.SystemDescriptor;
 import org.casebook.core.schema.TableSpec;
+import org.casebook.core.settings.SettingSources;
 
 /** The systems on the classpath, found through {@link ServiceLoader}, in name order. */
 final class Systems {
@@ -26,11 +28,23 @@ final class Systems {
     return List.copyOf(systems);
   }
 
+  /** Every system's tables under the default settings. */
   static List<TableSpec> allTables(List<CasebookSystem> systems) {
+    return allTables(systems, SettingSources.none());
+  }
+
+  /** Every system's tables under the settings {@code sources} give it. */
+  static List<TableSpec> allTables(List<CasebookSystem> systems, SettingSources sources) {
     List<TableSpec> specs = new ArrayList<>();
     for (CasebookSystem s : systems) {
-      specs.addAll(s.descriptor().tables());
+      specs.addAll(tables(s, sources));
     }
     return specs;
+  }
+
+  /** {@code system}'s tables under the settings {@code sources} give it. */
+  static List<TableSpec> tables(CasebookSystem system, SettingSources sources) {
+    SystemDescriptor d = system.descriptor();
+    return system.tables(sources.resolve(d.name(), d.settings()));
   }
 }

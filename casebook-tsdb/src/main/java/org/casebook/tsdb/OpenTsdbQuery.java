@@ -138,15 +138,11 @@ public record OpenTsdbQuery(
     private Optional<DownsampleSpec> downsample = Optional.empty();
     private RateOptions rateOptions = RateOptions.DEFAULT;
     private boolean rate;
-    private List<TagFilter> filters = List.of();
+    private final List<TagFilter> filters = new ArrayList<>();
     private boolean explicitTags;
 
     public SubQueryBuilder(String path) {
       this.path = Objects.requireNonNull(path, "path is null");
-    }
-
-    public String path() {
-      return path;
     }
 
     public SubQueryBuilder aggregator(String name) {
@@ -186,22 +182,21 @@ public record OpenTsdbQuery(
 
     /** The legacy {@code tags} map (values as in {@code m=}); replaces the filters so far. */
     public SubQueryBuilder tags(Map<String, String> tags) {
-      filters = TagFilter.fromTags(tags);
+      filters.clear();
+      filters.addAll(TagFilter.fromTags(tags));
       return this;
     }
 
     /** Starts a {@code filters} array; replaces the filters so far (the later field wins). */
     public SubQueryBuilder filters() {
-      filters = new ArrayList<>();
+      filters.clear();
       return this;
     }
 
     /** One object of the {@code filters} array. */
     public SubQueryBuilder filter(String type, String tagk, String filter, boolean groupBy) {
       TagFilter f = TagFilter.fromJson(type, tagk, filter, groupBy);
-      List<TagFilter> more = new ArrayList<>(filters);
-      more.add(f);
-      filters = more;
+      filters.add(f);
       return this;
     }
 

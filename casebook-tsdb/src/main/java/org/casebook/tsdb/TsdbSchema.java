@@ -62,10 +62,10 @@ record TsdbSchema(String namespace, TableName uid, TableName data) {
   /**
    * Creates what is missing of the two tables, the data table pre-split on the salt bucket byte.
    *
-   * <p>The platform creates the tables a descriptor declares before the system starts, and a
-   * descriptor cannot see settings: it declares the default namespace without salt. So the first
-   * salted start finds a data table of one region; while it is empty and no salt is recorded, it is
-   * created again pre-split, as it would have been with the salt declared.
+   * <p>The platform creates the tables pre-split when the salt is set before they are first made. A
+   * salt set after that (tables made unsalted, nothing written yet) finds a data table of one
+   * region; while it is empty and no salt is recorded, it is created again pre-split, as it would
+   * have been with the salt set from the start.
    */
   void ensure(Connection connection, int saltBuckets) {
     SchemaManager schemas = new SchemaManager(connection);

@@ -32,9 +32,12 @@ public final class TsdbService implements AutoCloseable {
   private final PointWriter writer;
   private final QueryRunner queries;
 
-  /** The store as the system's settings in {@code context} say (tsdb's own context). */
+  /**
+   * The store as the system's settings in {@code context} say (their defaults on a context that is
+   * not tsdb's, a tool's).
+   */
   public TsdbService(SystemContext context) {
-    this(context, TsdbConfig.from(context.settings()));
+    this(context, TsdbConfig.from(context.settings().orDefaults("tsdb", TsdbConfig.SETTINGS)));
   }
 
   /**

@@ -12,6 +12,8 @@ import org.casebook.core.SystemDescriptor;
 import org.casebook.core.SystemHealth;
 import org.casebook.core.net.LineServer;
 import org.casebook.core.net.ListenerSpec;
+import org.casebook.core.schema.TableSpec;
+import org.casebook.core.settings.SystemSettings;
 import org.casebook.tsdb.cli.TsdbCommand;
 import org.casebook.tsdb.wire.TelnetProtocol;
 import org.casebook.tsdb.wire.TsdbRoutes;
@@ -31,10 +33,7 @@ public final class TsdbSystem implements CasebookSystem {
           4242,
           "collectors (tcollector, collectd write_tsdb, Telegraf) send put lines here");
 
-  /**
-   * The default tables (namespace {@code tsdb}, no salt): a descriptor cannot see settings, so a
-   * start with another namespace or salt creates or re-creates its own ({@link TsdbSchema#ensure}).
-   */
+  /** The tables under the default settings (namespace {@code tsdb}, no salt). */
   @Override
   public SystemDescriptor descriptor() {
     return new SystemDescriptor(
@@ -46,6 +45,15 @@ public final class TsdbSystem implements CasebookSystem {
         List.of(TELNET),
         TsdbRoutes.OPENTSDB_PATHS,
         TsdbConfig.SETTINGS);
+  }
+
+  /**
+   * The uid and data tables in the set namespace, the data table pre-split into its salt buckets.
+   */
+  @Override
+  public List<TableSpec> tables(SystemSettings settings) {
+    TsdbConfig config = TsdbConfig.from(settings);
+    return TsdbSchema.in(config.namespace()).tables(config.saltBuckets());
   }
 
   @Override

@@ -16,7 +16,6 @@ import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
@@ -160,20 +159,17 @@ final class RelationStore {
    * returns.
    */
   void writeImported(List<PendingChange> follows, long since) {
-    try (BufferedMutator writer = connection.getBufferedMutator(table)) {
-      for (PendingChange f : follows) {
-        writer.mutate(
-            new Put(WeiboKeys.relation(f.uid(), RelationKind.FOLLOWING, f.target()))
-                .addColumn(R, FOLLOWS, ONE)
-                .addColumn(R, VERSION, Bytes.toBytes(f.version()))
-                .addColumn(R, SINCE, Bytes.toBytes(since))
-                .addColumn(PENDING, WeiboKeys.pending(f.version()), EMPTY));
-        writer.mutate(followerPut(f.target(), f.uid(), true, f.version(), since));
-      }
-      writer.flush();
-    } catch (IOException e) {
-      throw StorageException.of("import follows", e);
+    List<Put> puts = new ArrayList<>(2 * follows.size());
+    for (PendingChange f : follows) {
+      puts.add(
+          new Put(WeiboKeys.relation(f.uid(), RelationKind.FOLLOWING, f.target()))
+              .addColumn(R, FOLLOWS, ONE)
+              .addColumn(R, VERSION, Bytes.toBytes(f.version()))
+              .addColumn(R, SINCE, Bytes.toBytes(since))
+              .addColumn(PENDING, WeiboKeys.pending(f.version()), EMPTY));
+      puts.add(followerPut(f.target(), f.uid(), true, f.version(), since));
     }
+    batch(puts);
   }
 
   /**

@@ -13,12 +13,18 @@ public record WeiboConfig(int fanOutThreshold, int backfillPosts) {
   /** Inbox entries expire after this long; the horizon of back-fill and unfollow clean-up too. */
   public static final int INBOX_TTL_DAYS = 30;
 
+  /** The smallest fan-out threshold: an account with one follower fans out on write. */
+  public static final int MIN_FANOUT_THRESHOLD = 2;
+
+  /** The most posts a new follow copies. */
+  public static final int MAX_BACKFILL_POSTS = 10_000;
+
   public WeiboConfig {
-    if (fanOutThreshold < 2) {
-      throw new IllegalArgumentException("fanOutThreshold must be >= 2");
+    if (fanOutThreshold < MIN_FANOUT_THRESHOLD) {
+      throw new IllegalArgumentException("fanOutThreshold must be >= " + MIN_FANOUT_THRESHOLD);
     }
-    if (backfillPosts < 0 || backfillPosts > 10_000) {
-      throw new IllegalArgumentException("backfillPosts must be 0..10000");
+    if (backfillPosts < 0 || backfillPosts > MAX_BACKFILL_POSTS) {
+      throw new IllegalArgumentException("backfillPosts must be 0.." + MAX_BACKFILL_POSTS);
     }
   }
 

@@ -31,7 +31,7 @@ public final class WeiboSystem implements CasebookSystem {
       Setting.ofInt(
           "fanout-threshold",
           WeiboConfig.defaults().fanOutThreshold(),
-          2,
+          WeiboConfig.MIN_FANOUT_THRESHOLD,
           Integer.MAX_VALUE,
           "Followers at which an account switches from fan-out on write to merge on read.");
 
@@ -41,7 +41,7 @@ public final class WeiboSystem implements CasebookSystem {
           "backfill-posts",
           WeiboConfig.defaults().backfillPosts(),
           0,
-          10_000,
+          WeiboConfig.MAX_BACKFILL_POSTS,
           "How many of an account's latest posts a new follow copies into the follower's timeline.");
 
   @Override

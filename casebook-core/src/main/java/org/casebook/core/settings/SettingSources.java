@@ -141,6 +141,14 @@ public final class SettingSources {
     checkKnown(fileValues.keySet(), known, "settings", file.map(Path::toString).orElse("file"));
   }
 
+  /**
+   * Refuses a key of {@code set} (as by {@code --set}) that is not among {@code declared} (scope →
+   * settings).
+   */
+  public static void checkSet(Map<String, String> set, Map<String, List<Setting<?>>> declared) {
+    none().withSet(set).checkKnown(declared);
+  }
+
   private static void checkKnown(
       Iterable<String> keys, TreeSet<String> known, String field, String where) {
     for (String k : keys) {

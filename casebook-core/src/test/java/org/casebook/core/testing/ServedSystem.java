@@ -47,7 +47,6 @@ public final class ServedSystem implements AutoCloseable {
       java.util.Map<String, String> settings) {
     Objects.requireNonNull(system, "system is null");
     SystemDescriptor descriptor = system.descriptor();
-    new SchemaManager(runtime.connection()).ensureAll(descriptor.tables());
     Platform.Builder builder = Platform.builder(runtime, EmbeddedHBase.dataDir());
     List<ListenerSpec> listeners = descriptor.listeners();
     for (ListenerSpec l : listeners) {
@@ -55,6 +54,7 @@ public final class ServedSystem implements AutoCloseable {
     }
     Platform platform = builder.build();
     SystemContext context = platform.contextFor(descriptor, settings);
+    new SchemaManager(runtime.connection()).ensureAll(system.tables(context.settings()));
     RunningSystem running = context.own(system.start(context));
     List<Route> routes = running.routes();
     HashSet<Object> bound = new HashSet<>(routes.stream().map(Route::spec).toList());

@@ -5,12 +5,8 @@ import crawlercommons.urlfrontier.Urlfrontier.GetParams;
 import crawlercommons.urlfrontier.Urlfrontier.KnownURLItem;
 import crawlercommons.urlfrontier.Urlfrontier.QueueList;
 import crawlercommons.urlfrontier.Urlfrontier.Stats;
-import crawlercommons.urlfrontier.Urlfrontier.StringList;
 import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import org.casebook.frontier.HandOutRequest;
 import org.casebook.frontier.KnownUrl;
 import org.casebook.frontier.PutAck;
@@ -18,6 +14,7 @@ import org.casebook.frontier.PutStatus;
 import org.casebook.frontier.QueueListing;
 import org.casebook.frontier.QueueStats;
 import org.casebook.frontier.UrlInfo;
+import org.casebook.frontier.UrlInfoCodec;
 import org.casebook.frontier.UrlItem;
 
 /** URLFrontier 2.5's messages to the frontier's records and back. */
@@ -25,19 +22,11 @@ final class UrlFrontierMessages {
   private UrlFrontierMessages() {}
 
   static UrlInfo urlInfo(URLInfo m) {
-    Map<String, List<String>> metadata = new LinkedHashMap<>();
-    m.getMetadataMap().forEach((name, values) -> metadata.put(name, values.getValuesList()));
-    return new UrlInfo(m.getUrl(), m.getKey(), m.getCrawlID(), metadata);
+    return UrlInfoCodec.info(m);
   }
 
   static URLInfo urlInfo(UrlInfo info) {
-    URLInfo.Builder b =
-        URLInfo.newBuilder().setUrl(info.url()).setKey(info.key()).setCrawlID(info.crawlId());
-    info.metadata()
-        .forEach(
-            (name, values) ->
-                b.putMetadata(name, StringList.newBuilder().addAllValues(values).build()));
-    return b.build();
+    return UrlInfoCodec.message(info);
   }
 
   /** A PutURLs item: discovered, known, or neither (refused when put). */

@@ -145,6 +145,7 @@ public final class HBaseRuntime implements Closeable {
     conf.setInt("hbase.hconnection.threads.core", Math.max(8, 4 * cores));
     conf.setInt("hbase.htable.threads.max", Math.max(8, 4 * cores));
     settings.overrides().forEach(conf::set);
+    org.casebook.core.schema.PureJavaCodecs.install(conf);
     try {
       if (clusterConfigured) {
         return connectCluster(conf, t0);

@@ -71,24 +71,52 @@ final class SchemaCommand {
   @Command(
       name = "ensure",
       mixinStandardHelpOptions = true,
-      description = "Create missing tables; fail on a table whose shape conflicts.")
+      description =
+          "Create missing tables and bring existing ones to their declared compression, bloom"
+              + " filters and block encoding (online); fail on a table whose shape conflicts.")
   static final class Ensure implements Callable<Integer> {
     @picocli.CommandLine.ParentCommand SchemaCommand parent;
 
     @Option(names = "--quiet", description = "Print nothing when all is well.")
     boolean quiet;
 
+    @Option(
+        names = "--major-compact",
+        description =
+            "Also start a major compaction of every table whose files keep an older compression,"
+                + " encoding or bloom filter: it rewrites them in the background, reading and"
+                + " writing the whole table once.")
+    boolean majorCompact;
+
     @Override
     public Integer call() {
       SchemaManager schemas = new SchemaManager(parent.context.runtimeOnly().connection());
-      for (SchemaManager.Result r :
-          schemas.ensureAll(Systems.allTables(parent.systems, parent.context.settingSources()))) {
-        if (!quiet) {
+      List<SchemaManager.Result> results =
+          schemas.ensureAll(Systems.allTables(parent.systems, parent.context.settingSources()));
+      for (SchemaManager.Result r : results) {
+        if (!quiet || !r.changes().isEmpty()) {
           System.out.printf(
-              "%-9s %-40s %d region(s)%n",
+              "%-14s %-40s %d region(s)%n",
               r.outcome().name().toLowerCase(java.util.Locale.ROOT),
               r.spec().name().getNameAsString(),
               r.regions());
+          r.changes().forEach(c -> System.out.println("               " + c));
+        }
+      }
+      List<SchemaManager.Result> stale = results.stream().filter(r -> r.rewrites()).toList();
+      for (SchemaManager.Result r : stale) {
+        if (majorCompact) {
+          schemas.majorCompact(r.spec().name());
+          System.out.println(
+              "major compaction started for "
+                  + r.spec().name().getNameAsString()
+                  + ": its files are rewritten in the background");
+        } else {
+          System.out.println(
+              r.spec().name().getNameAsString()
+                  + ": files written before the change keep their old form until a major"
+                  + " compaction (HBase runs one on its own schedule; `schema ensure"
+                  + " --major-compact` starts one now)");
         }
       }
       return 0;

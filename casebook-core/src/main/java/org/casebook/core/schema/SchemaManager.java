@@ -46,22 +46,41 @@ public final class SchemaManager {
      */
     FAMILIES_ADDED,
     /**
-     * A family's in-memory compaction or data block encoding was changed in place to the declared
-     * one (the first shapes only the memstore, the second only files written from now on: no stored
-     * data is touched); nothing else changed.
+     * A family's compression, bloom filter, data block encoding or in-memory compaction was changed
+     * in place to the declared one; nothing else changed. No stored cell is touched: the first
+     * three shape the files written from now on (flushes and compactions), the last only the
+     * memstore. Files already written keep theirs, and both kinds are read, until a major
+     * compaction rewrites them ({@link #majorCompact}).
      */
     RETUNED
   }
 
-  /** What an existing table lacks: families to add, families to retune. */
-  record Changes(List<FamilySpec> missing, List<ColumnFamilyDescriptor> retuned) {
+  /**
+   * What an existing table lacks: families to add, families to retune, and one line per change
+   * saying what it changes.
+   */
+  record Changes(
+      List<FamilySpec> missing, List<ColumnFamilyDescriptor> retuned, List<String> notes) {
     boolean none() {
       return missing.isEmpty() && retuned.isEmpty();
     }
   }
 
-  /** The result for one table. */
-  public record Result(TableSpec spec, Outcome outcome, int regions) {}
+  /**
+   * The result for one table; {@code changes}: one line per change made (empty when none), {@code
+   * rewrites}: whether stored files keep an older compression, encoding or bloom filter until a
+   * major compaction.
+   */
+  public record Result(
+      TableSpec spec, Outcome outcome, int regions, List<String> changes, boolean rewrites) {
+    public Result {
+      changes = List.copyOf(changes);
+    }
+
+    Result(TableSpec spec, Outcome outcome, int regions) {
+      this(spec, outcome, regions, List.of(), false);
+    }
+  }
 
   private final Connection connection;
 
@@ -193,34 +212,35 @@ public final class SchemaManager {
       changes.missing().forEach(f -> b.setColumnFamily(toDescriptor(f)));
       changes.retuned().forEach(b::modifyColumnFamily);
       admin.modifyTable(b.build());
-      changes
-          .missing()
-          .forEach(f -> LOG.info("added family {} to table {}", f.name(), spec.name()));
-      for (ColumnFamilyDescriptor f : changes.retuned()) {
-        ColumnFamilyDescriptor before = existing.getColumnFamily(f.getName());
-        if (f.getInMemoryCompaction() != before.getInMemoryCompaction()) {
-          LOG.info(
-              "family {} of table {} now compacts its memstore {} (was {})",
-              f.getNameAsString(),
-              spec.name(),
-              f.getInMemoryCompaction(),
-              before.getInMemoryCompaction());
-        }
-        if (f.getDataBlockEncoding() != before.getDataBlockEncoding()) {
-          LOG.info(
-              "family {} of table {} now encodes the blocks it writes {} (was {})",
-              f.getNameAsString(),
-              spec.name(),
-              f.getDataBlockEncoding(),
-              before.getDataBlockEncoding());
-        }
-      }
+      changes.notes().forEach(n -> LOG.info("table {}: {}", spec.name(), n));
     }
     Outcome outcome =
         changes.none()
             ? Outcome.UNCHANGED
             : changes.missing().isEmpty() ? Outcome.RETUNED : Outcome.FAMILIES_ADDED;
-    return new Result(spec, outcome, admin.getRegions(spec.name()).size());
+    boolean rewrites = false;
+    for (ColumnFamilyDescriptor f : changes.retuned()) {
+      ColumnFamilyDescriptor before = existing.getColumnFamily(f.getName());
+      rewrites |=
+          f.getCompressionType() != before.getCompressionType()
+              || f.getDataBlockEncoding() != before.getDataBlockEncoding()
+              || f.getBloomFilterType() != before.getBloomFilterType();
+    }
+    return new Result(
+        spec, outcome, admin.getRegions(spec.name()).size(), changes.notes(), rewrites);
+  }
+
+  /**
+   * Asks for a major compaction of every region of {@code table}, which rewrites its files with the
+   * family's current compression, encoding and bloom filter. It runs in the background on the
+   * region servers and reads and writes the whole table once.
+   */
+  public void majorCompact(org.apache.hadoop.hbase.TableName table) {
+    try (Admin admin = connection.getAdmin()) {
+      admin.majorCompact(table);
+    } catch (IOException e) {
+      throw StorageException.of("major-compact " + table, e);
+    }
   }
 
   /** Drops the table if it exists (used by benchmarks and experiments on their own tables). */
@@ -352,15 +372,17 @@ public final class SchemaManager {
   /**
    * Checks an existing table against its spec. Some changes are made in place, because none touches
    * stored data, so a newer version of a system can start on an older one's tables: adding a family
-   * the spec declares and the table lacks, and giving a family the in-memory compaction and data
-   * block encoding the spec declares (other settings of that family kept; files already written
-   * keep their encoding until compacted, and both kinds are read). They are returned. Any other
-   * difference is a conflict.
+   * the spec declares and the table lacks, and giving a family the compression, bloom filter, data
+   * block encoding and in-memory compaction the spec declares (its other settings kept; files
+   * already written keep theirs until compacted, and both kinds are read). They are returned. Any
+   * other difference (versions, TTL, block size, in-memory, table settings) is a conflict: each
+   * changes what is kept or how it is cached, which an operator decides.
    */
   static Changes verify(TableDescriptor existing, TableSpec spec) {
     List<String> diffs = new ArrayList<>();
     List<FamilySpec> missing = new ArrayList<>();
     List<ColumnFamilyDescriptor> retuned = new ArrayList<>();
+    List<String> notes = new ArrayList<>();
     Map<String, ColumnFamilyDescriptor> actual = new TreeMap<>();
     for (ColumnFamilyDescriptor cf : existing.getColumnFamilies()) {
       actual.put(cf.getNameAsString(), cf);
@@ -369,31 +391,46 @@ public final class SchemaManager {
       ColumnFamilyDescriptor cf = actual.remove(f.name());
       if (cf == null) {
         missing.add(f);
+        notes.add("added family " + f.name());
         continue;
       }
       compare(diffs, f.name(), "max versions", f.maxVersions(), cf.getMaxVersions());
       compare(diffs, f.name(), "ttl seconds", f.ttlSeconds(), cf.getTimeToLive());
-      compare(diffs, f.name(), "bloom filter", f.bloom(), cf.getBloomFilterType());
       compare(diffs, f.name(), "block size", f.blockSize(), cf.getBlocksize());
-      compare(
-          diffs,
-          f.name(),
-          "compression",
-          effectiveCompression(f.compression()),
-          cf.getCompressionType());
       compare(diffs, f.name(), "in memory", f.inMemory(), cf.isInMemory());
-      boolean compaction =
-          f.inMemoryCompaction() != null && f.inMemoryCompaction() != cf.getInMemoryCompaction();
-      boolean encoding =
-          f.dataBlockEncoding() != null && f.dataBlockEncoding() != cf.getDataBlockEncoding();
-      if (compaction || encoding) {
-        ColumnFamilyDescriptorBuilder b = ColumnFamilyDescriptorBuilder.newBuilder(cf);
-        if (compaction) {
-          b.setInMemoryCompaction(f.inMemoryCompaction());
-        }
-        if (encoding) {
-          b.setDataBlockEncoding(f.dataBlockEncoding());
-        }
+      ColumnFamilyDescriptorBuilder b = ColumnFamilyDescriptorBuilder.newBuilder(cf);
+      int before = notes.size();
+      Compression.Algorithm codec = effectiveCompression(f.compression());
+      if (codec != cf.getCompressionType()) {
+        b.setCompressionType(codec);
+        notes.add(
+            retuneNote(f.name(), "compresses the files it writes", cf.getCompressionType(), codec));
+      }
+      if (f.bloom() != cf.getBloomFilterType()) {
+        b.setBloomFilterType(f.bloom());
+        notes.add(retuneNote(f.name(), "writes bloom filters", cf.getBloomFilterType(), f.bloom()));
+      }
+      if (f.dataBlockEncoding() != null && f.dataBlockEncoding() != cf.getDataBlockEncoding()) {
+        b.setDataBlockEncoding(f.dataBlockEncoding());
+        notes.add(
+            retuneNote(
+                f.name(),
+                "encodes the blocks it writes",
+                cf.getDataBlockEncoding(),
+                f.dataBlockEncoding()));
+      }
+      if (f.inMemoryCompaction() != null && f.inMemoryCompaction() != cf.getInMemoryCompaction()) {
+        b.setInMemoryCompaction(f.inMemoryCompaction());
+        notes.add(
+            "family "
+                + f.name()
+                + " now compacts its memstore "
+                + f.inMemoryCompaction()
+                + " (was "
+                + cf.getInMemoryCompaction()
+                + ")");
+      }
+      if (notes.size() > before) {
         retuned.add(b.build());
       }
     }
@@ -416,9 +453,24 @@ public final class SchemaManager {
               + " exists with another shape: "
               + String.join("; ", diffs)
               + ". Migrate or drop it deliberately; Casebook only adds missing families and sets"
-              + " a family's in-memory compaction and data block encoding.");
+              + " a family's compression, bloom filter, data block encoding and in-memory"
+              + " compaction.");
     }
-    return new Changes(missing, retuned);
+    return new Changes(missing, retuned, notes);
+  }
+
+  private static String retuneNote(String family, String what, Object before, Object after) {
+    return "family "
+        + family
+        + " now "
+        + what
+        + " "
+        + after
+        + " (was "
+        + before
+        + "; files already written keep "
+        + before
+        + " until a major compaction)";
   }
 
   private static void compare(

@@ -8,6 +8,7 @@ import org.apache.hadoop.hbase.MemoryCompactionPolicy;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
+import org.apache.hadoop.hbase.io.compress.Compression;
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
 import org.apache.hadoop.hbase.regionserver.BloomType;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -170,6 +171,108 @@ class SchemaManagerIT {
       assertThat(admin.getDescriptor(old.name()).getColumnFamily(a).getInMemoryCompaction())
           .isEqualTo(MemoryCompactionPolicy.EAGER);
     }
+  }
+
+  @Test
+  void anUncompressedTableIsCompressedInPlaceAndItsDataReadsBeforeAndAfterTheRewrite(
+      HBaseRuntime runtime) throws Exception {
+    SchemaManager schemas = new SchemaManager(runtime.connection());
+    String table = TestIds.unique("codec");
+    TableSpec plain = oneFamily(table, FamilySpec.of("a"));
+    schemas.ensure(plain);
+    byte[] a = Bytes.toBytes("a");
+    int rows = 2000;
+    try (org.apache.hadoop.hbase.client.Table t = runtime.connection().getTable(plain.name())) {
+      List<org.apache.hadoop.hbase.client.Put> puts = new java.util.ArrayList<>();
+      for (int i = 0; i < rows; i++) {
+        puts.add(
+            new org.apache.hadoop.hbase.client.Put(Bytes.toBytes(String.format("row%05d", i)))
+                .addColumn(a, a, Bytes.toBytes("{\"behaviour\":\"play\",\"n\":" + i + "}")));
+      }
+      t.put(puts);
+    }
+    try (Admin admin = runtime.connection().getAdmin()) {
+      admin.flush(plain.name());
+    }
+    long before = storeFileBytes(runtime, plain.name(), Compression.Algorithm.NONE);
+    assertThat(before).isPositive();
+    TableSpec compressed =
+        oneFamily(table, FamilySpec.of("a").withCompression(Compression.Algorithm.ZSTD));
+    SchemaManager.Result result = schemas.ensureAll(List.of(compressed)).get(0);
+    assertThat(result.outcome()).isEqualTo(SchemaManager.Outcome.RETUNED);
+    assertThat(result.rewrites()).isTrue();
+    assertThat(result.changes())
+        .singleElement()
+        .asString()
+        .contains("compresses the files it writes ZSTD (was NONE");
+    assertThat(schemas.ensure(compressed).outcome()).isEqualTo(SchemaManager.Outcome.UNCHANGED);
+    try (Admin admin = runtime.connection().getAdmin()) {
+      assertThat(admin.getDescriptor(plain.name()).getColumnFamily(a).getCompressionType())
+          .isEqualTo(Compression.Algorithm.ZSTD);
+    }
+    assertThat(countRows(runtime, plain.name()))
+        .as("old files read after the change")
+        .isEqualTo(rows);
+    assertThat(storeFileBytes(runtime, plain.name(), Compression.Algorithm.ZSTD)).isZero();
+    schemas.majorCompact(plain.name());
+    long deadline = System.currentTimeMillis() + 60_000;
+    long after = storeFileBytes(runtime, plain.name(), Compression.Algorithm.ZSTD);
+    while (after == 0 && System.currentTimeMillis() < deadline) {
+      Thread.sleep(250);
+      after = storeFileBytes(runtime, plain.name(), Compression.Algorithm.ZSTD);
+    }
+    // The old file stays beside the new one until HBase discharges compacted files.
+    assertThat(after).as("the rewritten file, compressed").isPositive().isLessThan(before / 2);
+    assertThat(countRows(runtime, plain.name())).as("rewritten files read").isEqualTo(rows);
+    try (org.apache.hadoop.hbase.client.Table t = runtime.connection().getTable(plain.name())) {
+      assertThat(
+              Bytes.toString(
+                  t.get(new org.apache.hadoop.hbase.client.Get(Bytes.toBytes("row01234")))
+                      .getValue(a, a)))
+          .isEqualTo("{\"behaviour\":\"play\",\"n\":1234}");
+    }
+  }
+
+  /** The bytes of the table's store files whose blocks {@code codec} compresses. */
+  private static long storeFileBytes(
+      HBaseRuntime runtime, TableName name, Compression.Algorithm codec)
+      throws java.io.IOException {
+    org.apache.hadoop.conf.Configuration conf = runtime.configuration();
+    org.apache.hadoop.fs.FileSystem fs = org.apache.hadoop.fs.FileSystem.get(conf);
+    org.apache.hadoop.fs.Path dir =
+        org.apache.hadoop.hbase.util.CommonFSUtils.getTableDir(
+            org.apache.hadoop.hbase.util.CommonFSUtils.getRootDir(conf), name);
+    long bytes = 0;
+    var files = fs.listFiles(dir, true);
+    while (files.hasNext()) {
+      var f = files.next();
+      if (!f.getPath().getParent().getName().equals("a")) {
+        continue;
+      }
+      try (org.apache.hadoop.hbase.io.hfile.HFile.Reader reader =
+          org.apache.hadoop.hbase.io.hfile.HFile.createReader(
+              fs, f.getPath(), org.apache.hadoop.hbase.io.hfile.CacheConfig.DISABLED, true, conf)) {
+        if (reader.getFileContext().getCompression() == codec) {
+          bytes += f.getLen();
+        }
+      } catch (java.io.FileNotFoundException discharged) {
+        // a compacted file removed between the listing and the read
+      }
+    }
+    return bytes;
+  }
+
+  private static int countRows(HBaseRuntime runtime, org.apache.hadoop.hbase.TableName name)
+      throws java.io.IOException {
+    int n = 0;
+    try (org.apache.hadoop.hbase.client.Table t = runtime.connection().getTable(name);
+        org.apache.hadoop.hbase.client.ResultScanner scanner =
+            t.getScanner(new org.apache.hadoop.hbase.client.Scan())) {
+      for (org.apache.hadoop.hbase.client.Result r : scanner) {
+        n++;
+      }
+    }
+    return n;
   }
 
   @Test

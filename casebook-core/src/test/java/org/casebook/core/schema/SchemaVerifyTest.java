@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.apache.hadoop.hbase.MemoryCompactionPolicy;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.io.compress.Compression;
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
+import org.apache.hadoop.hbase.regionserver.BloomType;
 import org.junit.jupiter.api.Test;
 
 /** {@link SchemaManager#verify}: what an existing table is retuned to, without HBase. */
@@ -67,5 +69,43 @@ class SchemaVerifyTest {
               assertThat(f.getDataBlockEncoding()).isEqualTo(DataBlockEncoding.ROW_INDEX_V1);
             });
     assertThat(changes.missing()).isEmpty();
+  }
+
+  @Test
+  void compressionAndBloomChangeInPlaceAndSayTheOldFilesKeepTheirsUntilAMajorCompaction() {
+    PureJavaCodecs.install(new org.apache.hadoop.conf.Configuration(false));
+    SchemaManager.Changes changes =
+        SchemaManager.verify(
+            existing(FamilySpec.of("a").withBlockSize(8192)),
+            spec(
+                FamilySpec.of("a")
+                    .withBlockSize(8192)
+                    .withCompression(Compression.Algorithm.ZSTD)
+                    .withBloom(BloomType.NONE)));
+    assertThat(changes.retuned())
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.getCompressionType()).isEqualTo(Compression.Algorithm.ZSTD);
+              assertThat(f.getBloomFilterType()).isEqualTo(BloomType.NONE);
+              assertThat(f.getBlocksize()).isEqualTo(8192);
+            });
+    assertThat(changes.notes())
+        .containsExactly(
+            "family a now compresses the files it writes ZSTD (was NONE; files already written"
+                + " keep NONE until a major compaction)",
+            "family a now writes bloom filters NONE (was ROW; files already written keep ROW until"
+                + " a major compaction)");
+  }
+
+  @Test
+  void aChangedTtlIsStillAConflictBecauseItDecidesWhatIsKept() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () ->
+                SchemaManager.verify(
+                    existing(FamilySpec.of("a")),
+                    spec(FamilySpec.of("a").withTtlSeconds(86_400).withBloom(BloomType.NONE))))
+        .isInstanceOf(org.casebook.core.ConflictException.class)
+        .hasMessageContaining("ttl seconds is 2147483647, declared 86400");
   }
 }

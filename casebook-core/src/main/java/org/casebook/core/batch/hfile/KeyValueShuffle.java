@@ -111,6 +111,8 @@ public final class KeyValueShuffle {
     @Override
     protected void setup(Context context) {
       index = TableIndex.of(context.getConfiguration());
+      // A task on YARN runs in a JVM of its own, whose HBase has not loaded the codecs yet.
+      org.casebook.core.schema.PureJavaCodecs.install(context.getConfiguration());
     }
 
     @Override

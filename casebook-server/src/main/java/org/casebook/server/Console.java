@@ -107,6 +107,12 @@ final class Console implements AutoCloseable {
               "HBase mode, region servers, and every system's tables with their regions: size,"
                   + " read and write request counters",
               false),
+          new RouteSpec(
+              "GET",
+              "/api/schema",
+              "Every system's tables as declared and as they are: regions, bytes on disk, the"
+                  + " largest region's share, compression, encoding, bloom filter and TTL",
+              false),
           new RouteSpec("GET", OPENAPI, "This description (OpenAPI 3)", false),
           new RouteSpec("GET", "/api/docs", "The interactive page for this description", false),
           new RouteSpec("GET", "/metrics", "Prometheus metrics of the process", false),
@@ -133,6 +139,7 @@ final class Console implements AutoCloseable {
       HttpApiServer http) {
     Console c = new Console(systems, tables, runtime, http);
     http.add(new Route(spec("/api/cluster"), req -> HttpResponse.ok(c.cluster())));
+    http.add(new Route(spec("/api/schema"), req -> HttpResponse.ok(c.schema())));
     http.add(new Route(spec(OPENAPI), req -> HttpResponse.ok(c.openApi())));
     http.add(new Route(spec("/api/docs"), req -> c.file("console/api-docs.html", HTML, false)));
     http.add(new Route(spec("/"), req -> c.file("console/index.html", HTML, false)));
@@ -219,6 +226,18 @@ final class Console implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("read " + resource, e);
     }
+  }
+
+  // ---- /api/schema
+
+  Map<String, Object> schema() {
+    List<SchemaView.Table> out = new ArrayList<>();
+    for (SystemDescriptor d : systems) {
+      out.addAll(
+          SchemaView.live(
+              d.name(), tables.get(d.name()), runtime.connection(), runtime.configuration()));
+    }
+    return Map.of("tables", out);
   }
 
   // ---- /api/cluster

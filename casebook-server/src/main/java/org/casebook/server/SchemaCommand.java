@@ -3,7 +3,6 @@ package org.casebook.server;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.casebook.core.CasebookSystem;
-import org.casebook.core.schema.FamilySpec;
 import org.casebook.core.schema.SchemaManager;
 import org.casebook.core.schema.TableSpec;
 import picocli.CommandLine.Command;
@@ -27,42 +26,46 @@ final class SchemaCommand {
   @Command(
       name = "show",
       mixinStandardHelpOptions = true,
-      description = "Print the declared tables, where the settings put them (no HBase needed).")
+      description =
+          "Print the declared tables, where the settings put them (no HBase needed); with --live,"
+              + " also what each is on HBase: regions, bytes on disk, the largest region's share"
+              + " and settings that differ from the declared ones.")
   static final class Show implements Callable<Integer> {
     @picocli.CommandLine.ParentCommand SchemaCommand parent;
 
+    @Option(
+        names = "--live",
+        description = "Start or attach to HBase and show each table as it is.")
+    boolean live;
+
+    @Option(names = "--json", description = "Print JSON instead of text.")
+    boolean json;
+
     @Override
     public Integer call() {
+      List<SchemaView.Table> all = new java.util.ArrayList<>();
       for (CasebookSystem s : parent.systems) {
         org.casebook.core.SystemDescriptor d = s.descriptor();
-        System.out.println(d.name() + " — " + d.summary());
-        for (TableSpec t : Systems.tables(s, parent.context.settingSources())) {
-          System.out.printf(
-              "  %s  (%s)%n    key: %s%n",
-              t.name().getNameAsString(),
-              t.splits().regionCount() > 1
-                  ? t.splits().regionCount() + " regions, " + t.splits().description()
-                  : "1 region",
-              t.keyDoc());
-          for (FamilySpec f : t.families()) {
-            System.out.printf(
-                "    family %-4s versions=%d ttl=%s bloom=%s block=%dK compression=%s%s%s%s%n",
-                f.name(),
-                f.maxVersions(),
-                f.ttlSeconds() == FamilySpec.FOREVER ? "forever" : f.ttlSeconds() + "s",
-                f.bloom(),
-                f.blockSize() / 1024,
-                f.compression(),
-                f.inMemory() ? " in-memory" : "",
-                f.inMemoryCompaction() == null
-                    ? ""
-                    : " memstore-compaction=" + f.inMemoryCompaction(),
-                f.dataBlockEncoding() == null ? "" : " encoding=" + f.dataBlockEncoding());
+        List<TableSpec> specs = Systems.tables(s, parent.context.settingSources());
+        List<SchemaView.Table> tables =
+            live
+                ? SchemaView.live(
+                    d.name(),
+                    specs,
+                    parent.context.runtimeOnly().connection(),
+                    parent.context.runtimeOnly().configuration())
+                : SchemaView.declared(d.name(), specs);
+        all.addAll(tables);
+        if (!json) {
+          System.out.println(d.name() + " — " + d.summary());
+          SchemaView.print(tables, System.out);
+          for (org.casebook.core.key.KeyLayout k : d.keys()) {
+            System.out.printf("  key layout %s: %s%n", k.name(), k.shape());
           }
         }
-        for (org.casebook.core.key.KeyLayout k : d.keys()) {
-          System.out.printf("  key layout %s: %s%n", k.name(), k.shape());
-        }
+      }
+      if (json) {
+        System.out.println(org.casebook.core.Json.writePretty(java.util.Map.of("tables", all)));
       }
       return 0;
     }

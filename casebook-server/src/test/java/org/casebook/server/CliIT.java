@@ -138,4 +138,19 @@ class CliIT {
         .contains("weibo:inbox")
         .contains("m: followee:string");
   }
+
+  @Test
+  void schemaShowLiveAddsRegionsBytesAndTheLargestRegionsShare() {
+    assertThat(cli("weibo", "publish", "schema-live", "bytes on disk after a flush")).isZero();
+    assertThat(cli("schema", "show", "--live")).isZero();
+    assertThat(out.toString(StandardCharsets.UTF_8))
+        .contains("weibo:posts")
+        .containsPattern("now: \\d+ region\\(s\\), [0-9.]+ (B|KiB|MiB|GiB) on disk, largest region")
+        .contains("compression=");
+    out.reset();
+    assertThat(cli("schema", "show", "--live", "--json")).isZero();
+    assertThat(out.toString(StandardCharsets.UTF_8))
+        .contains("\"bytesOnDisk\"")
+        .contains("\"largestRegionShare\"");
+  }
 }

@@ -107,6 +107,30 @@ class ConsoleIT {
     }
   }
 
+  @Test
+  void theSchemaAnswerShowsEveryTableAsDeclaredAndAsItIs() throws Exception {
+    assertThat(
+            console
+                .send("POST", "/api/weibo/users/schema-view/posts", "{\"content\":\"sized\"}")
+                .statusCode())
+        .isEqualTo(201);
+    JsonNode schema = Json.mapper().readTree(get("/api/schema").body());
+    List<String> names = new ArrayList<>();
+    for (JsonNode t : schema.get("tables")) {
+      names.add(t.get("name").asText());
+      JsonNode live = t.get("live");
+      assertThat(live.isObject()).as(t.get("name").asText() + " is on HBase").isTrue();
+      assertThat(live.get("regions").asInt()).isGreaterThanOrEqualTo(1);
+      assertThat(live.get("regionBytes").size()).isEqualTo(live.get("regions").asInt());
+      assertThat(live.get("drift")).as(t.get("name").asText()).isEmpty();
+      for (JsonNode f : t.get("families")) {
+        assertThat(f.get("compression").asText()).isNotEmpty();
+        assertThat(f.get("bloom").asText()).isNotEmpty();
+      }
+    }
+    assertThat(names).contains("weibo:posts", "trails:events");
+  }
+
   /**
    * Every table gets a row count within a few refreshes; a table of no more than the sample's rows
    * is counted exactly, which a full scan here confirms once the counts have caught up with the

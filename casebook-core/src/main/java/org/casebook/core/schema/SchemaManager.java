@@ -348,6 +348,11 @@ public final class SchemaManager {
     return b.build();
   }
 
+  /** The compression {@code family} gets on a table created here (its codec, or NONE if absent). */
+  public static Compression.Algorithm declaredCompression(FamilySpec family) {
+    return effectiveCompression(family.compression());
+  }
+
   /** The codec if this runtime can use it, else NONE (logged once per codec). */
   static Compression.Algorithm effectiveCompression(Compression.Algorithm wanted) {
     if (wanted == Compression.Algorithm.NONE) {

@@ -134,10 +134,12 @@ function heatRows(systems, rates, only) {
         });
       });
       const size = t.regions.reduce((a, r) => a + r.storeFileBytes + r.memStoreBytes, 0);
+      const largest = t.regions.reduce((a, r) => Math.max(a, r.storeFileBytes + r.memStoreBytes), 0);
+      const share = size > 0 && t.regions.length > 1 ? ` · largest region ${Math.round((100 * largest) / size)} %` : '';
       const tableAttrs = { class: 'heat-table', 'data-table': t.name };
       if (t.rows != null) tableAttrs['data-rows'] = `${t.rows}${t.rowsExact ? '' : '~'}`;
       out.push(el('div', tableAttrs,
-        el('span', { class: 'label', title: t.description }, `${t.name} · ${t.regions.length} region${t.regions.length === 1 ? '' : 's'} · ${bytes(size)}`
+        el('span', { class: 'label', title: `${t.description}\n${t.storage}` }, `${t.name} · ${t.regions.length} region${t.regions.length === 1 ? '' : 's'} · ${bytes(size)}${share}`
           + (t.rows == null ? '' : ` · ${rowCount(t.rows, t.rowsExact)}`)),
         el('div', { class: 'heat-row' }, cells)));
     });

@@ -257,21 +257,46 @@ final class Console implements AutoCloseable {
       Long rows,
       boolean rowsExact) {}
 
-  /** A table; {@code rows} sums its regions' once every region has one, else null. */
+  /**
+   * A table; {@code rows} sums its regions' once every region has one, else null; {@code storage}:
+   * each family's declared compression, block encoding and bloom filter.
+   */
   record TableEntry(
-      String name, String description, List<RegionEntry> regions, Long rows, boolean rowsExact) {
-    static TableEntry of(String name, String description, List<RegionEntry> regions) {
+      String name,
+      String description,
+      String storage,
+      List<RegionEntry> regions,
+      Long rows,
+      boolean rowsExact) {
+    static TableEntry of(
+        String name, String description, String storage, List<RegionEntry> regions) {
       long rows = 0;
       boolean exact = true;
       for (RegionEntry r : regions) {
         if (r.rows() == null) {
-          return new TableEntry(name, description, regions, null, false);
+          return new TableEntry(name, description, storage, regions, null, false);
         }
         rows += r.rows();
         exact &= r.rowsExact();
       }
-      return new TableEntry(name, description, regions, regions.isEmpty() ? null : rows, exact);
+      return new TableEntry(
+          name, description, storage, regions, regions.isEmpty() ? null : rows, exact);
     }
+  }
+
+  private static String storage(TableSpec t) {
+    List<String> families = new ArrayList<>();
+    for (org.casebook.core.schema.FamilySpec f : t.families()) {
+      families.add(
+          f.name()
+              + ": "
+              + org.casebook.core.schema.SchemaManager.declaredCompression(f)
+              + ", "
+              + (f.dataBlockEncoding() == null ? "NONE" : f.dataBlockEncoding())
+              + ", bloom "
+              + f.bloom());
+    }
+    return String.join("; ", families);
   }
 
   /** A system's tables; {@code page}: it has a console page of its own. */
@@ -337,7 +362,10 @@ final class Console implements AutoCloseable {
       for (TableSpec t : tables.get(d.name())) {
         entries.add(
             TableEntry.of(
-                t.name().getNameAsString(), t.keyDoc(), byTable.getOrDefault(t.name(), List.of())));
+                t.name().getNameAsString(),
+                t.keyDoc(),
+                storage(t),
+                byTable.getOrDefault(t.name(), List.of())));
         toSample.addAll(regionsByTable.getOrDefault(t.name(), List.of()));
       }
       out.add(new SystemTables(d.name(), hasPage(d.name()), entries));

@@ -27,11 +27,16 @@ public record ArchiveTables(
 
   /**
    * Split at region ids 1..R-1 (seed 001 §2.2.1), as an import creates them: with the key rule, a
-   * user and its statuses are in one pre-created region.
+   * user and its statuses are in one pre-created region, and MD5 spreads users and status ids
+   * evenly over the R ids. Without the rule the keys carry no region id (they start with the uid,
+   * the index's with id 0), so region-id points would leave every region but one empty: the tables
+   * start as one region, to be split where their keys fall ({@link #splitAt}) or by HBase.
    */
   public static ArchiveTables regionIds(Layout layout) {
     SplitPoints s =
-        layout.regions() > 1 ? SplitPoints.regionPrefixes(layout.regions()) : SplitPoints.none();
+        layout.keyRule() && layout.regions() > 1
+            ? SplitPoints.regionPrefixes(layout.regions())
+            : SplitPoints.none();
     return new ArchiveTables(layout, s, s, s, Map.of());
   }
 

@@ -13,7 +13,9 @@ import org.casebook.core.schema.TableSpec;
 /**
  * The frontier's tables in one namespace ({@code frontier} unless a test or benchmark picks its
  * own). Every channel shares them; its number leads every key (seed 002 made two tables per
- * channel: see the README's departures).
+ * channel: see the README's departures). None is pre-split: channel numbers are handed out as
+ * channels are made, so where their keys fall is not known when the tables are; they grow by
+ * HBase's own splits.
  */
 record FrontierSchema(
     String namespace,

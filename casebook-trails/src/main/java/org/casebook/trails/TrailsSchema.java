@@ -1,5 +1,6 @@
 package org.casebook.trails;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
@@ -25,16 +26,16 @@ record TrailsSchema(TableName events, TableName tall, TableName wide) {
   }
 
   /**
-   * Events are pre-split on the reversed uid's first byte (16 regions over printable ASCII):
-   * reversing puts the fastest-changing character of sequential ids first. Every family indexes the
-   * rows of each block ({@link #family}).
+   * Events are pre-split on the reversed uid's first character ({@link #eventSplits}); the history
+   * tables lead with the plain uid, whose distribution is not known when they are made, and grow by
+   * HBase's own splits. Every family indexes the rows of each block ({@link #family}).
    */
   List<TableSpec> tables() {
     return List.of(
         new TableSpec(
             events,
             List.of(family("d")),
-            firstCharSplits(),
+            eventSplits(),
             TrailsKeys.EVENT_ROW.shape() + "; columns " + TrailsKeys.EVENT_COLUMN.shape()),
         new TableSpec(tall, List.of(family("h")), SplitPoints.none(), TrailsKeys.TALL_ROW.shape()),
         new TableSpec(
@@ -54,12 +55,23 @@ record TrailsSchema(TableName events, TableName tall, TableName wide) {
     return FamilySpec.of(name).withDataBlockEncoding(DataBlockEncoding.ROW_INDEX_V1);
   }
 
-  private static SplitPoints firstCharSplits() {
-    String points = "02468acegikmoqsu";
-    List<byte[]> p = new java.util.ArrayList<>();
-    for (int i = 1; i < points.length(); i++) {
-      p.add(new byte[] {(byte) points.charAt(i)});
+  /**
+   * 10 regions, one per decimal digit the reversed uid starts with. Reversing puts a uid's last,
+   * fastest-changing character first, and set-top-box uids (the generator's too) are numbers, so
+   * their keys start with a digit, each digit about as often. Each point is the row prefix of the
+   * one-digit uid, encoded by {@link TrailsKeys#EVENT_ROW} itself: it sorts after every key of the
+   * digit below and at or before every key of its own. A uid that does not end in a digit (the API
+   * takes any id) lands by its last character's code point: below {@code '0'} (space, {@code '-'},
+   * {@code '.'} …) in the first region, above {@code '9'} (letters, {@code '_'}, CJK …) in the
+   * last, so ids ending in letters crowd the {@code 9} region.
+   *
+   * <p>Split points apply when the table is created: an events table made before keeps its own.
+   */
+  private static SplitPoints eventSplits() {
+    List<byte[]> points = new ArrayList<>();
+    for (char digit = '1'; digit <= '9'; digit++) {
+      points.add(TrailsKeys.EVENT_ROW.prefix(String.valueOf(digit)));
     }
-    return SplitPoints.of(p, "16 regions on the reversed uid's last character");
+    return SplitPoints.of(points, "10 regions on the uid's last digit (the reversed uid's first)");
   }
 }

@@ -44,6 +44,13 @@ record TsdbSchema(String namespace, TableName uid, TableName data) {
         namespace, TableName.valueOf(namespace, "uid"), TableName.valueOf(namespace, "data"));
   }
 
+  /**
+   * The tables for {@code saltBuckets} (0: no salt). Salted, the data table has one region per salt
+   * bucket: the bucket is an MD5 of the series (metric and tags), so series spread evenly once
+   * there are a few per bucket. Unsalted, data rows lead with the metric id, handed out in order as
+   * metrics appear, and the uid table is small: neither has a key distribution to split on up
+   * front, and both grow by HBase's own splits.
+   */
   List<TableSpec> tables(int saltBuckets) {
     return List.of(
         new TableSpec(

@@ -9,7 +9,9 @@ import org.casebook.core.schema.TableSpec;
 
 /**
  * The feed's tables in one namespace ({@code weibo} unless a benchmark picks its own). Every table
- * leads with the user id, so writes spread by user.
+ * leads with the user id, so writes spread by user. None is pre-split: where uids fall is not known
+ * when the tables are made, so they grow by HBase's own splits (at cluster scale, create them split
+ * at uid quantiles: docs/SCALING.md).
  */
 record WeiboSchema(
     String namespace, TableName posts, TableName inbox, TableName relations, TableName users) {

@@ -75,8 +75,9 @@ public final class BenchCommand {
       name = "trails-growth",
       mixinStandardHelpOptions = true,
       description =
-          "How each trails step's time grows with the records loaded: a table and two log-log"
-              + " charts (p50, p99) from bench trails result files of different sizes.")
+          "How each trails step's time, and each side's bytes per record, grow with the records"
+              + " loaded: a table and two log-log charts (p50, p99) from bench trails result"
+              + " files of different sizes.")
   int trailsGrowth(
       @picocli.CommandLine.Parameters(
               arity = "2..*",

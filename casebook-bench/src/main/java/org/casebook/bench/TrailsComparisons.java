@@ -12,7 +12,7 @@ final class TrailsComparisons {
   /**
    * The comparisons printed at the end, also put under {@code comparisons} in {@code json}: the Put
    * ingest against the raw ceiling, each query's p50 and p99 and the loads and the 000 task against
-   * PostgreSQL's, each against the issue's targets.
+   * PostgreSQL's, and the bytes stored per record on both sides, each against the issue's targets.
    */
   static String ratios(BenchTable table, RawBenchmark.Figures raw, Map<String, Object> json) {
     Map<String, BenchTable.Row> rows = new LinkedHashMap<>();
@@ -73,6 +73,23 @@ final class TrailsComparisons {
               pgLoad.seconds(),
               ingest.seconds() / pgLoad.seconds()));
       r.put("loadHBaseVsPostgresSeconds", List.of(ingest.seconds(), pgLoad.seconds()));
+    }
+    if (json.get("hbaseStorage") instanceof Map<?, ?> hb
+        && json.get("postgresStorage") instanceof Map<?, ?> pg
+        && hb.get("bytesPerRecord") instanceof Double hbPerRecord
+        && pg.get("bytesPerRecord") instanceof Double pgPerRecord
+        && pgPerRecord > 0) {
+      double ratio = hbPerRecord / pgPerRecord;
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "  bytes per record, HBase ÷ PostgreSQL: %.1f B (3 tables' store files) / %.1f B"
+                  + " (heap + 2 indexes) = %.2fx, target < 1x (fewer bytes than PostgreSQL): %s%n",
+              hbPerRecord,
+              pgPerRecord,
+              ratio,
+              met(ratio < 1)));
+      r.put("bytesPerRecordHBaseVsPostgres", List.of(hbPerRecord, pgPerRecord));
     }
     json.put("comparisons", r);
     return sb.toString();

@@ -15,16 +15,36 @@ import org.casebook.core.InvalidInputException;
 /**
  * {@code casebook bench trails-growth A.json B.json …}: how each trails step's time grows with the
  * records loaded, from {@code bench trails} result files of different sizes. Queries are compared
- * by their p50 and p99, timed steps (loads, the 000 task) by their seconds; the table gives each
- * size's figure and the last size's ÷ the first's, and two log–log charts (p50, p99) go next to the
- * JSON.
+ * by their p50 and p99, timed steps (loads, the 000 task) by their seconds, and the bytes each side
+ * stores per record where the files have them; the table gives each size's figure and the last
+ * size's ÷ the first's, and two log–log charts (p50, p99) go next to the JSON.
  */
 final class TrailsGrowth {
   /** One result file: the records it loaded and its steps' figures. */
   record Run(Path file, long records, Map<String, Figure> steps) {}
 
-  /** A step's figures; NaN where the step has none (a query has no seconds, a load no p50). */
-  record Figure(double p50Ms, double p99Ms, double seconds) {}
+  /**
+   * A step's figures; NaN where the step has none (a query has no seconds, a load no p50, only the
+   * bytes stored have bytes per record).
+   */
+  record Figure(double p50Ms, double p99Ms, double seconds, double bytesPerRecord) {
+    static Figure latency(double p50Ms, double p99Ms) {
+      return new Figure(p50Ms, p99Ms, Double.NaN, Double.NaN);
+    }
+
+    static Figure seconds(double seconds) {
+      return new Figure(Double.NaN, Double.NaN, seconds, Double.NaN);
+    }
+
+    static Figure bytesPerRecord(double bytes) {
+      return new Figure(Double.NaN, Double.NaN, Double.NaN, bytes);
+    }
+  }
+
+  /** The steps holding each side's bytes per record, from the files' storage sections. */
+  static final String HBASE_BYTES = "HBase: bytes stored per record (3 tables)";
+
+  static final String POSTGRES_BYTES = "PostgreSQL: bytes stored per record (heap + 2 indexes)";
 
   private TrailsGrowth() {}
 
@@ -33,21 +53,32 @@ final class TrailsGrowth {
     List<Run> runs = new ArrayList<>();
     for (Path f : files) {
       JsonNode root = BenchResults.read(f);
+      // The records HBase accepted: the Put ingest's, or the bulk load's when it was the only load.
       JsonNode accepted = root.path("ingest").path("accepted");
+      if (!accepted.canConvertToLong()) {
+        accepted = root.path("bulkLoad").path("accepted");
+      }
       InvalidInputException.check(
           accepted.canConvertToLong() && root.path("results").isArray(),
           "file",
-          f + " is not a bench trails result (no ingest.accepted or results)");
+          f + " is not a bench trails result (no ingest.accepted, bulkLoad.accepted or results)");
       Map<String, Figure> steps = new LinkedHashMap<>();
       for (JsonNode r : root.get("results")) {
         JsonNode latency = r.get("latency");
         double seconds = r.path("seconds").asDouble(0);
         Figure fig =
             latency != null
-                ? new Figure(
-                    latency.path("p50Ms").asDouble(), latency.path("p99Ms").asDouble(), Double.NaN)
-                : new Figure(Double.NaN, Double.NaN, seconds > 0 ? seconds : Double.NaN);
+                ? Figure.latency(latency.path("p50Ms").asDouble(), latency.path("p99Ms").asDouble())
+                : Figure.seconds(seconds > 0 ? seconds : Double.NaN);
         steps.putIfAbsent(r.path("step").asText(), fig);
+      }
+      JsonNode hbaseBytes = root.path("hbaseStorage").path("bytesPerRecord");
+      if (hbaseBytes.isNumber()) {
+        steps.put(HBASE_BYTES, Figure.bytesPerRecord(hbaseBytes.asDouble()));
+      }
+      JsonNode postgresBytes = root.path("postgresStorage").path("bytesPerRecord");
+      if (postgresBytes.isNumber()) {
+        steps.put(POSTGRES_BYTES, Figure.bytesPerRecord(postgresBytes.asDouble()));
       }
       runs.add(new Run(f, accepted.asLong(), steps));
     }
@@ -55,7 +86,10 @@ final class TrailsGrowth {
     return runs;
   }
 
-  /** A figure's rows: a step and what is measured of it ("p50 ms", "p99 ms" or "s"). */
+  /**
+   * A figure's rows: a step and what is measured of it ("p50 ms", "p99 ms", "s" or "B/rec", bytes
+   * stored per record).
+   */
   record Row(String step, String measure, double[] values) {
     double growth() {
       double first = values[0];
@@ -72,6 +106,7 @@ final class TrailsGrowth {
       addRow(out, runs, step, "p50 ms", Figure::p50Ms);
       addRow(out, runs, step, "p99 ms", Figure::p99Ms);
       addRow(out, runs, step, "s", Figure::seconds);
+      addRow(out, runs, step, "B/rec", Figure::bytesPerRecord);
     }
     return out;
   }
@@ -124,10 +159,25 @@ final class TrailsGrowth {
     return out.toString();
   }
 
-  private static String records(long n) {
-    return n >= 1_000_000
-        ? (n / 100_000) / 10.0 + "M"
-        : n >= 1000 ? n / 1000 + "k" : Long.toString(n);
+  /**
+   * A record count as a short label: 297k, 2.97M, 9.9M, 99M, 100M — three significant digits at
+   * most, trailing zeros dropped.
+   */
+  static String records(double n) {
+    String[] units = {"", "k", "M", "G"};
+    int u = 0;
+    double v = n;
+    while (Math.abs(v) >= 1000 && u < units.length - 1) {
+      v /= 1000;
+      u++;
+    }
+    java.math.MathContext three = new java.math.MathContext(3, java.math.RoundingMode.HALF_EVEN);
+    java.math.BigDecimal d = new java.math.BigDecimal(v).round(three);
+    if (d.abs().compareTo(java.math.BigDecimal.valueOf(1000)) >= 0 && u < units.length - 1) {
+      d = new java.math.BigDecimal(v / 1000).round(three); // 999,600 is 1M, not 1000k
+      u++;
+    }
+    return d.stripTrailingZeros().toPlainString() + units[u];
   }
 
   /** Two PNG charts, query p50 and p99 against records (log–log): the files written. */
@@ -159,7 +209,7 @@ final class TrailsGrowth {
           "records (log)",
           measure + " (log)",
           series,
-          true);
+          TrailsGrowth::records);
       written.add(png);
     }
     return written;

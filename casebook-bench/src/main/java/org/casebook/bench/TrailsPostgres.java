@@ -15,11 +15,14 @@ import java.sql.Timestamp;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.SplittableRandom;
 import org.casebook.bench.TrailsSteps.StepUsers;
 import org.casebook.core.Json;
+import org.casebook.core.cli.Progress;
 import org.casebook.trails.Event;
 import org.casebook.trails.wire.LogParser;
 import org.postgresql.PGConnection;
@@ -47,41 +50,63 @@ final class TrailsPostgres {
 
   /**
    * Loads the log's cleaned records into a PostgreSQL started for the run, then times its queries;
-   * {@code activeExpected} is what HBase found for the 000 task.
+   * {@code activeExpected} is what HBase found for the 000 task; {@code afterLastCopy} runs once
+   * the log has been read for the last time. Returns the bytes the table and its indexes take (also
+   * a row of {@code table}).
    */
-  void run(Path log, BenchTable table, List<String> activeUsers, int activeExpected)
+  Map<String, Object> run(
+      Path log,
+      long logBytes,
+      Runnable afterLastCopy,
+      BenchTable table,
+      List<String> activeUsers,
+      int activeExpected)
       throws Exception {
     try (EmbeddedPostgres pg = EmbeddedPostgres.start(o.work.toAbsolutePath(), "512MB");
         java.sql.Connection c = pg.connect()) {
-      load(c, log, table);
+      long rows = load(c, log, logBytes, afterLastCopy, table);
+      Map<String, Object> storage = bytesStored(c, rows, table);
       queries(c, table, activeUsers, activeExpected);
+      return storage;
     }
   }
 
-  /** COPY and the indexes, timed as HBase's bulk load is; the last round's table stays. */
-  private void load(java.sql.Connection c, Path log, BenchTable table)
+  /**
+   * COPY and the indexes, timed as HBase's bulk load is: an untimed first load (unless {@code
+   * --no-load-warmup}), then the median of {@code --load-rounds}, each into a fresh table; the last
+   * round's table stays for the queries. Returns the rows loaded.
+   */
+  private long load(
+      java.sql.Connection c, Path log, long logBytes, Runnable afterLastCopy, BenchTable table)
       throws IOException, SQLException {
-    // An untimed first load, then the median of --load-rounds (each into a fresh table); the
-    // last round's table stays for the queries.
     List<double[]> loads = new ArrayList<>();
     double firstPostgresLoad = 0;
     long rows = 0;
-    for (int round = 0; round <= o.loadRounds; round++) {
+    for (int round = o.noLoadWarmup ? 1 : 0; round <= o.loadRounds; round++) {
+      String label =
+          round == 0
+              ? "PostgreSQL load (warm-up)"
+              : "PostgreSQL load " + round + "/" + o.loadRounds;
       try (Statement st = c.createStatement()) {
         st.execute("DROP TABLE IF EXISTS events");
         st.execute(
             "CREATE TABLE events (uid text NOT NULL, type smallint NOT NULL, ts timestamptz NOT NULL, fields jsonb NOT NULL)");
       }
       long t0 = System.nanoTime();
-      rows = copy(c, log);
+      try (Progress p = Progress.start(label + ": COPY", logBytes, "bytes")) {
+        rows = copy(c, log, p);
+      }
       double loadSecs = (System.nanoTime() - t0) / 1e9;
+      if (round == o.loadRounds) {
+        afterLastCopy.run();
+      }
       t0 = System.nanoTime();
       try (Statement st = c.createStatement()) {
         // The DBA's indexes: user + time serves trails, ranges and latest-N; type in front of
         // time serves account x behaviour x range. Built after the load, then statistics.
-        st.execute("CREATE INDEX events_uid_ts ON events (uid, ts)");
-        st.execute("CREATE INDEX events_uid_type_ts ON events (uid, type, ts)");
-        st.execute("ANALYZE events");
+        timed(st, label, "CREATE INDEX events_uid_ts ON events (uid, ts)");
+        timed(st, label, "CREATE INDEX events_uid_type_ts ON events (uid, type, ts)");
+        timed(st, label, "ANALYZE events");
       }
       double indexSecs = (System.nanoTime() - t0) / 1e9;
       if (round > 0) {
@@ -107,11 +132,71 @@ final class TrailsPostgres {
         "rows",
         median[0] + median[1],
         null,
+        (totals.size() == 1 ? "one run" : "median of " + TrailsSteps.runs(totals))
+            + (o.noLoadWarmup
+                ? ", no warm-up round"
+                : String.format(
+                    Locale.ROOT, " after an untimed first load of %.2f s", firstPostgresLoad)));
+    return rows;
+  }
+
+  /** Runs one statement of the load, with a line when it starts and one when it ends. */
+  private static void timed(Statement st, String label, String sql) throws SQLException {
+    System.out.println(label + ": " + sql + " …");
+    long t0 = System.nanoTime();
+    st.execute(sql);
+    System.out.printf(
+        Locale.ROOT, "%s: %s done in %.1f s%n", label, sql, (System.nanoTime() - t0) / 1e9);
+  }
+
+  /**
+   * The bytes PostgreSQL stores for the rows: {@code pg_total_relation_size} of the table (heap,
+   * indexes, TOAST, free space and visibility maps), the heap and each index apart.
+   */
+  private static Map<String, Object> bytesStored(java.sql.Connection c, long rows, BenchTable table)
+      throws SQLException {
+    long total;
+    long heap;
+    long uidTs;
+    long uidTypeTs;
+    try (Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT pg_total_relation_size('events'), pg_relation_size('events'),"
+                    + " pg_relation_size('events_uid_ts'), pg_relation_size('events_uid_type_ts')")) {
+      rs.next();
+      total = rs.getLong(1);
+      heap = rs.getLong(2);
+      uidTs = rs.getLong(3);
+      uidTypeTs = rs.getLong(4);
+    }
+    long other = total - heap - uidTs - uidTypeTs;
+    double perRecord = rows == 0 ? 0 : (double) total / rows;
+    table.add(
+        "PostgreSQL: bytes stored (heap + 2 indexes)",
+        total,
+        "bytes",
+        0,
+        null,
         String.format(
             Locale.ROOT,
-            "median of %s after an untimed first load of %.2f s",
-            TrailsSteps.runs(totals),
-            firstPostgresLoad));
+            "%.1f B/record (%,d rows); heap %,d MB, (uid, ts) %,d MB, (uid, type, ts) %,d MB,"
+                + " TOAST and maps %,d MB; pg_total_relation_size after ANALYZE",
+            perRecord,
+            rows,
+            heap >> 20,
+            uidTs >> 20,
+            uidTypeTs >> 20,
+            other >> 20));
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("totalBytes", total);
+    m.put("heapBytes", heap);
+    m.put("indexUidTsBytes", uidTs);
+    m.put("indexUidTypeTsBytes", uidTypeTs);
+    m.put("otherBytes", other);
+    m.put("rows", rows);
+    m.put("bytesPerRecord", perRecord);
+    return m;
   }
 
   /** The same queries as HBase's, for the same users, after a warm-up as long. */
@@ -233,14 +318,19 @@ final class TrailsPostgres {
     }
   }
 
-  /** Streams the cleaned records (LogParser, as HBase ingest does) into COPY, in chunks. */
-  private static long copy(java.sql.Connection c, Path log) throws IOException, SQLException {
+  /**
+   * Streams the cleaned records (LogParser, as HBase ingest does) into COPY, in chunks; {@code
+   * progress} counts the log's bytes read.
+   */
+  private static long copy(java.sql.Connection c, Path log, Progress progress)
+      throws IOException, SQLException {
     CopyManager copy = c.unwrap(PGConnection.class).getCopyAPI();
     long rows = 0;
     StringBuilder chunk = new StringBuilder(1 << 20);
     try (BufferedReader r = Files.newBufferedReader(log, StandardCharsets.ISO_8859_1)) {
       String raw;
       while ((raw = r.readLine()) != null) {
+        progress.advance(raw.length() + 1L); // ISO-8859-1: one char per byte
         String line = new String(raw.getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8);
         if (line.indexOf('\uFFFD') >= 0) {
           continue; // invalid UTF-8: rejected by the HBase ingest too

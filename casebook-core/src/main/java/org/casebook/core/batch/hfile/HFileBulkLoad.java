@@ -79,17 +79,26 @@ public final class HFileBulkLoad {
   /**
    * Settings for the LocalJobRunner inside the server's JVM (nothing changes on a cluster): every
    * core maps and reduces, no per-writer locality lookups, a 32 MB sort buffer (the 100 MB default
-   * is a humongous allocation per task that kept G1 busy), reducers merging in memory. Values the
-   * configuration already has are kept.
+   * is a humongous allocation per task that kept G1 busy), reducers merging in memory within their
+   * share of the heap. Values the configuration already has are kept.
    */
   public static void tuneLocal(Configuration conf) {
     if (!MapReduceJobs.isLocal(conf)) {
       return;
     }
     MapReduceJobs.setUnlessConfigured(conf, LOCALITY_SENSITIVE, "false");
-    String cores = Integer.toString(Runtime.getRuntime().availableProcessors());
+    int processors = Runtime.getRuntime().availableProcessors();
+    String cores = Integer.toString(processors);
     MapReduceJobs.setUnlessConfigured(conf, "mapreduce.local.map.tasks.maximum", cores);
     MapReduceJobs.setUnlessConfigured(conf, "mapreduce.local.reduce.tasks.maximum", cores);
+    // Each reducer sizes its in-memory shuffle (70 % of this figure, merged to disk from 66 % of
+    // that) as if it had the heap to itself, and here one runs per core in the JVM that also runs
+    // HBase: together they could ask for more than the heap once their shares reach gigabytes (a
+    // quarter of the 47 GB of cells of 100M trails lines each). Half the heap, shared out.
+    MapReduceJobs.setUnlessConfigured(
+        conf,
+        "mapreduce.reduce.memory.totalbytes",
+        Long.toString(Runtime.getRuntime().maxMemory() / (2L * processors)));
     MapReduceJobs.setUnlessConfigured(conf, "mapreduce.task.io.sort.mb", "32");
     MapReduceJobs.setUnlessConfigured(conf, "mapreduce.reduce.input.buffer.percent", "0.7");
   }

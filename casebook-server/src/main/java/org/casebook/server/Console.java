@@ -284,13 +284,13 @@ final class Console implements AutoCloseable {
     }
   }
 
-  private static String storage(TableSpec t) {
+  private String storage(TableSpec t) {
     List<String> families = new ArrayList<>();
     for (org.casebook.core.schema.FamilySpec f : t.families()) {
       families.add(
           f.name()
               + ": "
-              + org.casebook.core.schema.SchemaManager.declaredCompression(f)
+              + org.casebook.core.schema.SchemaManager.compressionOn(f, runtime.configuration())
               + ", "
               + (f.dataBlockEncoding() == null ? "NONE" : f.dataBlockEncoding())
               + ", bloom "

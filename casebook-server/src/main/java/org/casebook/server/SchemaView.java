@@ -30,14 +30,18 @@ final class SchemaView {
       String encoding,
       boolean inMemory,
       String memstoreCompaction) {
-    static Family of(FamilySpec f) {
+    /**
+     * {@code conf}: the HBase configuration tables are created with (its codec substitutions
+     * applied), or null for the codec as declared.
+     */
+    static Family of(FamilySpec f, Configuration conf) {
       return new Family(
           f.name(),
           f.maxVersions(),
           f.ttlSeconds() == FamilySpec.FOREVER ? "forever" : f.ttlSeconds() + "s",
           f.bloom().name(),
           f.blockSize() / 1024,
-          SchemaManager.declaredCompression(f).name(),
+          (conf == null ? f.compression() : SchemaManager.compressionOn(f, conf)).name(),
           f.dataBlockEncoding() == null ? "NONE" : f.dataBlockEncoding().name(),
           f.inMemory(),
           f.inMemoryCompaction() == null ? null : f.inMemoryCompaction().name());
@@ -68,7 +72,7 @@ final class SchemaView {
   static List<Table> declared(String system, List<TableSpec> specs) {
     List<Table> out = new ArrayList<>();
     for (TableSpec t : specs) {
-      out.add(table(system, t, null));
+      out.add(table(system, t, null, null));
     }
     return out;
   }
@@ -78,23 +82,23 @@ final class SchemaView {
     List<Table> out = new ArrayList<>();
     for (TableSpec t : specs) {
       TableFootprint f = TableFootprint.measure(connection, conf, t.name());
-      out.add(table(system, t, f.exists() ? live(t, f) : null));
+      out.add(table(system, t, f.exists() ? live(t, f, conf) : null, conf));
     }
     return out;
   }
 
-  private static Table table(String system, TableSpec t, Live live) {
+  private static Table table(String system, TableSpec t, Live live, Configuration conf) {
     return new Table(
         system,
         t.name().getNameAsString(),
         t.keyDoc(),
         t.splits().regionCount(),
         t.splits().regionCount() > 1 ? t.splits().description() : "none",
-        t.families().stream().map(Family::of).toList(),
+        t.families().stream().map(f -> Family.of(f, conf)).toList(),
         live);
   }
 
-  private static Live live(TableSpec spec, TableFootprint f) {
+  private static Live live(TableSpec spec, TableFootprint f, Configuration conf) {
     List<String> drift = new ArrayList<>();
     Map<String, TableFootprint.FamilyState> actual = new java.util.HashMap<>();
     f.families().forEach(s -> actual.put(s.name(), s));
@@ -104,7 +108,7 @@ final class SchemaView {
         drift.add("family " + declared.name() + " is missing");
         continue;
       }
-      Family d = Family.of(declared);
+      Family d = Family.of(declared, conf);
       differs(drift, declared.name(), "compression", d.compression(), s.compression());
       differs(drift, declared.name(), "bloom", d.bloom(), s.bloom());
       if (declared.dataBlockEncoding() != null) {

@@ -82,10 +82,71 @@ public final class SchemaManager {
     }
   }
 
+  /**
+   * A deployment's replacements for declared codecs, {@code FROM:TO[,FROM:TO…]} (e.g. {@code
+   * ZSTD:SNAPPY}), for a cluster whose region servers lack a codec a system declares. Read from the
+   * HBase configuration ({@code --hbase casebook.compression.substitute=ZSTD:SNAPPY}).
+   */
+  public static final String SUBSTITUTE_KEY = "casebook.compression.substitute";
+
   private final Connection connection;
+  private final Map<Compression.Algorithm, Compression.Algorithm> substitutes;
 
   public SchemaManager(Connection connection) {
     this.connection = Objects.requireNonNull(connection, "connection is null");
+    this.substitutes = substitutes(connection.getConfiguration());
+  }
+
+  /** The codec substitutions {@code conf} asks for ({@link #SUBSTITUTE_KEY}). */
+  static Map<Compression.Algorithm, Compression.Algorithm> substitutes(
+      org.apache.hadoop.conf.Configuration conf) {
+    String text = conf.getTrimmed(SUBSTITUTE_KEY, "");
+    Map<Compression.Algorithm, Compression.Algorithm> out =
+        new java.util.EnumMap<>(Compression.Algorithm.class);
+    if (text.isEmpty()) {
+      return out;
+    }
+    for (String pair : text.split(",")) {
+      String[] parts = pair.trim().split(":");
+      org.casebook.core.InvalidInputException.check(
+          parts.length == 2,
+          SUBSTITUTE_KEY,
+          SUBSTITUTE_KEY + " takes FROM:TO pairs separated by commas, e.g. ZSTD:SNAPPY: " + text);
+      out.put(codec(parts[0], text), codec(parts[1], text));
+    }
+    return out;
+  }
+
+  private static Compression.Algorithm codec(String name, String text) {
+    try {
+      return Compression.Algorithm.valueOf(name.trim().toUpperCase(java.util.Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new org.casebook.core.InvalidInputException(
+          SUBSTITUTE_KEY,
+          "unknown codec '"
+              + name.trim()
+              + "' in "
+              + SUBSTITUTE_KEY
+              + "="
+              + text
+              + "; known: "
+              + java.util.Arrays.toString(Compression.Algorithm.values()));
+    }
+  }
+
+  /**
+   * The compression {@code family} gets on tables created with {@code conf}: its declared codec, or
+   * the deployment's substitute for it, or NONE where this process lacks the codec (logged).
+   */
+  public static Compression.Algorithm compressionOn(
+      FamilySpec family, org.apache.hadoop.conf.Configuration conf) {
+    return effectiveCompression(
+        substitutes(conf).getOrDefault(family.compression(), family.compression()));
+  }
+
+  private Compression.Algorithm codecOf(FamilySpec family) {
+    return effectiveCompression(
+        substitutes.getOrDefault(family.compression(), family.compression()));
   }
 
   /**
@@ -146,8 +207,8 @@ public final class SchemaManager {
     }
   }
 
-  private static Future<Void> createAsync(Admin admin, TableSpec spec) throws IOException {
-    TableDescriptor descriptor = toDescriptor(spec);
+  private Future<Void> createAsync(Admin admin, TableSpec spec) throws IOException {
+    TableDescriptor descriptor = toDescriptor(spec, this::codecOf);
     return spec.splits().regionCount() > 1
         ? admin.createTableAsync(descriptor, spec.splits().toArray())
         : admin.createTableAsync(descriptor);
@@ -185,7 +246,7 @@ public final class SchemaManager {
       if (admin.tableExists(spec.name())) {
         return checkAndExtend(admin, spec);
       }
-      TableDescriptor descriptor = toDescriptor(spec);
+      TableDescriptor descriptor = toDescriptor(spec, this::codecOf);
       try {
         if (spec.splits().regionCount() > 1) {
           admin.createTable(descriptor, spec.splits().toArray());
@@ -203,13 +264,13 @@ public final class SchemaManager {
     }
   }
 
-  private static Result checkAndExtend(Admin admin, TableSpec spec) throws IOException {
+  private Result checkAndExtend(Admin admin, TableSpec spec) throws IOException {
     TableDescriptor existing = admin.getDescriptor(spec.name());
-    Changes changes = verify(existing, spec);
+    Changes changes = verify(existing, spec, this::codecOf);
     if (!changes.none()) {
       // One table modification for every change: each reopens the table's regions.
       TableDescriptorBuilder b = TableDescriptorBuilder.newBuilder(existing);
-      changes.missing().forEach(f -> b.setColumnFamily(toDescriptor(f)));
+      changes.missing().forEach(f -> b.setColumnFamily(toDescriptor(f, codecOf(f))));
       changes.retuned().forEach(b::modifyColumnFamily);
       admin.modifyTable(b.build());
       changes.notes().forEach(n -> LOG.info("table {}: {}", spec.name(), n));
@@ -297,7 +358,7 @@ public final class SchemaManager {
   private void verifyIfExists(TableSpec spec) {
     try (Admin admin = connection.getAdmin()) {
       if (admin.tableExists(spec.name())) {
-        verify(admin.getDescriptor(spec.name()), spec);
+        verify(admin.getDescriptor(spec.name()), spec, this::codecOf);
       }
     } catch (IOException e) {
       throw StorageException.of("read table " + spec.name(), e);
@@ -321,15 +382,20 @@ public final class SchemaManager {
   }
 
   static TableDescriptor toDescriptor(TableSpec spec) {
+    return toDescriptor(spec, f -> effectiveCompression(f.compression()));
+  }
+
+  static TableDescriptor toDescriptor(
+      TableSpec spec, java.util.function.Function<FamilySpec, Compression.Algorithm> codecs) {
     TableDescriptorBuilder b = TableDescriptorBuilder.newBuilder(spec.name());
     for (FamilySpec f : spec.families()) {
-      b.setColumnFamily(toDescriptor(f));
+      b.setColumnFamily(toDescriptor(f, codecs.apply(f)));
     }
     spec.settings().forEach(b::setValue);
     return b.build();
   }
 
-  static ColumnFamilyDescriptor toDescriptor(FamilySpec f) {
+  static ColumnFamilyDescriptor toDescriptor(FamilySpec f, Compression.Algorithm codec) {
     ColumnFamilyDescriptorBuilder b =
         ColumnFamilyDescriptorBuilder.newBuilder(
                 org.apache.hadoop.hbase.util.Bytes.toBytes(f.name()))
@@ -337,7 +403,7 @@ public final class SchemaManager {
             .setTimeToLive(f.ttlSeconds())
             .setBloomFilterType(f.bloom())
             .setBlocksize(f.blockSize())
-            .setCompressionType(effectiveCompression(f.compression()))
+            .setCompressionType(codec)
             .setInMemory(f.inMemory());
     if (f.inMemoryCompaction() != null) {
       b.setInMemoryCompaction(f.inMemoryCompaction());
@@ -346,11 +412,6 @@ public final class SchemaManager {
       b.setDataBlockEncoding(f.dataBlockEncoding());
     }
     return b.build();
-  }
-
-  /** The compression {@code family} gets on a table created here (its codec, or NONE if absent). */
-  public static Compression.Algorithm declaredCompression(FamilySpec family) {
-    return effectiveCompression(family.compression());
   }
 
   /** The codec if this runtime can use it, else NONE (logged once per codec). */
@@ -384,6 +445,13 @@ public final class SchemaManager {
    * changes what is kept or how it is cached, which an operator decides.
    */
   static Changes verify(TableDescriptor existing, TableSpec spec) {
+    return verify(existing, spec, f -> effectiveCompression(f.compression()));
+  }
+
+  static Changes verify(
+      TableDescriptor existing,
+      TableSpec spec,
+      java.util.function.Function<FamilySpec, Compression.Algorithm> codecs) {
     List<String> diffs = new ArrayList<>();
     List<FamilySpec> missing = new ArrayList<>();
     List<ColumnFamilyDescriptor> retuned = new ArrayList<>();
@@ -405,7 +473,7 @@ public final class SchemaManager {
       compare(diffs, f.name(), "in memory", f.inMemory(), cf.isInMemory());
       ColumnFamilyDescriptorBuilder b = ColumnFamilyDescriptorBuilder.newBuilder(cf);
       int before = notes.size();
-      Compression.Algorithm codec = effectiveCompression(f.compression());
+      Compression.Algorithm codec = codecs.apply(f);
       if (codec != cf.getCompressionType()) {
         b.setCompressionType(codec);
         notes.add(

@@ -108,4 +108,26 @@ class SchemaVerifyTest {
         .isInstanceOf(org.casebook.core.ConflictException.class)
         .hasMessageContaining("ttl seconds is 2147483647, declared 86400");
   }
+
+  @Test
+  void aDeploymentSubstitutesACodecItsRegionServersLackAndABadSubstitutionIsRefused() {
+    org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration(false);
+    conf.set(SchemaManager.SUBSTITUTE_KEY, "zstd:SNAPPY, LZ4:GZ");
+    FamilySpec zstd = FamilySpec.of("a").withCompression(Compression.Algorithm.ZSTD);
+    assertThat(SchemaManager.compressionOn(zstd, conf)).isEqualTo(Compression.Algorithm.SNAPPY);
+    assertThat(
+            SchemaManager.compressionOn(
+                FamilySpec.of("a").withCompression(Compression.Algorithm.GZ), conf))
+        .isEqualTo(Compression.Algorithm.GZ);
+    conf.set(SchemaManager.SUBSTITUTE_KEY, "ZSTD:BROTLY");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> SchemaManager.compressionOn(zstd, conf))
+        .isInstanceOf(org.casebook.core.InvalidInputException.class)
+        .hasMessageContaining("unknown codec 'BROTLY'");
+    conf.set(SchemaManager.SUBSTITUTE_KEY, "ZSTD");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> SchemaManager.compressionOn(zstd, conf))
+        .isInstanceOf(org.casebook.core.InvalidInputException.class)
+        .hasMessageContaining("FROM:TO pairs");
+  }
 }

@@ -1,8 +1,12 @@
 package org.casebook.trails;
 
+import static org.apache.hadoop.hbase.io.compress.Compression.Algorithm.SNAPPY;
+import static org.apache.hadoop.hbase.io.compress.Compression.Algorithm.ZSTD;
+
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.io.compress.Compression;
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.casebook.core.schema.FamilySpec;
@@ -28,19 +32,23 @@ record TrailsSchema(TableName events, TableName tall, TableName wide) {
   /**
    * Events are pre-split on the reversed uid's first character ({@link #eventSplits}); the history
    * tables lead with the plain uid, whose distribution is not known when they are made, and grow by
-   * HBase's own splits. Every family indexes the rows of each block ({@link #family}).
+   * HBase's own splits. Every family indexes the rows of each block ({@link #family}). Compression
+   * ({@code bench storage}, docs/SCALING.md): Snappy where one user's trail and the latest 20 are
+   * read (a cold 64 KiB block decompresses in a fraction of ZSTD's time), ZSTD on the tall history,
+   * which nothing reads on a latency path.
    */
   List<TableSpec> tables() {
     return List.of(
         new TableSpec(
             events,
-            List.of(family("d")),
+            List.of(family("d", SNAPPY)),
             eventSplits(),
             TrailsKeys.EVENT_ROW.shape() + "; columns " + TrailsKeys.EVENT_COLUMN.shape()),
-        new TableSpec(tall, List.of(family("h")), SplitPoints.none(), TrailsKeys.TALL_ROW.shape()),
+        new TableSpec(
+            tall, List.of(family("h", ZSTD)), SplitPoints.none(), TrailsKeys.TALL_ROW.shape()),
         new TableSpec(
             wide,
-            List.of(family("h")),
+            List.of(family("h", SNAPPY)),
             SplitPoints.none(),
             TrailsKeys.WIDE_ROW.shape() + "; columns " + TrailsKeys.WIDE_COLUMN.shape()));
   }
@@ -51,8 +59,10 @@ record TrailsSchema(TableName events, TableName tall, TableName wide) {
    * where a profile of the 100 users' query (whose MultiRowRangeFilter seeks once per user) found
    * two thirds of the region server's time; the README has the figures.
    */
-  private static FamilySpec family(String name) {
-    return FamilySpec.of(name).withDataBlockEncoding(DataBlockEncoding.ROW_INDEX_V1);
+  private static FamilySpec family(String name, Compression.Algorithm codec) {
+    return FamilySpec.of(name)
+        .withDataBlockEncoding(DataBlockEncoding.ROW_INDEX_V1)
+        .withCompression(codec);
   }
 
   /**

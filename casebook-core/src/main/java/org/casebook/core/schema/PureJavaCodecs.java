@@ -41,6 +41,15 @@ public final class PureJavaCodecs {
 
   private PureJavaCodecs() {}
 
+  private static boolean loadable(String className) {
+    try {
+      Class.forName(className, false, PureJavaCodecs.class.getClassLoader());
+      return true;
+    } catch (ClassNotFoundException | LinkageError e) {
+      return false;
+    }
+  }
+
   /**
    * Puts the pure-Java codec of each algorithm into {@code conf} where the configuration names
    * none, and makes this JVM's HBase use what {@code conf} names.
@@ -49,11 +58,13 @@ public final class PureJavaCodecs {
     for (Map.Entry<Compression.Algorithm, String> e : KEYS.entrySet()) {
       Compression.Algorithm algorithm = e.getKey();
       String key = e.getValue();
-      if (conf.get(key) == null) {
+      if (conf.get(key) == null && loadable(CLASSES.get(algorithm))) {
         conf.set(key, CLASSES.get(algorithm));
       }
       String wanted = conf.get(key);
-      if (!wanted.equals(LOADED.get(algorithm))) {
+      // A JVM without the jar (a task of a job shipped without it, `hadoop jar` on a stock
+      // classpath) keeps HBase's own choice.
+      if (wanted != null && !wanted.equals(LOADED.get(algorithm)) && loadable(wanted)) {
         algorithm.reload(conf);
         LOADED.put(algorithm, wanted);
         LOG.debug("compression {} uses {}", algorithm, wanted);

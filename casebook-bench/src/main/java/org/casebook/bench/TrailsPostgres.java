@@ -67,22 +67,12 @@ final class TrailsPostgres {
     double firstPostgresLoad = 0;
     long rows = 0;
     for (int round = 0; round <= o.loadRounds; round++) {
-      try (Statement st = c.createStatement()) {
-        st.execute("DROP TABLE IF EXISTS events");
-        st.execute(
-            "CREATE TABLE events (uid text NOT NULL, type smallint NOT NULL, ts timestamptz NOT NULL, fields jsonb NOT NULL)");
-      }
+      createTable(c);
       long t0 = System.nanoTime();
       rows = copy(c, log);
       double loadSecs = (System.nanoTime() - t0) / 1e9;
       t0 = System.nanoTime();
-      try (Statement st = c.createStatement()) {
-        // The DBA's indexes: user + time serves trails, ranges and latest-N; type in front of
-        // time serves account x behaviour x range. Built after the load, then statistics.
-        st.execute("CREATE INDEX events_uid_ts ON events (uid, ts)");
-        st.execute("CREATE INDEX events_uid_type_ts ON events (uid, type, ts)");
-        st.execute("ANALYZE events");
-      }
+      index(c);
       double indexSecs = (System.nanoTime() - t0) / 1e9;
       if (round > 0) {
         loads.add(new double[] {loadSecs, indexSecs});
@@ -233,8 +223,28 @@ final class TrailsPostgres {
     }
   }
 
+  /** A fresh {@code events} table (dropped first if there is one). */
+  static void createTable(java.sql.Connection c) throws SQLException {
+    try (Statement st = c.createStatement()) {
+      st.execute("DROP TABLE IF EXISTS events");
+      st.execute(
+          "CREATE TABLE events (uid text NOT NULL, type smallint NOT NULL, ts timestamptz NOT NULL, fields jsonb NOT NULL)");
+    }
+  }
+
+  /** The indexes and statistics of a loaded {@code events} table. */
+  static void index(java.sql.Connection c) throws SQLException {
+    try (Statement st = c.createStatement()) {
+      // The DBA's indexes: user + time serves trails, ranges and latest-N; type in front of
+      // time serves account x behaviour x range. Built after the load, then statistics.
+      st.execute("CREATE INDEX events_uid_ts ON events (uid, ts)");
+      st.execute("CREATE INDEX events_uid_type_ts ON events (uid, type, ts)");
+      st.execute("ANALYZE events");
+    }
+  }
+
   /** Streams the cleaned records (LogParser, as HBase ingest does) into COPY, in chunks. */
-  private static long copy(java.sql.Connection c, Path log) throws IOException, SQLException {
+  static long copy(java.sql.Connection c, Path log) throws IOException, SQLException {
     CopyManager copy = c.unwrap(PGConnection.class).getCopyAPI();
     long rows = 0;
     StringBuilder chunk = new StringBuilder(1 << 20);

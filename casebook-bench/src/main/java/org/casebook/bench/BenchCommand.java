@@ -208,6 +208,24 @@ public final class BenchCommand {
   }
 
   @Command(
+      name = "storage",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Codecs on every table of every system, on the systems' generator data: bytes on disk per"
+            + " record, write rate, Get p50/p99 and scan rate for NONE and each codec, the codec"
+            + " the figures support per table, and PostgreSQL's bytes for trails' records.",
+        "Runs its own embedded HBase on a scratch directory under --work (deleted at the end),"
+            + " every system at its default settings, whatever --data, --zk, --conf, --hbase,"
+            + " --settings or --set say."
+      })
+  int storage(@picocli.CommandLine.Mixin StorageBenchmark.Options options) throws Exception {
+    java.util.Map<String, Object> json = new StorageBenchmark(options, session.systems()).run();
+    System.out.println();
+    System.out.println("JSON: " + ResultFiles.write("storage", json));
+    return 0;
+  }
+
+  @Command(
       name = "weibo-inbox",
       mixinStandardHelpOptions = true,
       description = "Inbox layouts compared: 1000 cell versions (seed) vs wide row vs tall rows.")

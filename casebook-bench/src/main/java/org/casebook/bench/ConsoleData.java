@@ -31,39 +31,61 @@ final class ConsoleData {
 
   private ConsoleData() {}
 
+  /** The systems {@link #load} loads, in its order. */
+  static final List<String> SYSTEMS =
+      List.of("trails", "weibo", "archive", "tsdb", "docs", "frontier", "banknote");
+
   /**
    * Generates each system's data at its generator's default size and loads it through the system's
    * own Java API, as its CLI does, each on {@code contexts.apply(<system name>)}.
    */
   static List<Loaded> load(
       Function<String, SystemContext> contexts, Path scratch, PrintStream log) {
+    return load(contexts, scratch, log, 1, SYSTEMS);
+  }
+
+  /**
+   * As {@link #load(Function, Path, PrintStream)}, for {@code systems} only (in {@link #SYSTEMS}'
+   * order) and with each generator's size {@code scale} times its default: the counts that make the
+   * data grow (trails' users and events, weibo's users and posts, archive's files, tsdb's hosts,
+   * docs' pages, frontier's URLs and hosts, banknote's devices), its shape (days, hours, sizes of
+   * one record) as at the default (for {@code bench storage --scale}).
+   */
+  static List<Loaded> load(
+      Function<String, SystemContext> contexts,
+      Path scratch,
+      PrintStream log,
+      int scale,
+      List<String> systems) {
+    if (scale < 1) {
+      throw new IllegalArgumentException("scale must be at least 1: " + scale);
+    }
+    for (String s : systems) {
+      if (!SYSTEMS.contains(s)) {
+        throw new IllegalArgumentException("no generator data for system " + s);
+      }
+    }
     List<Loaded> loaded = new ArrayList<>();
-    loaded.add(
-        logged(
-            log,
-            ConsoleFeedData.trails(
-                contexts.apply("trails"), directory(scratch.resolve("trails")))));
-    loaded.add(logged(log, ConsoleFeedData.weibo(contexts.apply("weibo"))));
-    loaded.add(
-        logged(
-            log,
-            ConsoleFeedData.archive(
-                contexts.apply("archive"), directory(scratch.resolve("archive")))));
-    loaded.add(
-        logged(
-            log,
-            ConsoleStoreData.tsdb(contexts.apply("tsdb"), directory(scratch.resolve("tsdb")))));
-    loaded.add(
-        logged(
-            log,
-            ConsoleStoreData.docs(contexts.apply("docs"), directory(scratch.resolve("docs")))));
-    loaded.add(logged(log, ConsoleStoreData.frontier(contexts.apply("frontier"))));
-    loaded.add(
-        logged(
-            log,
-            ConsoleStoreData.banknote(
-                contexts.apply("banknote"), directory(scratch.resolve("banknote")))));
+    for (String system : SYSTEMS) {
+      if (systems.contains(system)) {
+        loaded.add(logged(log, load(system, contexts.apply(system), scratch, scale)));
+      }
+    }
     return loaded;
+  }
+
+  private static Loaded load(String system, SystemContext ctx, Path scratch, int scale) {
+    return switch (system) {
+      case "trails" -> ConsoleFeedData.trails(ctx, directory(scratch.resolve("trails")), scale);
+      case "weibo" -> ConsoleFeedData.weibo(ctx, scale);
+      case "archive" -> ConsoleFeedData.archive(ctx, directory(scratch.resolve("archive")), scale);
+      case "tsdb" -> ConsoleStoreData.tsdb(ctx, directory(scratch.resolve("tsdb")), scale);
+      case "docs" -> ConsoleStoreData.docs(ctx, directory(scratch.resolve("docs")), scale);
+      case "frontier" -> ConsoleStoreData.frontier(ctx, scale);
+      case "banknote" ->
+          ConsoleStoreData.banknote(ctx, directory(scratch.resolve("banknote")), scale);
+      default -> throw new IllegalArgumentException("no generator data for system " + system);
+    };
   }
 
   private static Loaded logged(PrintStream log, Loaded l) {

@@ -61,15 +61,22 @@ final class ConsoleFeedData {
 
   // ---- trails: `trails generate`, then `trails ingest`
 
-  static ConsoleData.Loaded trails(SystemContext ctx, Path dir) {
+  /** The log {@link #trails} generates in {@code dir} (and leaves there). */
+  static Path trailsLog(Path dir) {
+    return dir.resolve("trails-logs.jsonl");
+  }
+
+  /** {@code scale} times the users and the events of {@code trails generate}'s defaults. */
+  static ConsoleData.Loaded trails(SystemContext ctx, Path dir, int scale) {
     long t0 = System.nanoTime();
-    Path log = dir.resolve("trails-logs.jsonl");
+    Path log = trailsLog(dir);
+    int users = TRAILS_USERS * scale;
     try (Progress p = Progress.silent()) {
       LogGenerator.write(
           new LogGenerator.Spec(
-              TRAILS_USERS,
+              users,
               TRAILS_DAYS,
-              TRAILS_RECORDS,
+              TRAILS_RECORDS * scale,
               TRAILS_MALFORMED,
               TRAILS_FIRST_DAY,
               TRAILS_SEED),
@@ -112,7 +119,7 @@ final class ConsoleFeedData {
             Locale.ROOT,
             "%,d events of %,d users over %d days",
             report.accepted(),
-            TRAILS_USERS,
+            users,
             TRAILS_DAYS));
   }
 
@@ -136,11 +143,14 @@ final class ConsoleFeedData {
 
   // ---- weibo: bench weibo's graph and posts, through import-follows and publish
 
-  static ConsoleData.Loaded weibo(SystemContext ctx) {
+  /** {@code scale} times the users and each group's posts of {@code bench weibo}'s defaults. */
+  static ConsoleData.Loaded weibo(SystemContext ctx, int scale) {
     long t0 = System.nanoTime();
+    int users = WEIBO_USERS * scale;
+    int publishes = WEIBO_PUBLISHES * scale;
     WeiboBenchmark.Graph g =
         WeiboBenchmark.buildGraph(
-            WEIBO_USERS, WEIBO_THRESHOLD, WEIBO_STARS, new SplittableRandom(WEIBO_SEED));
+            users, WEIBO_THRESHOLD, WEIBO_STARS, new SplittableRandom(WEIBO_SEED));
     // The CLI's service, at the benchmark's fan-out threshold: its three stars (3,000 followers)
     // and the crowd's largest accounts are read-merged there, as here. The mode is stored per
     // account and never moves back, so the server (threshold 10,000 by default) serves them so;
@@ -151,7 +161,7 @@ final class ConsoleFeedData {
       weibo.importFollows(g.edges);
       long posts = 0;
       for (List<String> group : List.of(g.tens, g.hundreds, g.thousands, g.stars)) {
-        for (int i = 0; i < WEIBO_PUBLISHES; i++) {
+        for (int i = 0; i < publishes; i++) {
           String author = group.get(i % group.size());
           weibo.publish(
               author,
@@ -177,22 +187,24 @@ final class ConsoleFeedData {
           g.edges.size() + posts,
           seconds,
           String.format(
-              Locale.ROOT,
-              "%,d follows among %,d users, %,d posts",
-              g.edges.size(),
-              WEIBO_USERS,
-              posts));
+              Locale.ROOT, "%,d follows among %,d users, %,d posts", g.edges.size(), users, posts));
     }
   }
 
   // ---- archive: `archive generate`, then `archive import` (a bulk load)
 
-  static ConsoleData.Loaded archive(SystemContext ctx, Path dir) {
+  /** {@code scale} times the files of {@code archive generate}'s defaults. */
+  static ConsoleData.Loaded archive(SystemContext ctx, Path dir, int scale) {
     long t0 = System.nanoTime();
     Path input = dir.resolve("archive-input");
     ArchiveGenerator.write(
         new ArchiveGenerator.Spec(
-            ARCHIVE_FILES, ARCHIVE_USERS_PER_FILE, ARCHIVE_STATUSES, false, 0, ARCHIVE_SEED),
+            ARCHIVE_FILES * scale,
+            ARCHIVE_USERS_PER_FILE,
+            ARCHIVE_STATUSES,
+            false,
+            0,
+            ARCHIVE_SEED),
         input);
     ArchiveService archive = ArchiveService.create(ctx, false);
     org.casebook.archive.ImportReport report;

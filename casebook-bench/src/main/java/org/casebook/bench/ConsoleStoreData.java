@@ -86,8 +86,10 @@ final class ConsoleStoreData {
 
   // ---- tsdb: `tsdb generate`, then `tsdb import`
 
-  static ConsoleData.Loaded tsdb(SystemContext ctx, Path dir) {
+  /** {@code scale} times the hosts of {@code tsdb generate}'s defaults. */
+  static ConsoleData.Loaded tsdb(SystemContext ctx, Path dir, int scale) {
     long t0 = System.nanoTime();
+    int hosts = TSDB_HOSTS * scale;
     // As the CLI: the given hours of traffic, ending now.
     long end = ctx.clock().millis() / 1000;
     int intervals = (int) Math.min(Integer.MAX_VALUE, TSDB_HOURS * 3600L / TSDB_INTERVAL_SECONDS);
@@ -95,7 +97,7 @@ final class ConsoleStoreData {
     Path file = dir.resolve("tsdb-points.txt.gz");
     TsdbGenerator.write(
         new TsdbGenerator.Spec(
-            TSDB_HOSTS, TSDB_METRICS, TSDB_INTERVAL_SECONDS, start, intervals, 0, 0, TSDB_SEED),
+            hosts, TSDB_METRICS, TSDB_INTERVAL_SECONDS, start, intervals, 0, 0, TSDB_SEED),
         file,
         n -> {});
     // On the served system's context: its namespace and salt.
@@ -123,7 +125,7 @@ final class ConsoleStoreData {
               "%,d points of %d metrics from %d hosts over %d h (every %d s)",
               report.points(),
               TSDB_METRICS,
-              TSDB_HOSTS,
+              hosts,
               TSDB_HOURS,
               TSDB_INTERVAL_SECONDS));
     }
@@ -150,14 +152,16 @@ final class ConsoleStoreData {
   /** A listing the docs page shows: documents of a type from a source site created on a day. */
   private record Listing(String type, String source, LocalDate day) {}
 
-  static ConsoleData.Loaded docs(SystemContext ctx, Path dir) {
+  /** {@code scale} times the pages of {@code docs generate}'s defaults. */
+  static ConsoleData.Loaded docs(SystemContext ctx, Path dir, int scale) {
     long t0 = System.nanoTime();
+    int pages = DOCS_PAGES * scale;
     Path file = dir.resolve("docs.ndjson");
     DocGenerator gen =
         new DocGenerator(DOCS_SEED, DOCS_START, DOCS_DAYS, DOCS_PAGE_BYTES, DOCS_MAX_COMMENTS);
     Set<Listing> listings = new LinkedHashSet<>();
     try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-      for (int i = 0; i < DOCS_PAGES; i++) {
+      for (int i = 0; i < pages; i++) {
         for (DocGenerator.Generated g : gen.next()) {
           out.write(g.bulkLines());
           if (g.parentType() == null) {
@@ -221,21 +225,23 @@ final class ConsoleStoreData {
             Locale.ROOT,
             "%,d documents: %,d pages (BBS, blogs, news) and their comments over %d days",
             summary.stored(),
-            DOCS_PAGES,
+            pages,
             DOCS_DAYS));
   }
 
   // ---- frontier: bench frontier's URLs, put as `frontier put` does
 
-  static ConsoleData.Loaded frontier(SystemContext ctx) {
+  /** {@code scale} times the URLs and hosts above. */
+  static ConsoleData.Loaded frontier(SystemContext ctx, int scale) {
     long t0 = System.nanoTime();
+    int urls = FRONTIER_URLS * scale;
+    int hosts = FRONTIER_HOSTS * scale;
     FrontierService frontier =
         new FrontierService(ctx, ctx.settings().get(FrontierSystem.NAMESPACE));
     List<UrlItem> batch = new ArrayList<>(FRONTIER_PUT_BATCH);
-    for (int i = 0; i < FRONTIER_URLS; i++) {
-      batch.add(
-          UrlItem.discovered(UrlInfo.of(FrontierBenchmark.url(i, FRONTIER_HOSTS), FRONTIER_CRAWL)));
-      if (batch.size() == FRONTIER_PUT_BATCH || i == FRONTIER_URLS - 1) {
+    for (int i = 0; i < urls; i++) {
+      batch.add(UrlItem.discovered(UrlInfo.of(FrontierBenchmark.url(i, hosts), FRONTIER_CRAWL)));
+      if (batch.size() == FRONTIER_PUT_BATCH || i == urls - 1) {
         checkAcks(frontier.put(batch));
         batch.clear();
       }
@@ -250,14 +256,10 @@ final class ConsoleStoreData {
     return new ConsoleData.Loaded(
         "frontier",
         ConsoleData.query("crawl", crawl),
-        FRONTIER_URLS,
+        urls,
         seconds,
         String.format(
-            Locale.ROOT,
-            "%,d URLs of %,d hosts in channel %s",
-            FRONTIER_URLS,
-            FRONTIER_HOSTS,
-            FRONTIER_CRAWL));
+            Locale.ROOT, "%,d URLs of %,d hosts in channel %s", urls, hosts, FRONTIER_CRAWL));
   }
 
   /** Stored (OK) or already known (SKIPPED, on a second run) are fine; anything else is not. */
@@ -274,11 +276,13 @@ final class ConsoleStoreData {
 
   // ---- banknote: `banknote generate`, then every spool file through `banknote import`
 
-  static ConsoleData.Loaded banknote(SystemContext ctx, Path dir) {
+  /** {@code scale} times the devices of {@code banknote generate}'s defaults. */
+  static ConsoleData.Loaded banknote(SystemContext ctx, Path dir, int scale) {
     long t0 = System.nanoTime();
+    int devices = BANKNOTE_DEVICES * scale;
     BanknoteGenerator.Spec spec =
         new BanknoteGenerator.Spec(
-            BANKNOTE_DEVICES,
+            devices,
             BANKNOTE_DAYS,
             BANKNOTE_NOTES_PER_DAY,
             BANKNOTE_DAMAGED_FILES,
@@ -326,7 +330,7 @@ final class ConsoleStoreData {
             Locale.ROOT,
             "%,d notes read by %d devices in a day, %,d files (%d damaged: quarantined)",
             stored,
-            BANKNOTE_DEVICES,
+            devices,
             files.size(),
             quarantined));
   }

@@ -87,11 +87,7 @@ final class TrailsPostgres {
           round == 0
               ? "PostgreSQL load (warm-up)"
               : "PostgreSQL load " + round + "/" + o.loadRounds;
-      try (Statement st = c.createStatement()) {
-        st.execute("DROP TABLE IF EXISTS events");
-        st.execute(
-            "CREATE TABLE events (uid text NOT NULL, type smallint NOT NULL, ts timestamptz NOT NULL, fields jsonb NOT NULL)");
-      }
+      createTable(c);
       long t0 = System.nanoTime();
       try (Progress p = Progress.start(label + ": COPY", logBytes, "bytes")) {
         rows = copy(c, log, p);
@@ -102,11 +98,9 @@ final class TrailsPostgres {
       }
       t0 = System.nanoTime();
       try (Statement st = c.createStatement()) {
-        // The DBA's indexes: user + time serves trails, ranges and latest-N; type in front of
-        // time serves account x behaviour x range. Built after the load, then statistics.
-        timed(st, label, "CREATE INDEX events_uid_ts ON events (uid, ts)");
-        timed(st, label, "CREATE INDEX events_uid_type_ts ON events (uid, type, ts)");
-        timed(st, label, "ANALYZE events");
+        for (String sql : INDEXES) {
+          timed(st, label, sql);
+        }
       }
       double indexSecs = (System.nanoTime() - t0) / 1e9;
       if (round > 0) {
@@ -319,8 +313,41 @@ final class TrailsPostgres {
   }
 
   /**
+   * The DBA's indexes, built after the load, then statistics: user + time serves trails, ranges and
+   * latest-N; type in front of time serves account x behaviour x range.
+   */
+  static final List<String> INDEXES =
+      List.of(
+          "CREATE INDEX events_uid_ts ON events (uid, ts)",
+          "CREATE INDEX events_uid_type_ts ON events (uid, type, ts)",
+          "ANALYZE events");
+
+  /** A fresh {@code events} table (dropped first if there is one). */
+  static void createTable(java.sql.Connection c) throws SQLException {
+    try (Statement st = c.createStatement()) {
+      st.execute("DROP TABLE IF EXISTS events");
+      st.execute(
+          "CREATE TABLE events (uid text NOT NULL, type smallint NOT NULL, ts timestamptz NOT NULL, fields jsonb NOT NULL)");
+    }
+  }
+
+  /** The indexes and statistics of a loaded {@code events} table. */
+  static void index(java.sql.Connection c) throws SQLException {
+    try (Statement st = c.createStatement()) {
+      for (String sql : INDEXES) {
+        st.execute(sql);
+      }
+    }
+  }
+
+  /** Streams the cleaned records into COPY, without progress. */
+  static long copy(java.sql.Connection c, Path log) throws IOException, SQLException {
+    return copy(c, log, null);
+  }
+
+  /**
    * Streams the cleaned records (LogParser, as HBase ingest does) into COPY, in chunks; {@code
-   * progress} counts the log's bytes read.
+   * progress}, if not null, counts the log's bytes read.
    */
   private static long copy(java.sql.Connection c, Path log, Progress progress)
       throws IOException, SQLException {
@@ -330,7 +357,9 @@ final class TrailsPostgres {
     try (BufferedReader r = Files.newBufferedReader(log, StandardCharsets.ISO_8859_1)) {
       String raw;
       while ((raw = r.readLine()) != null) {
-        progress.advance(raw.length() + 1L); // ISO-8859-1: one char per byte
+        if (progress != null) {
+          progress.advance(raw.length() + 1L); // ISO-8859-1: one char per byte
+        }
         String line = new String(raw.getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8);
         if (line.indexOf('\uFFFD') >= 0) {
           continue; // invalid UTF-8: rejected by the HBase ingest too

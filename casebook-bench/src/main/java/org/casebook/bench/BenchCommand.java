@@ -1,6 +1,8 @@
 package org.casebook.bench;
 
+import java.util.List;
 import java.util.function.Supplier;
+import org.casebook.core.InvalidInputException;
 import org.casebook.core.SystemContext;
 import org.casebook.core.cli.ResultFiles;
 import org.casebook.server.Session;
@@ -215,10 +217,17 @@ public final class BenchCommand {
             + " record, write rate, Get p50/p99 and scan rate for NONE and each codec, the codec"
             + " the figures support per table, and PostgreSQL's bytes for trails' records.",
         "Runs its own embedded HBase on a scratch directory under --work (deleted at the end),"
-            + " every system at its default settings, whatever --data, --zk, --conf, --hbase,"
-            + " --settings or --set say."
+            + " every system at its default settings: --data, --zk, --conf, --hbase, --settings"
+            + " and --set are refused."
       })
   int storage(@picocli.CommandLine.Mixin StorageBenchmark.Options options) throws Exception {
+    List<String> given = session.runtimeOptionsGiven();
+    InvalidInputException.check(
+        given.isEmpty(),
+        given.isEmpty() ? "" : given.get(0).substring(2),
+        "bench storage runs its own embedded HBase under --work at the systems' default"
+            + " settings; it does not take "
+            + String.join(", ", given));
     java.util.Map<String, Object> json = new StorageBenchmark(options, session.systems()).run();
     System.out.println();
     System.out.println("JSON: " + ResultFiles.write("storage", json));

@@ -34,6 +34,23 @@ class StorageBenchmarkTest {
   }
 
   @Test
+  void optionsThatChooseAnotherHBaseAreRefusedNotIgnored() {
+    PrintStream err = System.err;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    int code;
+    try {
+      System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+      code = BenchMain.run("--zk", "127.0.0.1:1", "bench", "storage", "--systems", "tsdb");
+    } finally {
+      System.setErr(err);
+    }
+    assertThat(code).isEqualTo(2);
+    assertThat(captured.toString(StandardCharsets.UTF_8))
+        .contains("invalid zk")
+        .contains("does not take --zk");
+  }
+
+  @Test
   void codecsAreParsedInOrderAndNoneIsRequired() {
     assertThat(options("--codecs", "none,zstd,Lz4").algorithms())
         .containsExactly(

@@ -69,6 +69,11 @@ final class CliContext implements Session, AutoCloseable {
     return options;
   }
 
+  @Override
+  public List<String> runtimeOptionsGiven() {
+    return options.given();
+  }
+
   /**
    * The platform, made on the first call with {@code settings} applied (later calls get the same
    * one): {@code serve} calls this first with its bind address, token and ports.

@@ -19,6 +19,13 @@ public interface Session {
   /** The system named {@code name}; an unknown name is invalid input naming the known ones. */
   CasebookSystem system(String name);
 
+  /**
+   * The global options given on this command line that say where HBase is or how systems are set
+   * ({@code --data}, {@code --zk}, {@code --conf}, {@code --hbase}, {@code --settings}, {@code
+   * --set}), for a command that runs on its own HBase and must refuse them.
+   */
+  List<String> runtimeOptionsGiven();
+
   /** HBase, started or attached on the first call (for work as long-running as a server). */
   HBaseRuntime runtime();
 

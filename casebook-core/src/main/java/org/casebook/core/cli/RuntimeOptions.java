@@ -73,6 +73,33 @@ public final class RuntimeOptions {
     return SettingSources.of(Optional.of(file), given, System.getenv(), settingValues);
   }
 
+  /**
+   * The options of this kind given on the command line ({@code --data} only when not the default),
+   * for a command that cannot honour them and must refuse them.
+   */
+  public java.util.List<String> given() {
+    java.util.List<String> out = new java.util.ArrayList<>();
+    if (!dataDir.equals(Path.of("data"))) {
+      out.add("--data");
+    }
+    if (zkQuorum != null) {
+      out.add("--zk");
+    }
+    if (confDir != null) {
+      out.add("--conf");
+    }
+    if (!overrides.isEmpty()) {
+      out.add("--hbase");
+    }
+    if (settingsFile != null) {
+      out.add("--settings");
+    }
+    if (!settingValues.isEmpty()) {
+      out.add("--set");
+    }
+    return out;
+  }
+
   /** One effective runtime option, for {@code casebook config}. */
   public record Effective(String key, String value, String source) {}
 

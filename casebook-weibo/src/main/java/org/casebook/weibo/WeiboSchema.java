@@ -17,8 +17,8 @@ import org.casebook.core.schema.TableSpec;
  * at uid quantiles: docs/SCALING.md).
  *
  * <p>Compression: Snappy where a timeline is read (posts, inbox, users), ZSTD on the follow graph
- * (the largest table at the seed's scale, read by fan-out, not by a waiting user: 7.7× less disk
- * than none); figures in docs/SCALING.md.
+ * (terabytes at the seed's scale, read by fan-out, not by a waiting user: 7.7× less disk than
+ * none); figures in docs/SCALING.md.
  */
 record WeiboSchema(
     String namespace, TableName posts, TableName inbox, TableName relations, TableName users) {

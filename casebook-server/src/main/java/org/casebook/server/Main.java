@@ -79,7 +79,7 @@ public final class Main implements Runnable {
       for (Function<Session, Object> extension : extensions) {
         cli.addSubcommand(extension.apply(context));
       }
-      return cli.execute(args);
+      return cli.execute(org.casebook.core.cli.RuntimeOptions.hoistRepeatable(args));
     }
   }
 

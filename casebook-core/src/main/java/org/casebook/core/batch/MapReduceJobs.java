@@ -83,16 +83,27 @@ public final class MapReduceJobs {
         "yarn.resourcemanager.connect.retry-interval.ms",
         Long.toString(Math.min(2000, timeout)));
     TableMapReduceUtil.addDependencyJars(job);
-    Class<?>[] all = Arrays.copyOf(classes, classes.length + 7);
+    Class<?>[] all = Arrays.copyOf(classes, classes.length + 5);
     all[classes.length] = MapReduceJobs.class;
     all[classes.length + 1] = com.fasterxml.jackson.databind.ObjectMapper.class;
     all[classes.length + 2] = com.fasterxml.jackson.core.JsonFactory.class;
     all[classes.length + 3] = com.fasterxml.jackson.annotation.JsonInclude.class;
     all[classes.length + 4] = com.fasterxml.jackson.datatype.jdk8.Jdk8Module.class;
-    // The pure-Java codecs, for tasks that write HFiles of a compressed family.
-    all[classes.length + 5] = org.apache.hadoop.hbase.io.compress.aircompressor.ZstdCodec.class;
-    all[classes.length + 6] = io.airlift.compress.zstd.ZstdCompressor.class;
     TableMapReduceUtil.addDependencyJarsForClasses(conf, all);
+    // The pure-Java codecs, for tasks that write HFiles of a compressed family; absent from a
+    // stock `hadoop jar` classpath, where the cluster's own codecs serve.
+    for (String codecClass :
+        new String[] {
+          "org.apache.hadoop.hbase.io.compress.aircompressor.ZstdCodec",
+          "io.airlift.compress.zstd.ZstdCompressor"
+        }) {
+      try {
+        TableMapReduceUtil.addDependencyJarsForClasses(
+            conf, Class.forName(codecClass, false, MapReduceJobs.class.getClassLoader()));
+      } catch (ClassNotFoundException absent) {
+        LOG.debug("{} is not on this classpath: not shipped", codecClass);
+      }
+    }
     for (String key :
         new String[] {
           "mapreduce.map.java.opts",

@@ -59,6 +59,38 @@ public final class RuntimeOptions {
               + " and the settings file.")
   java.util.Map<String, String> settingValues = new java.util.LinkedHashMap<>();
 
+  /** The repeatable global options, whose values accumulate over the whole command line. */
+  private static final java.util.Set<String> REPEATABLE = java.util.Set.of("--hbase", "--set");
+
+  /**
+   * {@code args} with every {@code --hbase} and {@code --set} (and its value) moved to the front,
+   * in their order. Picocli gives each subcommand its own copy of an inherited option and starts a
+   * repeatable one afresh at its first use on a subcommand, so {@code --hbase a=1 trails … --hbase
+   * b=2} would otherwise keep only {@code b=2}. Nothing after {@code --} is moved.
+   */
+  public static String[] hoistRepeatable(String... args) {
+    java.util.List<String> front = new java.util.ArrayList<>();
+    java.util.List<String> rest = new java.util.ArrayList<>();
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      if (a.equals("--")) {
+        rest.addAll(java.util.Arrays.asList(args).subList(i, args.length));
+        break;
+      }
+      String name = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
+      if (REPEATABLE.contains(name) && (a.contains("=") || i + 1 < args.length)) {
+        front.add(a);
+        if (!a.contains("=")) {
+          front.add(args[++i]);
+        }
+      } else {
+        rest.add(a);
+      }
+    }
+    front.addAll(rest);
+    return front.toArray(new String[0]);
+  }
+
   public Path dataDir() {
     return dataDir;
   }

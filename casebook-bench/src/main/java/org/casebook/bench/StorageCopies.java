@@ -3,7 +3,6 @@ package org.casebook.bench;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -13,10 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.NamespaceDescriptor;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.BufferedMutator;
@@ -36,9 +32,9 @@ import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.io.compress.Compression;
 import org.apache.hadoop.hbase.util.Bytes;
-import org.apache.hadoop.hbase.util.CommonFSUtils;
 import org.casebook.core.StorageException;
 import org.casebook.core.schema.SchemaManager;
+import org.casebook.core.schema.TableFootprint;
 
 /**
  * {@code bench storage}'s measurement of one table under one codec: a copy of the table in a
@@ -144,16 +140,7 @@ final class StorageCopies {
   }
 
   void createNamespace() {
-    try (Admin admin = connection.getAdmin()) {
-      for (NamespaceDescriptor d : admin.listNamespaceDescriptors()) {
-        if (d.getName().equals(namespace)) {
-          return;
-        }
-      }
-      admin.createNamespace(NamespaceDescriptor.create(namespace).build());
-    } catch (IOException e) {
-      throw StorageException.of("create namespace " + namespace, e);
-    }
+    new SchemaManager(connection).ensureNamespace(namespace);
   }
 
   void dropNamespace() {
@@ -244,9 +231,10 @@ final class StorageCopies {
     t0 = System.nanoTime();
     admin.flush(copy);
     double flushSeconds = (System.nanoTime() - t0) / 1e9;
-    Map<String, Long> familyBytes = new LinkedHashMap<>();
-    int files = storeFiles(copy, familyBytes);
-    long bytes = familyBytes.values().stream().mapToLong(Long::longValue).sum();
+    TableFootprint footprint = TableFootprint.measure(connection, configuration, copy);
+    Map<String, Long> familyBytes = footprint.familyBytes();
+    int files = footprint.storeFiles();
+    long bytes = footprint.bytesOnDisk();
     if (written[0] != source.cells()) {
       throw new IllegalStateException(
           copy + ": copied " + written[0] + " cells of the source's " + source.cells());
@@ -395,41 +383,6 @@ final class StorageCopies {
     if (failure.get() != null) {
       throw failure.get();
     }
-  }
-
-  /**
-   * The store files of {@code table} (region/family/file under its directory in HBase's root
-   * directory; not region info, recovered edits or temporary files), bytes per family into {@code
-   * families}; returns how many.
-   */
-  private int storeFiles(TableName table, Map<String, Long> families) throws IOException {
-    org.apache.hadoop.fs.Path root = CommonFSUtils.getRootDir(configuration);
-    FileSystem fs = root.getFileSystem(configuration);
-    org.apache.hadoop.fs.Path dir = CommonFSUtils.getTableDir(root, table);
-    int files = 0;
-    for (FileStatus region : fs.listStatus(dir)) {
-      if (!region.isDirectory() || hidden(region)) {
-        continue;
-      }
-      for (FileStatus family : fs.listStatus(region.getPath())) {
-        if (!family.isDirectory()
-            || hidden(family)
-            || family.getPath().getName().equals("recovered.edits")) {
-          continue;
-        }
-        for (FileStatus file : fs.listStatus(family.getPath())) {
-          if (file.isFile() && !hidden(file)) {
-            families.merge(family.getPath().getName(), file.getLen(), Long::sum);
-            files++;
-          }
-        }
-      }
-    }
-    return files;
-  }
-
-  private static boolean hidden(FileStatus f) {
-    return f.getPath().getName().startsWith(".");
   }
 
   /**

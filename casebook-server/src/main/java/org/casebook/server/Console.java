@@ -25,6 +25,7 @@ import org.casebook.core.http.HttpResponse;
 import org.casebook.core.http.OpenApi;
 import org.casebook.core.http.Route;
 import org.casebook.core.http.RouteSpec;
+import org.casebook.core.schema.SchemaManager;
 import org.casebook.core.schema.TableSpec;
 
 /**
@@ -79,6 +80,9 @@ final class Console implements AutoCloseable {
   private final Map<String, byte[]> loaded = new java.util.concurrent.ConcurrentHashMap<>();
   private final RowEstimates rowEstimates;
 
+  /** Each table's declared storage, by table: it cannot change while the console serves. */
+  private final Map<TableName, String> storage = new java.util.HashMap<>();
+
   private Console(
       List<SystemDescriptor> systems,
       Map<String, List<TableSpec>> tables,
@@ -89,6 +93,8 @@ final class Console implements AutoCloseable {
     this.runtime = runtime;
     this.http = http;
     this.rowEstimates = new RowEstimates(runtime.connection());
+    SchemaManager schemas = new SchemaManager(runtime.connection());
+    this.tables.values().forEach(l -> l.forEach(t -> storage.put(t.name(), storage(t, schemas))));
   }
 
   /** Stops the row sampling thread. */
@@ -284,13 +290,13 @@ final class Console implements AutoCloseable {
     }
   }
 
-  private String storage(TableSpec t) {
+  private static String storage(TableSpec t, SchemaManager schemas) {
     List<String> families = new ArrayList<>();
     for (org.casebook.core.schema.FamilySpec f : t.families()) {
       families.add(
           f.name()
               + ": "
-              + org.casebook.core.schema.SchemaManager.compressionOn(f, runtime.configuration())
+              + schemas.compressionOf(f)
               + ", "
               + (f.dataBlockEncoding() == null ? "NONE" : f.dataBlockEncoding())
               + ", bloom "
@@ -364,7 +370,7 @@ final class Console implements AutoCloseable {
             TableEntry.of(
                 t.name().getNameAsString(),
                 t.keyDoc(),
-                storage(t),
+                storage.get(t.name()),
                 byTable.getOrDefault(t.name(), List.of())));
         toSample.addAll(regionsByTable.getOrDefault(t.name(), List.of()));
       }

@@ -31,17 +31,17 @@ final class SchemaView {
       boolean inMemory,
       String memstoreCompaction) {
     /**
-     * {@code conf}: the HBase configuration tables are created with (its codec substitutions
-     * applied), or null for the codec as declared.
+     * {@code schemas}: what creates the tables (its codec substitutions applied), or null for the
+     * codec as declared.
      */
-    static Family of(FamilySpec f, Configuration conf) {
+    static Family of(FamilySpec f, SchemaManager schemas) {
       return new Family(
           f.name(),
           f.maxVersions(),
           f.ttlSeconds() == FamilySpec.FOREVER ? "forever" : f.ttlSeconds() + "s",
           f.bloom().name(),
           f.blockSize() / 1024,
-          (conf == null ? f.compression() : SchemaManager.compressionOn(f, conf)).name(),
+          (schemas == null ? f.compression() : schemas.compressionOf(f)).name(),
           f.dataBlockEncoding() == null ? "NONE" : f.dataBlockEncoding().name(),
           f.inMemory(),
           f.inMemoryCompaction() == null ? null : f.inMemoryCompaction().name());
@@ -80,25 +80,26 @@ final class SchemaView {
   static List<Table> live(
       String system, List<TableSpec> specs, Connection connection, Configuration conf) {
     List<Table> out = new ArrayList<>();
+    SchemaManager schemas = new SchemaManager(connection);
     for (TableSpec t : specs) {
       TableFootprint f = TableFootprint.measure(connection, conf, t.name());
-      out.add(table(system, t, f.exists() ? live(t, f, conf) : null, conf));
+      out.add(table(system, t, f.exists() ? live(t, f, schemas) : null, schemas));
     }
     return out;
   }
 
-  private static Table table(String system, TableSpec t, Live live, Configuration conf) {
+  private static Table table(String system, TableSpec t, Live live, SchemaManager schemas) {
     return new Table(
         system,
         t.name().getNameAsString(),
         t.keyDoc(),
         t.splits().regionCount(),
         t.splits().regionCount() > 1 ? t.splits().description() : "none",
-        t.families().stream().map(f -> Family.of(f, conf)).toList(),
+        t.families().stream().map(f -> Family.of(f, schemas)).toList(),
         live);
   }
 
-  private static Live live(TableSpec spec, TableFootprint f, Configuration conf) {
+  private static Live live(TableSpec spec, TableFootprint f, SchemaManager schemas) {
     List<String> drift = new ArrayList<>();
     Map<String, TableFootprint.FamilyState> actual = new java.util.HashMap<>();
     f.families().forEach(s -> actual.put(s.name(), s));
@@ -108,7 +109,7 @@ final class SchemaView {
         drift.add("family " + declared.name() + " is missing");
         continue;
       }
-      Family d = Family.of(declared, conf);
+      Family d = Family.of(declared, schemas);
       differs(drift, declared.name(), "compression", d.compression(), s.compression());
       differs(drift, declared.name(), "bloom", d.bloom(), s.bloom());
       if (declared.dataBlockEncoding() != null) {

@@ -60,7 +60,10 @@ public final class SchemaManager {
    * saying what it changes.
    */
   record Changes(
-      List<FamilySpec> missing, List<ColumnFamilyDescriptor> retuned, List<String> notes) {
+      List<FamilySpec> missing,
+      List<ColumnFamilyDescriptor> retuned,
+      List<String> notes,
+      boolean rewrites) {
     boolean none() {
       return missing.isEmpty() && retuned.isEmpty();
     }
@@ -140,11 +143,16 @@ public final class SchemaManager {
    */
   public static Compression.Algorithm compressionOn(
       FamilySpec family, org.apache.hadoop.conf.Configuration conf) {
-    return effectiveCompression(
-        substitutes(conf).getOrDefault(family.compression(), family.compression()));
+    return codecOf(family, substitutes(conf));
   }
 
-  private Compression.Algorithm codecOf(FamilySpec family) {
+  /** As {@link #compressionOn}, with this manager's substitutions (read once). */
+  public Compression.Algorithm compressionOf(FamilySpec family) {
+    return codecOf(family, substitutes);
+  }
+
+  private static Compression.Algorithm codecOf(
+      FamilySpec family, Map<Compression.Algorithm, Compression.Algorithm> substitutes) {
     return effectiveCompression(
         substitutes.getOrDefault(family.compression(), family.compression()));
   }
@@ -208,7 +216,7 @@ public final class SchemaManager {
   }
 
   private Future<Void> createAsync(Admin admin, TableSpec spec) throws IOException {
-    TableDescriptor descriptor = toDescriptor(spec, this::codecOf);
+    TableDescriptor descriptor = toDescriptor(spec, this::compressionOf);
     return spec.splits().regionCount() > 1
         ? admin.createTableAsync(descriptor, spec.splits().toArray())
         : admin.createTableAsync(descriptor);
@@ -246,7 +254,7 @@ public final class SchemaManager {
       if (admin.tableExists(spec.name())) {
         return checkAndExtend(admin, spec);
       }
-      TableDescriptor descriptor = toDescriptor(spec, this::codecOf);
+      TableDescriptor descriptor = toDescriptor(spec, this::compressionOf);
       try {
         if (spec.splits().regionCount() > 1) {
           admin.createTable(descriptor, spec.splits().toArray());
@@ -266,11 +274,11 @@ public final class SchemaManager {
 
   private Result checkAndExtend(Admin admin, TableSpec spec) throws IOException {
     TableDescriptor existing = admin.getDescriptor(spec.name());
-    Changes changes = verify(existing, spec, this::codecOf);
+    Changes changes = verify(existing, spec, this::compressionOf);
     if (!changes.none()) {
       // One table modification for every change: each reopens the table's regions.
       TableDescriptorBuilder b = TableDescriptorBuilder.newBuilder(existing);
-      changes.missing().forEach(f -> b.setColumnFamily(toDescriptor(f, codecOf(f))));
+      changes.missing().forEach(f -> b.setColumnFamily(toDescriptor(f, compressionOf(f))));
       changes.retuned().forEach(b::modifyColumnFamily);
       admin.modifyTable(b.build());
       changes.notes().forEach(n -> LOG.info("table {}: {}", spec.name(), n));
@@ -279,16 +287,8 @@ public final class SchemaManager {
         changes.none()
             ? Outcome.UNCHANGED
             : changes.missing().isEmpty() ? Outcome.RETUNED : Outcome.FAMILIES_ADDED;
-    boolean rewrites = false;
-    for (ColumnFamilyDescriptor f : changes.retuned()) {
-      ColumnFamilyDescriptor before = existing.getColumnFamily(f.getName());
-      rewrites |=
-          f.getCompressionType() != before.getCompressionType()
-              || f.getDataBlockEncoding() != before.getDataBlockEncoding()
-              || f.getBloomFilterType() != before.getBloomFilterType();
-    }
     return new Result(
-        spec, outcome, admin.getRegions(spec.name()).size(), changes.notes(), rewrites);
+        spec, outcome, admin.getRegions(spec.name()).size(), changes.notes(), changes.rewrites());
   }
 
   /**
@@ -358,10 +358,19 @@ public final class SchemaManager {
   private void verifyIfExists(TableSpec spec) {
     try (Admin admin = connection.getAdmin()) {
       if (admin.tableExists(spec.name())) {
-        verify(admin.getDescriptor(spec.name()), spec, this::codecOf);
+        verify(admin.getDescriptor(spec.name()), spec, this::compressionOf);
       }
     } catch (IOException e) {
       throw StorageException.of("read table " + spec.name(), e);
+    }
+  }
+
+  /** Creates {@code namespace} unless it exists (or another process creates it meanwhile). */
+  public void ensureNamespace(String namespace) {
+    try (Admin admin = connection.getAdmin()) {
+      ensureNamespace(admin, namespace);
+    } catch (IOException e) {
+      throw StorageException.of("create namespace " + namespace, e);
     }
   }
 
@@ -456,6 +465,7 @@ public final class SchemaManager {
     List<FamilySpec> missing = new ArrayList<>();
     List<ColumnFamilyDescriptor> retuned = new ArrayList<>();
     List<String> notes = new ArrayList<>();
+    boolean rewrites = false;
     Map<String, ColumnFamilyDescriptor> actual = new TreeMap<>();
     for (ColumnFamilyDescriptor cf : existing.getColumnFamilies()) {
       actual.put(cf.getNameAsString(), cf);
@@ -476,15 +486,18 @@ public final class SchemaManager {
       Compression.Algorithm codec = codecs.apply(f);
       if (codec != cf.getCompressionType()) {
         b.setCompressionType(codec);
+        rewrites = true;
         notes.add(
             retuneNote(f.name(), "compresses the files it writes", cf.getCompressionType(), codec));
       }
       if (f.bloom() != cf.getBloomFilterType()) {
         b.setBloomFilterType(f.bloom());
+        rewrites = true;
         notes.add(retuneNote(f.name(), "writes bloom filters", cf.getBloomFilterType(), f.bloom()));
       }
       if (f.dataBlockEncoding() != null && f.dataBlockEncoding() != cf.getDataBlockEncoding()) {
         b.setDataBlockEncoding(f.dataBlockEncoding());
+        rewrites = true;
         notes.add(
             retuneNote(
                 f.name(),
@@ -529,7 +542,7 @@ public final class SchemaManager {
               + " a family's compression, bloom filter, data block encoding and in-memory"
               + " compaction.");
     }
-    return new Changes(missing, retuned, notes);
+    return new Changes(missing, retuned, notes, rewrites);
   }
 
   private static String retuneNote(String family, String what, Object before, Object after) {

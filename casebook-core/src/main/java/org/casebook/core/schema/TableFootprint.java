@@ -30,6 +30,8 @@ import org.casebook.core.StorageException;
  *
  * @param exists false for a declared table not created yet (every other field is then empty)
  * @param regionBytes store file bytes per region, in key order
+ * @param familyBytes store file bytes per family, over every region
+ * @param storeFiles how many store files there are
  */
 public record TableFootprint(
     TableName table,
@@ -37,7 +39,9 @@ public record TableFootprint(
     int regions,
     long bytesOnDisk,
     List<Long> regionBytes,
-    List<FamilyState> families) {
+    List<FamilyState> families,
+    Map<String, Long> familyBytes,
+    int storeFiles) {
 
   /** A family's settings as HBase holds them. */
   public record FamilyState(
@@ -52,6 +56,7 @@ public record TableFootprint(
   public TableFootprint {
     regionBytes = List.copyOf(regionBytes);
     families = List.copyOf(families);
+    familyBytes = Map.copyOf(familyBytes);
   }
 
   /** The largest region's share of the bytes on disk (0 for a table without any). */
@@ -76,7 +81,7 @@ public record TableFootprint(
   public static TableFootprint measure(Connection connection, Configuration conf, TableName table) {
     try (Admin admin = connection.getAdmin()) {
       if (!admin.tableExists(table)) {
-        return new TableFootprint(table, false, 0, 0, List.of(), List.of());
+        return new TableFootprint(table, false, 0, 0, List.of(), List.of(), Map.of(), 0);
       }
       TableDescriptor descriptor = admin.getDescriptor(table);
       List<FamilyState> families = new ArrayList<>();
@@ -94,47 +99,68 @@ public record TableFootprint(
       List<RegionInfo> regions = new ArrayList<>(admin.getRegions(table));
       regions.removeIf(r -> r.isSplitParent() || r.getReplicaId() != 0);
       regions.sort(RegionInfo.COMPARATOR);
-      Map<String, Long> bytesByRegion = regionDirectoryBytes(conf, table);
+      StoreFiles files = storeFiles(conf, table);
       List<Long> regionBytes = new ArrayList<>();
       long total = 0;
       for (RegionInfo r : regions) {
-        long b = bytesByRegion.getOrDefault(r.getEncodedName(), 0L);
+        long b = files.byRegion().getOrDefault(r.getEncodedName(), 0L);
         regionBytes.add(b);
         total += b;
       }
-      return new TableFootprint(table, true, regions.size(), total, regionBytes, families);
+      return new TableFootprint(
+          table,
+          true,
+          regions.size(),
+          total,
+          regionBytes,
+          families,
+          files.byFamily(),
+          files.count());
     } catch (IOException e) {
       throw StorageException.of("measure table " + table, e);
     }
   }
 
-  /** Store file bytes under each region's directory, by encoded region name. */
-  private static Map<String, Long> regionDirectoryBytes(Configuration conf, TableName table)
-      throws IOException {
+  /** Store file bytes by encoded region name and by family, and how many files. */
+  private record StoreFiles(Map<String, Long> byRegion, Map<String, Long> byFamily, int count) {}
+
+  /**
+   * Walks region/family/file under the table's directory: not region info, recovered edits or
+   * anything hidden (a compaction's or flush's {@code .tmp} output).
+   */
+  private static StoreFiles storeFiles(Configuration conf, TableName table) throws IOException {
     Path tableDir = CommonFSUtils.getTableDir(CommonFSUtils.getRootDir(conf), table);
     FileSystem fs = tableDir.getFileSystem(conf);
-    Map<String, Long> out = new HashMap<>();
+    Map<String, Long> byRegion = new HashMap<>();
+    Map<String, Long> byFamily = new java.util.TreeMap<>();
+    int count = 0;
     if (!fs.exists(tableDir)) {
-      return out;
+      return new StoreFiles(byRegion, byFamily, 0);
     }
     for (FileStatus region : fs.listStatus(tableDir)) {
-      if (!region.isDirectory() || region.getPath().getName().startsWith(".")) {
+      if (!region.isDirectory() || hidden(region)) {
         continue;
       }
       long bytes = 0;
       for (FileStatus family : fs.listStatus(region.getPath())) {
         String name = family.getPath().getName();
-        if (!family.isDirectory() || name.startsWith(".") || name.equals("recovered.edits")) {
+        if (!family.isDirectory() || hidden(family) || name.equals("recovered.edits")) {
           continue;
         }
         for (FileStatus file : fs.listStatus(family.getPath())) {
-          if (file.isFile()) {
+          if (file.isFile() && !hidden(file)) {
             bytes += file.getLen();
+            byFamily.merge(name, file.getLen(), Long::sum);
+            count++;
           }
         }
       }
-      out.put(region.getPath().getName(), bytes);
+      byRegion.put(region.getPath().getName(), bytes);
     }
-    return out;
+    return new StoreFiles(byRegion, byFamily, count);
+  }
+
+  private static boolean hidden(FileStatus f) {
+    return f.getPath().getName().startsWith(".");
   }
 }

@@ -278,6 +278,26 @@ async function showOwnPage(name, query, hasPage) {
 // ---- refresh loop and routing
 
 // #/ is the overview; #/system/<name>[?parameters] a system's page.
+// Backups are listed from HBase's snapshots and sized from its files: every 30 s, not every 2.
+const BACKUPS_EVERY_MS = 30000;
+let backupsDrawnAt = 0;
+
+async function drawBackups() {
+  const list = await getJson('/api/backups');
+  const body = document.querySelector('#backups tbody');
+  if (list.backups.length === 0) {
+    body.replaceChildren(el('tr', {}, el('td', { colspan: '6' }, 'No backup yet.')));
+    return;
+  }
+  body.replaceChildren(...list.backups.map((b) => el('tr', { 'data-backup': b.name },
+    el('td', {}, b.name),
+    el('td', {}, b.created.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC')),
+    el('td', {}, b.systems.join(', ')),
+    el('td', {}, String(b.tables.length)),
+    el('td', {}, b.bytes < 0 ? '—' : bytes(b.bytes)),
+    el('td', {}, b.bytesFreedByDelete < 0 ? '—' : bytes(b.bytesFreedByDelete)))));
+}
+
 function route() {
   const hash = location.hash || '#/';
   const m = hash.match(/^#\/system\/([a-z0-9]+)(?:\?(.*))?$/);
@@ -315,6 +335,13 @@ async function refresh() {
     } else {
       shownPage = null;
       drawChart();
+      if (Date.now() - backupsDrawnAt >= BACKUPS_EVERY_MS) {
+        backupsDrawnAt = Date.now();
+        drawBackups().catch((e) => {
+          document.querySelector('#backups tbody').replaceChildren(
+            el('tr', {}, el('td', { colspan: '6' }, `Could not list backups: ${e.message}`)));
+        });
+      }
     }
     showError(null);
     // Time from navigation to the first data drawn, for tests and people who look.

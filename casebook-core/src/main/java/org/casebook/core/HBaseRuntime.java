@@ -272,6 +272,9 @@ public final class HBaseRuntime implements Closeable {
     }
     conf.set(HConstants.ZOOKEEPER_QUORUM, "127.0.0.1");
     conf.set(HConstants.ZOOKEEPER_CLIENT_PORT, p.getProperty("zk.port"));
+    // Where the owner keeps HBase's files: backups read snapshot sizes and import into it.
+    conf.set(HConstants.HBASE_DIR, dataDir.resolve("hbase").toUri().toString());
+    conf.set("fs.file.impl", NioLocalFileSystem.class.getName());
     Connection connection = ConnectionFactory.createConnection(conf);
     try {
       awaitRegionServer(connection, 60_000);

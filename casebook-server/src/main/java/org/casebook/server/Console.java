@@ -119,6 +119,12 @@ final class Console implements AutoCloseable {
               "Every system's tables as declared and as they are: regions, bytes on disk, the"
                   + " largest region's share, compression, encoding, bloom filter and TTL",
               false),
+          new RouteSpec(
+              "GET",
+              "/api/backups",
+              "Every backup (HBase snapshots of whole systems): name, time taken, systems, tables,"
+                  + " bytes it refers to and bytes only backups keep",
+              false),
           new RouteSpec("GET", OPENAPI, "This description (OpenAPI 3)", false),
           new RouteSpec("GET", "/api/docs", "The interactive page for this description", false),
           new RouteSpec("GET", "/metrics", "Prometheus metrics of the process", false),
@@ -146,6 +152,16 @@ final class Console implements AutoCloseable {
     Console c = new Console(systems, tables, runtime, http);
     http.add(new Route(spec("/api/cluster"), req -> HttpResponse.ok(c.cluster())));
     http.add(new Route(spec("/api/schema"), req -> HttpResponse.ok(c.schema())));
+    http.add(
+        new Route(
+            spec("/api/backups"),
+            req ->
+                HttpResponse.ok(
+                    java.util.Map.of(
+                        "backups",
+                        new org.casebook.core.backup.BackupCatalog(
+                                runtime.connection(), runtime.configuration())
+                            .list()))));
     http.add(new Route(spec(OPENAPI), req -> HttpResponse.ok(c.openApi())));
     http.add(new Route(spec("/api/docs"), req -> c.file("console/api-docs.html", HTML, false)));
     http.add(new Route(spec("/"), req -> c.file("console/index.html", HTML, false)));

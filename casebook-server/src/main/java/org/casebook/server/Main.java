@@ -90,6 +90,7 @@ public final class Main implements Runnable {
     ServeCommand.addListenerOptions(cli.getSubcommands().get("serve"), systems);
     cli.addSubcommand("schema", new SchemaCommand(systems, context));
     cli.addSubcommand("config", new ConfigCommand(systems, context));
+    cli.addSubcommand("backup", new BackupCommand(systems, context));
     cli.addSubcommand("hotspot", new HotspotCommand(context));
     for (CasebookSystem system : systems) {
       cli.addSubcommand(system.descriptor().name(), system.command(context.contextOf(system)));

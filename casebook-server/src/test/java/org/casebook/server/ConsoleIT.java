@@ -108,6 +108,32 @@ class ConsoleIT {
   }
 
   @Test
+  void theBackupsAnswerListsABackupWithItsSystemsTablesAndSize(HBaseRuntime runtime)
+      throws Exception {
+    org.casebook.core.backup.BackupCatalog catalog =
+        new org.casebook.core.backup.BackupCatalog(runtime.connection(), runtime.configuration());
+    String name = org.casebook.core.testing.TestIds.unique("console");
+    TableName posts = TableName.valueOf("weibo", "posts");
+    catalog.create(name, java.util.Map.of("weibo", List.of(posts)), line -> {});
+    try {
+      JsonNode found = null;
+      for (JsonNode b : Json.mapper().readTree(get("/api/backups").body()).get("backups")) {
+        if (b.get("name").asText().equals(name)) {
+          found = b;
+        }
+      }
+      assertThat(found).as("backup listed").isNotNull();
+      assertThat(found.get("systems").toString()).isEqualTo("[\"weibo\"]");
+      assertThat(found.get("tables").get(0).get("table").asText()).isEqualTo("weibo:posts");
+      assertThat(java.time.Instant.parse(found.get("created").asText()))
+          .isBefore(java.time.Instant.now().plusSeconds(1));
+      assertThat(found.get("bytes").asLong()).isNotNegative();
+    } finally {
+      catalog.delete(name);
+    }
+  }
+
+  @Test
   void theSchemaAnswerShowsEveryTableAsDeclaredAndAsItIs() throws Exception {
     assertThat(
             console
@@ -211,6 +237,9 @@ class ConsoleIT {
           b -> b.findElements(By.cssSelector("#heatmap .heat-table[data-rows]")).size() == tables);
       assertThat(browser.findElement(By.cssSelector("#heatmap .heat-table .label")).getText())
           .contains(" row");
+      wait.until(b -> !b.findElement(By.cssSelector("#backups tbody")).getText().contains("…"));
+      assertThat(browser.findElement(By.cssSelector("#backups tbody")).getText())
+          .doesNotContain("Could not");
       System.out.printf(
           "console overview: first data %s ms after navigation%n",
           browser.findElement(By.tagName("body")).getDomAttribute("data-first-data-ms"));

@@ -75,13 +75,6 @@ public final class MapReduceJobs {
       conf.unset("tmpjars");
       return;
     }
-    long timeout = conf.getLong(CONNECT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT_MS);
-    // The client's own default retries an unreachable ResourceManager for 15 minutes.
-    setUnlessConfigured(conf, "yarn.resourcemanager.connect.max-wait.ms", Long.toString(timeout));
-    setUnlessConfigured(
-        conf,
-        "yarn.resourcemanager.connect.retry-interval.ms",
-        Long.toString(Math.min(2000, timeout)));
     TableMapReduceUtil.addDependencyJars(job);
     Class<?>[] all = Arrays.copyOf(classes, classes.length + 5);
     all[classes.length] = MapReduceJobs.class;
@@ -104,6 +97,29 @@ public final class MapReduceJobs {
         LOG.debug("{} is not on this classpath: not shipped", codecClass);
       }
     }
+    prepareTasks(conf);
+    TableMapReduceUtil.initCredentials(job);
+  }
+
+  /**
+   * Prepares the configuration of a job that a tool of HBase's submits itself (such as {@code
+   * ExportSnapshot}, which ships its own jars): in this process, the LocalJobRunner; on a cluster,
+   * the JDK 17 options in the task and application-master JVMs, and Hadoop's own bound on reaching
+   * the ResourceManager (the tool submits the job itself, so {@link #run}'s timed submission does
+   * not apply).
+   */
+  public static void prepareTasks(Configuration conf) {
+    if (isLocal(conf)) {
+      conf.set("mapreduce.framework.name", "local");
+      return;
+    }
+    long timeout = conf.getLong(CONNECT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT_MS);
+    // The client's own default retries an unreachable ResourceManager for 15 minutes.
+    setUnlessConfigured(conf, "yarn.resourcemanager.connect.max-wait.ms", Long.toString(timeout));
+    setUnlessConfigured(
+        conf,
+        "yarn.resourcemanager.connect.retry-interval.ms",
+        Long.toString(Math.min(2000, timeout)));
     for (String key :
         new String[] {
           "mapreduce.map.java.opts",
@@ -115,7 +131,6 @@ public final class MapReduceJobs {
         conf.set(key, (current + " " + JDK17_OPTS).strip());
       }
     }
-    TableMapReduceUtil.initCredentials(job);
   }
 
   /**

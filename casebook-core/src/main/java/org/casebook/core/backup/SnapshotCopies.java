@@ -54,6 +54,14 @@ final class SnapshotCopies {
         }
       }
       checkRoom(fs, to, backup.bytes(), "the backup");
+      progress.accept(
+          "exporting "
+              + backup.tables().size()
+              + " table(s) to "
+              + to
+              + ": "
+              + MapReduceJobs.where(conf)
+              + ", one job per table");
       int n = 0;
       for (Backup.Table t : backup.tables()) {
         copy(t.snapshot(), null, to, mappers);
@@ -133,6 +141,14 @@ final class SnapshotCopies {
       FileSystem rootFs = root.getFileSystem(conf);
       long bytes = fs.getContentSummary(from).getLength();
       checkRoom(rootFs, root, bytes, "the copy under " + from);
+      progress.accept(
+          "importing "
+              + found.size()
+              + " table(s) into "
+              + root
+              + ": "
+              + MapReduceJobs.where(conf)
+              + ", one job per table");
       int n = 0;
       for (String snapshot : found) {
         copy(snapshot, from, root, mappers);

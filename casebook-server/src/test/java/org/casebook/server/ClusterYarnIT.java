@@ -285,39 +285,6 @@ class ClusterYarnIT {
 
   @Test
   @Order(4)
-  void aBackupIsExportedToHdfsByYarnApplications() throws Exception {
-    String name = "yarn-" + Long.toString(System.currentTimeMillis(), 36);
-    Run refused = casebook(Duration.ofMinutes(1), "backup", "create", "--system", "trails", name);
-    assertThat(refused.exit()).as("a cluster: refused without --online").isEqualTo(4);
-    Run created =
-        casebook(Duration.ofMinutes(2), "backup", "create", "--system", "trails", "--online", name);
-    assertThat(created.exit()).as(created.err()).isZero();
-    assertThat(created.out()).containsPattern(name + " .* \\d+ table\\(s\\) of trails");
-    String target = "hdfs://127.0.0.1:29000/casebook-backups";
-    Run exported =
-        casebook(Duration.ofMinutes(6), "backup", "export", name, "--to", target, "--mappers", "1");
-    assertThat(exported.exit()).as(exported.err()).isZero();
-    assertThat(exported.err())
-        .containsPattern(
-            "exporting \\d+ table\\(s\\) to "
-                + target
-                + ": MapReduce on YARN at 127\\.0\\.0\\.1:29032");
-    assertThat(exported.out()).contains("exported " + name + ": ");
-    Run local =
-        casebook(
-            Duration.ofMinutes(1),
-            "backup",
-            "export",
-            name,
-            "--to",
-            work.resolve("backups").toString());
-    assertThat(local.exit()).as("a local directory is refused with YARN").isEqualTo(2);
-    assertThat(casebook(Duration.ofMinutes(1), "backup", "delete", name).exit()).isZero();
-    System.out.println("backup export to HDFS on YARN: " + exported.millis() + " ms");
-  }
-
-  @Test
-  @Order(5)
   void anUnreachableResourceManagerFailsWithinTheBound() throws Exception {
     Run run =
         casebook(
@@ -345,7 +312,7 @@ class ClusterYarnIT {
   }
 
   @Test
-  @Order(6)
+  @Order(5)
   void theServerAnswersATrailsQueryFromTheCluster() throws Exception {
     int port;
     try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {

@@ -19,6 +19,7 @@ import org.casebook.core.backup.Backup;
 import org.casebook.core.backup.BackupCatalog;
 import org.casebook.core.schema.TableSpec;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -103,6 +104,16 @@ final class BackupCommand {
               + risk
               + "; stop them and pass --online");
     }
+  }
+
+  /** The map tasks of each table's copy, for export and import alike. */
+  static final class Mappers {
+    @Option(
+        names = "--mappers",
+        paramLabel = "N",
+        defaultValue = "2",
+        description = "Map tasks per table's copy (default ${DEFAULT-VALUE}).")
+    int count;
   }
 
   static void say(String line) {
@@ -273,16 +284,12 @@ final class BackupCommand {
         description = "A local directory, file:///… or hdfs://…; it may hold other backups.")
     String to;
 
-    @Option(
-        names = "--mappers",
-        paramLabel = "N",
-        defaultValue = "2",
-        description = "Map tasks per table's copy (default ${DEFAULT-VALUE}).")
-    int mappers;
+    @Mixin Mappers mappers;
 
     @Override
     public Integer call() {
-      BackupCatalog.Copied c = parent.catalog().exportTo(name, to, mappers, BackupCommand::say);
+      BackupCatalog.Copied c =
+          parent.catalog().exportTo(name, to, mappers.count, BackupCommand::say);
       System.out.printf(
           Locale.ROOT,
           "exported %s: %d snapshot(s), %s, to %s in %.1f s%n",
@@ -318,17 +325,13 @@ final class BackupCommand {
             "Where `backup export` copied them: a local directory, file:///… or hdfs://….")
     String from;
 
-    @Option(
-        names = "--mappers",
-        paramLabel = "N",
-        defaultValue = "2",
-        description = "Map tasks per table's copy (default ${DEFAULT-VALUE}).")
-    int mappers;
+    @Mixin Mappers mappers;
 
     @Override
     public Integer call() {
       long t0 = System.nanoTime();
-      List<Backup> imported = parent.catalog().importFrom(from, name, mappers, BackupCommand::say);
+      List<Backup> imported =
+          parent.catalog().importFrom(from, name, mappers.count, BackupCommand::say);
       say(String.format(Locale.ROOT, "imported in %.1f s", (System.nanoTime() - t0) / 1e9));
       imported.forEach(BackupCommand::print);
       return 0;

@@ -144,7 +144,7 @@ public final class BackupCatalog {
    * system}).
    */
   public Backup check(String name, Set<String> systems) {
-    Backup b = get(name);
+    Backup b = find(name, false);
     Set<String> held = new LinkedHashSet<>(b.systems());
     for (String s : systems) {
       InvalidInputException.check(
@@ -201,14 +201,9 @@ public final class BackupCatalog {
   }
 
   private void undo(List<String> snapshots, Exception cause) {
-    if (snapshots.isEmpty()) {
-      return;
-    }
-    try (Admin admin = connection.getAdmin()) {
-      for (String s : snapshots) {
-        admin.deleteSnapshot(s);
-      }
-    } catch (IOException e) {
+    try {
+      deleteSnapshots(snapshots);
+    } catch (StorageException e) {
       cause.addSuppressed(e);
     }
   }
@@ -216,17 +211,25 @@ public final class BackupCatalog {
   /** Every backup, oldest first. */
   public List<Backup> list() {
     try (Admin admin = connection.getAdmin()) {
-      return group(admin.listSnapshots(SnapshotNames.ofAll()));
+      return group(admin.listSnapshots(SnapshotNames.ofAll()), true);
     } catch (IOException e) {
       throw StorageException.of("list backups", e);
     }
   }
 
-  /** Backup {@code name}; not found when there is none. */
+  /** Backup {@code name}, with its sizes; not found when there is none. */
   public Backup get(String name) {
+    return find(name, true);
+  }
+
+  /**
+   * Backup {@code name}; sized only when asked, since sizing reads the file list of every snapshot
+   * HBase holds.
+   */
+  private Backup find(String name, boolean sized) {
     SnapshotNames.checkBackup(name);
     try (Admin admin = connection.getAdmin()) {
-      List<Backup> found = group(admin.listSnapshots(SnapshotNames.ofBackup(name)));
+      List<Backup> found = group(admin.listSnapshots(SnapshotNames.ofBackup(name)), sized);
       if (found.isEmpty()) {
         throw new NotFoundException("no backup named " + name);
       }
@@ -236,13 +239,13 @@ public final class BackupCatalog {
     }
   }
 
-  private List<Backup> group(List<SnapshotDescription> snapshots) {
+  private List<Backup> group(List<SnapshotDescription> snapshots, boolean wanted) {
     Map<String, List<Backup.Table>> byBackup = new TreeMap<>();
     Map<String, long[]> sizes = new TreeMap<>();
     // Which archived files each snapshot shares with others: a backup frees only what no other
     // snapshot (another backup's, a fail-safe one) refers to.
     Map<org.apache.hadoop.fs.Path, Integer> references = null;
-    if (!snapshots.isEmpty() && SnapshotCopies.configured(conf, "hbase.rootdir")) {
+    if (wanted && !snapshots.isEmpty() && SnapshotCopies.configured(conf, "hbase.rootdir")) {
       try {
         references =
             SnapshotInfo.getSnapshotsFilesMap(
@@ -304,7 +307,7 @@ public final class BackupCatalog {
 
   /** Deletes backup {@code name}'s snapshots; not found when there is none. */
   public void delete(String name) {
-    Backup b = get(name);
+    Backup b = find(name, false);
     try (Admin admin = connection.getAdmin()) {
       for (Backup.Table t : b.tables()) {
         admin.deleteSnapshot(t.snapshot());
@@ -504,8 +507,12 @@ public final class BackupCatalog {
       SnapshotNames.checkBackup(name);
     }
     Set<String> existing = new LinkedHashSet<>();
-    for (Backup b : list()) {
-      existing.add(b.name());
+    try (Admin admin = connection.getAdmin()) {
+      for (Backup b : group(admin.listSnapshots(SnapshotNames.ofAll()), false)) {
+        existing.add(b.name());
+      }
+    } catch (IOException e) {
+      throw StorageException.of("list backups", e);
     }
     List<String> imported =
         new SnapshotCopies(conf)

@@ -46,7 +46,13 @@ final class PackagedFrontier {
               AckMessage.Status.SKIPPED,
               AckMessage.Status.SKIPPED);
       List<String> got = new ArrayList<>();
-      stub.getURLs(GetParams.newBuilder().setCrawlID("packaged").setMaxUrlsPerQueue(1).build())
+      // Held in flight for an hour, so it is still in process after the restart however slow.
+      stub.getURLs(
+              GetParams.newBuilder()
+                  .setCrawlID("packaged")
+                  .setMaxUrlsPerQueue(1)
+                  .setDelayRequestable(3600)
+                  .build())
           .forEachRemaining(u -> got.add(u.getUrl()));
       assertThat(got).hasSize(1).allMatch(u -> u.startsWith("http://packaged.example/"));
     } finally {

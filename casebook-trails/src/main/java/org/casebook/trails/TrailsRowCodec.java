@@ -93,25 +93,34 @@ public final class TrailsRowCodec {
     }
   }
 
+  /*
+   * Every cell carries the record's own time as its timestamp, not the time it was written: the
+   * retention setting is a family TTL, which then ages a record by when it happened (an old log
+   * ingested today is as old as its records), and writing a record again writes the same cells.
+   */
+
   /** The events row of {@code e} with its field cells ({@code hash}: its record hash). */
   private static Put eventPut(Event e, int hash) {
     Put put = new Put(TrailsKeys.eventRow(e.uid(), TrailsKeys.epochDay(e.ts()), e.type()));
     for (Map.Entry<String, String> f : e.fields().entrySet()) {
       put.addColumn(
-          D, TrailsKeys.eventQualifier(f.getKey(), e.ts(), hash), Bytes.toBytes(f.getValue()));
+          D,
+          TrailsKeys.eventQualifier(f.getKey(), e.ts(), hash),
+          e.ts(),
+          Bytes.toBytes(f.getValue()));
     }
     return put;
   }
 
   /** The tall history row of {@code e}: one row per record. */
   private static Put tallPut(Event e, int hash, byte[] json) {
-    return new Put(TrailsKeys.tallRow(e.uid(), e.ts(), hash)).addColumn(H, E, json);
+    return new Put(TrailsKeys.tallRow(e.uid(), e.ts(), hash)).addColumn(H, E, e.ts(), json);
   }
 
   /** The wide history cell of {@code e} in its user's row. */
   private static Put widePut(Event e, int hash, byte[] json) {
     return new Put(TrailsKeys.wideRow(e.uid()))
-        .addColumn(H, TrailsKeys.wideQualifier(e.ts(), hash), json);
+        .addColumn(H, TrailsKeys.wideQualifier(e.ts(), hash), e.ts(), json);
   }
 
   /** The events row of {@code uid}'s first behaviour on {@code day}: where its range starts. */

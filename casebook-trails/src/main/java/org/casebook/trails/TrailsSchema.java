@@ -38,17 +38,27 @@ record TrailsSchema(TableName events, TableName tall, TableName wide) {
    * nothing reads on a latency path.
    */
   List<TableSpec> tables() {
+    return tables(0);
+  }
+
+  /**
+   * As {@link #tables()}, every family keeping cells {@code retentionDays} (0: forever). Cells
+   * carry their record's time ({@link TrailsRowCodec}), so the TTL drops a record a fixed time
+   * after it happened, from all three tables alike: a trail, the history and the latest 20 agree.
+   */
+  List<TableSpec> tables(int retentionDays) {
+    int ttl = retentionDays == 0 ? FamilySpec.FOREVER : retentionDays * 86_400;
     return List.of(
         new TableSpec(
             events,
-            List.of(family("d", SNAPPY)),
+            List.of(family("d", SNAPPY, ttl)),
             eventSplits(),
             TrailsKeys.EVENT_ROW.shape() + "; columns " + TrailsKeys.EVENT_COLUMN.shape()),
         new TableSpec(
-            tall, List.of(family("h", ZSTD)), SplitPoints.none(), TrailsKeys.TALL_ROW.shape()),
+            tall, List.of(family("h", ZSTD, ttl)), SplitPoints.none(), TrailsKeys.TALL_ROW.shape()),
         new TableSpec(
             wide,
-            List.of(family("h", SNAPPY)),
+            List.of(family("h", SNAPPY, ttl)),
             SplitPoints.none(),
             TrailsKeys.WIDE_ROW.shape() + "; columns " + TrailsKeys.WIDE_COLUMN.shape()));
   }
@@ -59,10 +69,11 @@ record TrailsSchema(TableName events, TableName tall, TableName wide) {
    * where a profile of the 100 users' query (whose MultiRowRangeFilter seeks once per user) found
    * two thirds of the region server's time; the README has the figures.
    */
-  private static FamilySpec family(String name, Compression.Algorithm codec) {
+  private static FamilySpec family(String name, Compression.Algorithm codec, int ttlSeconds) {
     return FamilySpec.of(name)
         .withDataBlockEncoding(DataBlockEncoding.ROW_INDEX_V1)
-        .withCompression(codec);
+        .withCompression(codec)
+        .withTtlSeconds(ttlSeconds);
   }
 
   /**

@@ -63,6 +63,11 @@ public final class TrailsService {
     return TrailsSchema.in(namespace).tables();
   }
 
+  /** The trails tables of {@code namespace}, keeping records {@code retentionDays} (0: forever). */
+  public static List<TableSpec> schemas(String namespace, int retentionDays) {
+    return TrailsSchema.in(namespace).tables(retentionDays);
+  }
+
   /**
    * Cleans and stores a log file. Bad lines (malformed JSON, bad UTF-8, missing or mistyped fields,
    * lines over 1 MiB) are counted and written to the rejects file; they never stop the run. Column

@@ -7,6 +7,9 @@ import org.casebook.core.RunningSystem;
 import org.casebook.core.SystemContext;
 import org.casebook.core.SystemDescriptor;
 import org.casebook.core.http.Route;
+import org.casebook.core.schema.TableSpec;
+import org.casebook.core.settings.Setting;
+import org.casebook.core.settings.SystemSettings;
 import org.casebook.trails.cli.TrailsCommand;
 import org.casebook.trails.wire.TrailsRoutes;
 
@@ -16,6 +19,16 @@ public final class TrailsSystem implements CasebookSystem {
   private static final String SUMMARY =
       "Behaviour trails (seeds 000, 004): log ingest, per-user trails, MapReduce " + "batch query";
 
+  /** Days a record is kept after its time (0: forever); a family TTL on every trails table. */
+  public static final Setting<Integer> RETENTION_DAYS =
+      Setting.ofInt(
+          "retention-days",
+          0,
+          0,
+          36_500,
+          "Days a record is kept after its own time, in every trails table (0: forever); a"
+              + " family TTL, so HBase drops older records itself.");
+
   @Override
   public SystemDescriptor descriptor() {
     return new SystemDescriptor(
@@ -24,7 +37,15 @@ public final class TrailsSystem implements CasebookSystem {
         TrailsSchema.in(TrailsSchema.DEFAULT_NAMESPACE).tables(),
         TrailsKeys.ALL,
         TrailsRoutes.ROUTES.specs(),
-        List.of());
+        List.of(),
+        List.of(),
+        List.of(RETENTION_DAYS));
+  }
+
+  /** The tables with the retention setting's TTL. */
+  @Override
+  public List<TableSpec> tables(SystemSettings settings) {
+    return TrailsSchema.in(TrailsSchema.DEFAULT_NAMESPACE).tables(settings.get(RETENTION_DAYS));
   }
 
   @Override

@@ -382,6 +382,109 @@ final class PointStore implements AutoCloseable {
     }
   }
 
+  /**
+   * Deletes the points in {@code [fromMs, toMs]} of {@code metric}'s rows of hours {@code
+   * [fromHour, toHour]} whose tag run {@code series} accepts (with {@code rowFilter}, only rows it
+   * keeps are read): the number of points deleted. Each row is rewritten under the same check as a
+   * compaction ({@link #compactRow}), so a compaction and a delete of one row never undo each
+   * other; a point written into the range while this runs may stay. Rerun, it deletes what is left.
+   */
+  long deletePoints(
+      byte[] metric,
+      int fromHour,
+      int toHour,
+      long fromMs,
+      long toMs,
+      Filter rowFilter,
+      java.util.function.Predicate<ByteBuffer> series) {
+    flush();
+    long[] deleted = {0};
+    scan(
+        metric,
+        fromHour,
+        toHour,
+        false,
+        rowFilter,
+        r -> {
+          TsdbKeys.DataRow row = keys.decode(r.getRow());
+          if (series.test(ByteBuffer.wrap(row.tags()))) {
+            deleted[0] += deleteInRow(r, row.hour(), fromMs, toMs);
+          }
+        });
+    return deleted[0];
+  }
+
+  private int deleteInRow(Result read, int hour, long fromMs, long toMs) {
+    byte[] row = read.getRow();
+    for (int attempt = 0; attempt < 8; attempt++) {
+      if (attempt > 0) {
+        try (Table t = connection.getTable(schema.data())) {
+          read = t.get(new Get(row).addFamily(TsdbSchema.T));
+        } catch (IOException e) {
+          throw StorageException.of("read a row to delete from", e);
+        }
+        if (read.isEmpty()) {
+          return 0;
+        }
+      }
+      List<DataPoint> all = PointCodec.rowPoints(hour, read.rawCells());
+      List<DataPoint> kept = new ArrayList<>(all.size());
+      for (DataPoint p : all) {
+        if (p.timestampMs() < fromMs || p.timestampMs() > toMs) {
+          kept.add(p);
+        }
+      }
+      if (kept.size() == all.size()) {
+        return 0;
+      }
+      // An emptied row keeps an empty compacted cell (a few bytes): a compaction that read the row
+      // before this delete checks that no compacted cell exists, and would otherwise write the
+      // deleted points back. The row goes with its hour's retention.
+      if (replaceWithCompacted(read, PointCodec.compact(hour, kept))) {
+        return all.size() - kept.size();
+      }
+    }
+    throw new org.casebook.core.ConflictException(
+        "the row " + keys.describe(row) + " kept changing while its points were deleted; rerun");
+  }
+
+  /**
+   * Deletes every row of {@code metric} whose hour is before {@code beforeHour} (a bounded key
+   * range per salt bucket, read keys only): the number of rows deleted.
+   */
+  long purgeBefore(byte[] metric, int beforeHour) {
+    long deleted = 0;
+    try (Table t = connection.getTable(schema.data())) {
+      for (int b = 0; b < keys.buckets(); b++) {
+        Scan scan =
+            KeyRange.between(keys.start(b, metric, 0), keys.start(b, metric, beforeHour))
+                .toScan()
+                .addFamily(TsdbSchema.T)
+                .setFilter(new FilterList(new FirstKeyOnlyFilter(), new KeyOnlyFilter()))
+                .setCaching(4096)
+                .setCacheBlocks(false);
+        List<Delete> batch = new ArrayList<>();
+        try (ResultScanner s = t.getScanner(scan)) {
+          for (Result r : s) {
+            batch.add(new Delete(r.getRow()));
+            if (batch.size() == 1000) {
+              deleted += batch.size();
+              t.delete(batch);
+              batch = new ArrayList<>();
+            }
+          }
+        }
+        if (!batch.isEmpty()) {
+          deleted += batch.size();
+          t.delete(batch);
+        }
+      }
+    } catch (IOException e) {
+      throw StorageException.of("purge expired points", e);
+    }
+    return deleted;
+  }
+
   /** Rows whose hour is before {@code beforeHour}, with more than the compacted cell. */
   void uncompactedRows(int beforeHour, Consumer<byte[]> rows) {
     try (Table t = connection.getTable(schema.data());

@@ -61,6 +61,12 @@ final class QueryEngine {
     return List.copyOf(results);
   }
 
+  /** Whether a series with these tag names and values is one {@code query} selects. */
+  static java.util.function.Predicate<Map<String, String>> selector(
+      SubQuery query, TagOrder order) {
+    return new SeriesSelector(query, order)::matches;
+  }
+
   private static List<List<Series>> group(List<Series> selected, SubQuery query, TagOrder order) {
     if (selected.isEmpty()) {
       return List.of();

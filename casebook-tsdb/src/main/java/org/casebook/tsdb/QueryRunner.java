@@ -132,6 +132,35 @@ final class QueryRunner {
         metricId, fromHour, toHour, fromMs, toMs, plan, compactor::noticeUncompacted);
   }
 
+  /**
+   * Answers {@code q} as {@link #run} does, then deletes the points each sub-query selects (its
+   * metric, the series its filters select) from {@code q}'s start to its end, both included: the
+   * answer as it was before, and the number of points deleted.
+   */
+  DeletedPoints delete(OpenTsdbQuery q) {
+    List<List<QueryResult>> answer = run(q);
+    long points = 0;
+    int fromHour = TsdbKeys.hourOf(Math.max(0, q.startMs()));
+    int toHour = TsdbKeys.hourOf(Math.max(0, q.endMs()));
+    for (SubQuery sub : q.queries()) {
+      java.util.function.Predicate<Map<String, String>> selects =
+          QueryEngine.selector(sub, uidOrder());
+      Map<ByteBuffer, Boolean> decided = new HashMap<>();
+      points +=
+          store.deletePoints(
+              metricId(sub.metric()),
+              fromHour,
+              toHour,
+              q.startMs(),
+              q.endMs(),
+              TagScanPlan.of(sub, uids, maxTags)
+                  .map(p -> TagRowFilter.of(p, store.keys()))
+                  .orElse(null),
+              tags -> decided.computeIfAbsent(tags, t -> selects.test(tagNames(t))));
+    }
+    return new DeletedPoints(answer, points);
+  }
+
   /** Tag names and values of a row's tag bytes. */
   Map<String, String> tagNames(ByteBuffer tagBytes) {
     Map<String, String> tags = new TreeMap<>();

@@ -17,6 +17,9 @@ import org.casebook.core.settings.SystemSettings;
  * @param backgroundCompaction whether finished hours are compacted in the background (OpenTSDB's
  *     {@code tsd.storage.enable_compaction}); {@code tsdb compact} compacts on request either way
  * @param maxFutureSeconds how far in the future a timestamp may be
+ * @param allowDelete whether a query may delete what it reads (OpenTSDB's {@code
+ *     tsd.http.query.allow_delete})
+ * @param retention how long each metric's points are kept, by metric name prefix
  */
 public record TsdbConfig(
     String namespace,
@@ -24,7 +27,9 @@ public record TsdbConfig(
     int maxTags,
     int compactionDelaySeconds,
     boolean backgroundCompaction,
-    long maxFutureSeconds) {
+    long maxFutureSeconds,
+    boolean allowDelete,
+    TsdbRetention retention) {
 
   static final Setting<String> NAMESPACE =
       Setting.ofNamespace(
@@ -64,9 +69,35 @@ public record TsdbConfig(
           "Whether finished hours are compacted in the background (OpenTSDB's"
               + " tsd.storage.enable_compaction); `tsdb compact` compacts on request either way.");
 
+  static final Setting<Boolean> ALLOW_DELETE =
+      Setting.ofBoolean(
+          "allow-delete",
+          false,
+          "Whether a query with delete=true deletes the points it reads (OpenTSDB's"
+              + " tsd.http.query.allow_delete); refused with a 400 while false. `tsdb delete`"
+              + " deletes either way.");
+
+  static final Setting<TsdbRetention> RETENTION =
+      new Setting<>(
+          "retention",
+          "PREFIX=DURATION,... (empty: keep forever)",
+          TsdbRetention.FOREVER,
+          "How long points are kept, by metric name prefix: sys.=30d,*=2y keeps sys.* metrics 30"
+              + " days and every other metric 2 years (the longest matching prefix decides; *"
+              + " matches every metric; units as OpenTSDB's: h, d, w, n (30 days), y). Older"
+              + " hours are purged hourly in the background and by `tsdb purge`.",
+          TsdbRetention::parse);
+
   /** The settings the system declares, in the order {@code config} lists them. */
   static final List<Setting<?>> SETTINGS =
-      List.of(NAMESPACE, SALT_BUCKETS, MAX_TAGS, COMPACTION_DELAY_SECONDS, ENABLE_COMPACTION);
+      List.of(
+          NAMESPACE,
+          SALT_BUCKETS,
+          MAX_TAGS,
+          COMPACTION_DELAY_SECONDS,
+          ENABLE_COMPACTION,
+          ALLOW_DELETE,
+          RETENTION);
 
   private static final long MAX_FUTURE_SECONDS = 86_400;
 
@@ -88,14 +119,24 @@ public record TsdbConfig(
     if (maxFutureSeconds < 0) {
       throw new InvalidInputException("maxFutureSeconds", "must be >= 0");
     }
+    Objects.requireNonNull(retention, "retention is null");
   }
 
   /**
    * Namespace {@code tsdb}, no salt, 8 tags (as OpenTSDB), compaction in the background a minute
-   * after the hour, a day into the future: every setting at its default.
+   * after the hour, a day into the future, no deleting queries, points kept forever: every setting
+   * at its default.
    */
   public static TsdbConfig defaults() {
-    return new TsdbConfig(TsdbSchema.DEFAULT_NAMESPACE, 0, 8, 60, true, MAX_FUTURE_SECONDS);
+    return new TsdbConfig(
+        TsdbSchema.DEFAULT_NAMESPACE,
+        0,
+        8,
+        60,
+        true,
+        MAX_FUTURE_SECONDS,
+        false,
+        TsdbRetention.FOREVER);
   }
 
   /** The effective values of the system's settings. */
@@ -106,7 +147,9 @@ public record TsdbConfig(
         settings.get(MAX_TAGS),
         settings.get(COMPACTION_DELAY_SECONDS),
         settings.get(ENABLE_COMPACTION),
-        MAX_FUTURE_SECONDS);
+        MAX_FUTURE_SECONDS,
+        settings.get(ALLOW_DELETE),
+        settings.get(RETENTION));
   }
 
   public TsdbConfig withNamespace(String value) {
@@ -116,7 +159,9 @@ public record TsdbConfig(
         maxTags,
         compactionDelaySeconds,
         backgroundCompaction,
-        maxFutureSeconds);
+        maxFutureSeconds,
+        allowDelete,
+        retention);
   }
 
   public TsdbConfig withSaltBuckets(int buckets) {
@@ -126,7 +171,33 @@ public record TsdbConfig(
         maxTags,
         compactionDelaySeconds,
         backgroundCompaction,
-        maxFutureSeconds);
+        maxFutureSeconds,
+        allowDelete,
+        retention);
+  }
+
+  public TsdbConfig withAllowDelete(boolean allow) {
+    return new TsdbConfig(
+        namespace,
+        saltBuckets,
+        maxTags,
+        compactionDelaySeconds,
+        backgroundCompaction,
+        maxFutureSeconds,
+        allow,
+        retention);
+  }
+
+  public TsdbConfig withRetention(TsdbRetention rules) {
+    return new TsdbConfig(
+        namespace,
+        saltBuckets,
+        maxTags,
+        compactionDelaySeconds,
+        backgroundCompaction,
+        maxFutureSeconds,
+        allowDelete,
+        rules);
   }
 
   private static int parseSaltBuckets(String text) {

@@ -31,6 +31,8 @@ public final class TsdbService implements AutoCloseable {
   private final Compactor compactor;
   private final PointWriter writer;
   private final QueryRunner queries;
+  private final io.micrometer.core.instrument.Counter pointsDeleted;
+  private final io.micrometer.core.instrument.Counter rowsPurged;
 
   /**
    * The store as the system's settings in {@code context} say (their defaults on a context that is
@@ -82,6 +84,8 @@ public final class TsdbService implements AutoCloseable {
     this.writer = new PointWriter(points, uids, compactor);
     this.queries =
         new QueryRunner(points, uids, compactor, clock, context.sideWork(), config.maxTags());
+    this.pointsDeleted = context.metrics().counter("casebook.tsdb.deleted.points");
+    this.rowsPurged = context.metrics().counter("casebook.tsdb.retention.purged.rows");
   }
 
   public TsdbConfig config() {
@@ -146,6 +150,62 @@ public final class TsdbService implements AutoCloseable {
   }
 
   /** Series of a metric whose tags include the given pairs ({@code *}: any value of the key). */
+  /**
+   * Answers {@code query} and deletes the points it selected, from its start to its end (both
+   * included), as OpenTSDB's {@code delete=true}: refused unless the {@code allow-delete} setting
+   * is on (OpenTSDB's {@code tsd.http.query.allow_delete}). OpenTSDB deletes every hour its scan
+   * touches, whole; this deletes the range and no more. Rerun after a failure, it deletes what is
+   * left.
+   */
+  public List<List<QueryResult>> queryAndDelete(OpenTsdbQuery query) {
+    if (!config.allowDelete()) {
+      throw new InvalidInputException(
+          "delete",
+          "Deleting data is not enabled (tsd.http.query.allow_delete=false; casebook setting"
+              + " tsdb."
+              + TsdbConfig.ALLOW_DELETE.name()
+              + ")");
+    }
+    return delete(query).answer();
+  }
+
+  /**
+   * Deletes the points {@code query} selects, from its start to its end (both included), whatever
+   * the {@code allow-delete} setting (the operator's CLI): the answer as it was and the count.
+   */
+  public DeletedPoints delete(OpenTsdbQuery query) {
+    DeletedPoints deleted = queries.delete(query);
+    pointsDeleted.increment(deleted.points());
+    return deleted;
+  }
+
+  /**
+   * Applies the retention setting once: for every metric a rule covers, deletes its rows of the
+   * hours that ended before now minus its keep time (whole hours, so a point is kept up to an hour
+   * longer). Returns the rows deleted per metric, metrics with none left out.
+   */
+  public Map<String, Long> purgeExpired() {
+    Map<String, Long> out = new LinkedHashMap<>();
+    if (config.retention().keepsEverything()) {
+      return out;
+    }
+    long now = clock.millis();
+    for (UidStore.UidName metric : uidStore.names(UidKind.METRIC, "", Integer.MAX_VALUE)) {
+      java.util.OptionalLong keep = config.retention().keepMs(metric.name());
+      if (keep.isEmpty()) {
+        continue;
+      }
+      // The first hour kept is the one holding now - keep: every hour before it has ended.
+      int firstKept = TsdbKeys.hourOf(Math.max(0, now - keep.getAsLong()));
+      long rows = points.purgeBefore(metric.id(), firstKept);
+      if (rows > 0) {
+        out.put(metric.name(), rows);
+        rowsPurged.increment(rows);
+      }
+    }
+    return out;
+  }
+
   public LookupAnswer lookup(String metric, List<TagPair> tags, int limit) {
     long started = System.nanoTime();
     Map<String, String> required = new LinkedHashMap<>();

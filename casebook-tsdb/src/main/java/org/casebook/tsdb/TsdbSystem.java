@@ -25,6 +25,11 @@ public final class TsdbSystem implements CasebookSystem {
   private static final Logger LOG = LoggerFactory.getLogger(TsdbSystem.class);
   private static final long COMPACTION_PERIOD_SECONDS = 60;
 
+  /** Points expire by the hour; a pass soon after start, then hourly. */
+  private static final long PURGE_FIRST_DELAY_SECONDS = 60;
+
+  private static final long PURGE_PERIOD_SECONDS = 3600;
+
   /** OpenTSDB's telnet-style port. */
   public static final ListenerSpec TELNET =
       new ListenerSpec(
@@ -73,14 +78,27 @@ public final class TsdbSystem implements CasebookSystem {
                     COMPACTION_PERIOD_SECONDS,
                     TimeUnit.SECONDS)
             : null;
+    ScheduledFuture<?> purge =
+        service.config().retention().keepsEverything()
+            ? null
+            : context
+                .background("retention")
+                .scheduleWithFixedDelay(
+                    () -> purge(service),
+                    PURGE_FIRST_DELAY_SECONDS,
+                    PURGE_PERIOD_SECONDS,
+                    TimeUnit.SECONDS);
     return RunningSystem.of(
         TsdbRoutes.ROUTES.bind(service),
         () -> {
           boolean stopped = compaction != null && compaction.isDone();
+          stopped |= purge != null && purge.isDone();
           Map<String, Object> details =
               Map.of(
                   "compactionBacklogRows", service.compactionBacklog(),
                   "compactionScheduled", compaction != null && !compaction.isDone(),
+                  "retention", service.config().retention().toString(),
+                  "retentionPurgeScheduled", purge != null && !purge.isDone(),
                   "bufferedWriteFailures", service.asyncWriteFailures());
           return stopped ? SystemHealth.degraded(details) : SystemHealth.up(details);
         });
@@ -95,6 +113,17 @@ public final class TsdbSystem implements CasebookSystem {
     } catch (RuntimeException e) {
       // Logged, not thrown: a thrown exception would cancel the schedule.
       LOG.warn("compaction failed; it runs again in {} s", COMPACTION_PERIOD_SECONDS, e);
+    }
+  }
+
+  private static void purge(TsdbService service) {
+    try {
+      Map<String, Long> purged = service.purgeExpired();
+      if (!purged.isEmpty()) {
+        LOG.info("retention: deleted the expired hours of {} metric(s): {}", purged.size(), purged);
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("retention purge failed; it runs again in {} s", PURGE_PERIOD_SECONDS, e);
     }
   }
 

@@ -191,6 +191,29 @@ final class InboxStore {
     batch(ms);
   }
 
+  /**
+   * Removes one post of {@code author} from every inbox in {@code owners} (a post's delete;
+   * deleting a cell that is not there changes nothing, so a rerun is harmless).
+   */
+  void removeFromInboxes(List<String> owners, String author, long postId) {
+    byte[] q = WeiboKeys.inboxEntry(postId, author);
+    List<Mutation> deletes = new ArrayList<>(Math.min(owners.size(), WRITE_CHUNK));
+    for (String owner : owners) {
+      deletes.add(new Delete(WeiboKeys.user(owner)).addColumns(I, q));
+      if (deletes.size() == WRITE_CHUNK) {
+        batch(deletes);
+        deletes.clear();
+      }
+    }
+    batch(deletes);
+  }
+
+  /** Removes one post from an account's outbox. */
+  void removeFromOutbox(String account, long postId) {
+    batch(
+        List.of(new Delete(WeiboKeys.user(account)).addColumns(O, WeiboKeys.outboxEntry(postId))));
+  }
+
   /** Adds posts to an account's outbox (family o of its own inbox row). */
   void addToOutbox(String account, List<Post> posts) {
     if (posts.isEmpty()) {

@@ -1,6 +1,7 @@
 package org.casebook.weibo;
 
 import static org.casebook.weibo.WeiboSchema.CONTENT;
+import static org.casebook.weibo.WeiboSchema.DELETING;
 import static org.casebook.weibo.WeiboSchema.P;
 
 import java.io.IOException;
@@ -11,10 +12,12 @@ import java.util.Objects;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.RowMutations;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
@@ -46,6 +49,56 @@ final class PostStore {
           .isSuccess();
     } catch (IOException e) {
       throw StorageException.of("write post", e);
+    }
+  }
+
+  /** What is stored of one post: its content, a hidden post's tombstone, or nothing. */
+  enum Stored {
+    VISIBLE,
+    HIDDEN,
+    ABSENT
+  }
+
+  /** The state of post {@code postId} of {@code uid}, with its content when visible. */
+  Stored state(String uid, long postId, byte[][] content) {
+    try (Table t = connection.getTable(table)) {
+      Result r = t.get(new Get(WeiboKeys.post(uid, postId)).addFamily(P));
+      byte[] c = r.getValue(P, CONTENT);
+      if (c != null) {
+        content[0] = c;
+        return Stored.VISIBLE;
+      }
+      return r.containsColumn(P, DELETING) ? Stored.HIDDEN : Stored.ABSENT;
+    } catch (IOException e) {
+      throw StorageException.of("read post", e);
+    }
+  }
+
+  /**
+   * The first step of a delete: the content goes and a tombstone marks the row, in one row mutation
+   * under the check that the content is still {@code content}. Every read asks for the content, so
+   * the post disappears from the author's posts and every timeline at once. Returns whether this
+   * call hid it.
+   */
+  boolean hide(String uid, long postId, byte[] content) {
+    byte[] row = WeiboKeys.post(uid, postId);
+    try (Table t = connection.getTable(table)) {
+      RowMutations m = new RowMutations(row);
+      m.add(new Delete(row).addColumns(P, CONTENT));
+      m.add(new Put(row).addColumn(P, DELETING, new byte[0]));
+      return t.checkAndMutate(CheckAndMutate.newBuilder(row).ifEquals(P, CONTENT, content).build(m))
+          .isSuccess();
+    } catch (IOException e) {
+      throw StorageException.of("hide post", e);
+    }
+  }
+
+  /** The last step of a delete: the row, tombstone and all. */
+  void deleteRow(String uid, long postId) {
+    try (Table t = connection.getTable(table)) {
+      t.delete(new Delete(WeiboKeys.post(uid, postId)));
+    } catch (IOException e) {
+      throw StorageException.of("delete post", e);
     }
   }
 

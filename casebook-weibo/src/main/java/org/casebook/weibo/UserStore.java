@@ -30,6 +30,9 @@ final class UserStore {
   private static final byte PROMOTING = 1;
   private static final byte READ = 2;
 
+  /** u:x + post id: a deleted post already taken off the post count. */
+  private static final byte[] DELETED_POST = Bytes.toBytes("x");
+
   private final Connection connection;
   private final TableName table;
 
@@ -73,6 +76,32 @@ final class UserStore {
     } catch (IOException e) {
       throw StorageException.of("update counters", e);
     }
+  }
+
+  /**
+   * Takes one off {@code uid}'s post count for the deleted post {@code postId}, once: the decrement
+   * and a marker naming the post are one increment under the check that the marker is absent, so a
+   * rerun of the delete, or a second delete racing it, never counts the post twice. The marker
+   * stays (an 8-byte cell per deleted post): removing it would let a straggling second delete count
+   * the post again. Returns whether this call counted it.
+   */
+  boolean uncountDeletedPost(String uid, long postId) {
+    byte[] row = WeiboKeys.user(uid);
+    byte[] marker = deletedMarker(postId);
+    try (Table t = connection.getTable(table)) {
+      // One Increment of both cells, the marker (to 1) and the count (by -1). The marker must not
+      // be
+      // empty: HBase's "value absent" check also passes on a cell with an empty value.
+      Increment m = new Increment(row).addColumn(U, marker, 1).addColumn(U, POST_COUNT, -1);
+      return t.checkAndMutate(CheckAndMutate.newBuilder(row).ifNotExists(U, marker).build(m))
+          .isSuccess();
+    } catch (IOException e) {
+      throw StorageException.of("count a deleted post", e);
+    }
+  }
+
+  private static byte[] deletedMarker(long postId) {
+    return Bytes.add(DELETED_POST, Bytes.toBytes(postId));
   }
 
   /**

@@ -41,6 +41,9 @@ record WeiboSchema(
   /** posts:p:c content (UTF-8). */
   static final byte[] CONTENT = Bytes.toBytes("c");
 
+  /** posts:p:d a post being deleted (its content already gone). */
+  static final byte[] DELETING = Bytes.toBytes("d");
+
   /** relations:r:t follow time (epoch millis). */
   static final byte[] SINCE = Bytes.toBytes("t");
 

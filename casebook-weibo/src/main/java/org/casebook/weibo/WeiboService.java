@@ -2,6 +2,8 @@ package org.casebook.weibo;
 
 import java.util.List;
 import java.util.Objects;
+import org.casebook.core.InvalidInputException;
+import org.casebook.core.NotFoundException;
 import org.casebook.core.SystemContext;
 import org.casebook.core.page.Page;
 import org.casebook.core.page.PageRequest;
@@ -33,6 +35,7 @@ public final class WeiboService implements AutoCloseable {
   private final FollowGraph graph;
   private final RelationRepair repair;
   private final Timelines timelines;
+  private final PostDeletion deletion;
 
   /** The feed in the {@code weibo} namespace. */
   public WeiboService(SystemContext context, WeiboConfig config) {
@@ -64,6 +67,7 @@ public final class WeiboService implements AutoCloseable {
     this.graph = new FollowGraph(store, config, context.clock(), promotion);
     this.repair = new RelationRepair(store, graph, context.clock());
     this.timelines = new Timelines(store, context.sideWork(), context.clock());
+    this.deletion = new PostDeletion(store);
   }
 
   public WeiboConfig config() {
@@ -78,6 +82,40 @@ public final class WeiboService implements AutoCloseable {
   /** Stores the post and delivers it to followers' inboxes (or leaves it for read-time merge). */
   public Post publish(String uid, String content) {
     return publisher.publish(uid, content);
+  }
+
+  /**
+   * Deletes {@code uid}'s post {@code postId} (the id {@link #publish} returned) from the author's
+   * posts, the post count and every follower's timeline. Idempotent and safe to rerun after a crash
+   * half-way; two deletes racing count it once.
+   *
+   * @throws NotFoundException when {@code uid} has no such post (or it is already deleted)
+   */
+  public void deletePost(String uid, String postId) {
+    long id;
+    try {
+      id = Long.parseLong(postId);
+    } catch (NumberFormatException e) {
+      throw new InvalidInputException("postId", "a post id is a number, got '" + postId + "'");
+    }
+    InvalidInputException.check(id >= 0, "postId", "a post id is not negative");
+    if (!deletion.delete(uid, id)) {
+      throw new NotFoundException("no post " + postId + " of user " + uid);
+    }
+  }
+
+  /** The delete's first step alone, as a crash right after it leaves it (tests). */
+  void hidePostOnly(String uid, long postId) {
+    byte[][] content = new byte[1][];
+    if (store.posts().state(uid, postId, content) == PostStore.Stored.VISIBLE) {
+      store.posts().hide(uid, postId, content[0]);
+    }
+  }
+
+  /** The delete's first two steps alone (tests). */
+  void hideAndUncountOnly(String uid, long postId) {
+    hidePostOnly(uid, postId);
+    store.users().uncountDeletedPost(uid, postId);
   }
 
   /**

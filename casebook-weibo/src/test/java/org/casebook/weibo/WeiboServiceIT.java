@@ -428,6 +428,101 @@ class WeiboServiceIT {
         .containsExactly("a2", "a1");
   }
 
+  /**
+   * A deleted post leaves the author's posts, the post count, every follower's inbox and a
+   * read-merged author's outbox; the other posts stay. A delete cut short after any step and run
+   * again ends in the same state, counting the post once; a deleted post is a 404.
+   */
+  @Test
+  void aDeletedPostLeavesEveryTimelineAndIsCountedOnceWhereverItStopped(HBaseRuntime runtime) {
+    String alice = u("alice");
+    String star = u("star");
+    // Four followers fan alice out on write; six make star read-merged (its outbox).
+    List<String> fans = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      fans.add(u("fan" + i));
+      weibo.follow(fans.get(i), alice);
+    }
+    followedBySixFans(star);
+    assertThat(weibo.stats(star).fanOutOnRead()).isTrue();
+    assertThat(weibo.stats(alice).fanOutOnRead()).isFalse();
+    Post keep = weibo.publish(alice, "keep");
+    Post gone = weibo.publish(alice, "gone");
+    Post hiddenOnly = weibo.publish(alice, "crash after hiding");
+    Post uncounted = weibo.publish(alice, "crash after counting");
+    Post starGone = weibo.publish(star, "star gone");
+    Post starKeep = weibo.publish(star, "star keep");
+
+    weibo.deletePost(alice, gone.id());
+    weibo.hidePostOnly(alice, Long.parseLong(hiddenOnly.id()));
+    weibo.hideAndUncountOnly(alice, Long.parseLong(uncounted.id()));
+    // Both cut-short deletes already hide their posts; rerun, they finish.
+    assertThat(weibo.posts(alice, first(20)).items())
+        .extracting(Post::content)
+        .containsExactly("keep");
+    weibo.deletePost(alice, hiddenOnly.id());
+    weibo.deletePost(alice, uncounted.id());
+    weibo.deletePost(star, starGone.id());
+
+    assertThat(weibo.stats(alice).posts()).isEqualTo(1);
+    assertThat(weibo.stats(star).posts()).isEqualTo(1);
+    WeiboStore store = WeiboStore.open(runtime.connection(), WeiboSchema.in("weibo"));
+    for (String fan : fans) {
+      assertThat(weibo.timeline(fan, first(20)).items())
+          .extracting(Post::content)
+          .containsExactly("star keep", "keep");
+      assertThat(store.inbox().slice(fan, null, 20, false).entries())
+          .as("inbox cells of " + fan)
+          .extracting(c -> c.entry().postId())
+          .containsExactly(Long.parseLong(keep.id()));
+    }
+    assertThat(store.inbox().outboxes(List.of(star), null, 20).get(0))
+        .extracting(Post::id)
+        .containsExactly(starKeep.id());
+    assertThatThrownBy(() -> weibo.deletePost(alice, gone.id()))
+        .isInstanceOf(org.casebook.core.NotFoundException.class);
+    assertThat(weibo.stats(alice).posts()).isEqualTo(1);
+    assertField(() -> weibo.deletePost(alice, "x1"), "postId");
+  }
+
+  /** Many threads deleting the same posts at once: each post is counted off once. */
+  @Test
+  void deletesRacingOnTheSamePostsCountEachOnce() throws Exception {
+    String author = u("racer");
+    weibo.follow(u("reader"), author);
+    List<Post> posts = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      posts.add(weibo.publish(author, "p" + i));
+    }
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(8);
+    try {
+      List<java.util.concurrent.Future<?>> all = new ArrayList<>();
+      for (int t = 0; t < 8; t++) {
+        all.add(
+            pool.submit(
+                () -> {
+                  for (Post p : posts.subList(0, 8)) {
+                    try {
+                      weibo.deletePost(author, p.id());
+                    } catch (org.casebook.core.NotFoundException alreadyGone) {
+                      // Another thread finished it first.
+                    }
+                  }
+                }));
+      }
+      for (java.util.concurrent.Future<?> f : all) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(weibo.stats(author).posts()).isEqualTo(2);
+    assertThat(weibo.timeline(u("reader"), first(20)).items())
+        .extracting(Post::content)
+        .containsExactly("p9", "p8");
+  }
+
   /** Relation rows written by earlier versions (no state, no version) count as following. */
   @Test
   void relationRowsOfEarlierVersionsCountAsFollowing(HBaseRuntime runtime) throws IOException {

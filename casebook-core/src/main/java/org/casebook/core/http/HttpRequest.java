@@ -21,8 +21,9 @@ public final class HttpRequest {
   private final Map<String, List<String>> query;
   private final Map<String, String> headers;
   private final byte[] body;
+  private final boolean writeAllowed;
 
-  /** {@code headers} with lower-case names. */
+  /** {@code headers} with lower-case names; a request allowed to write. */
   public HttpRequest(
       String method,
       String path,
@@ -30,12 +31,37 @@ public final class HttpRequest {
       Map<String, List<String>> query,
       Map<String, String> headers,
       byte[] body) {
+    this(method, path, pathParams, query, headers, body, true);
+  }
+
+  /**
+   * {@code headers} with lower-case names; {@code writeAllowed}: whether the listener's access rule
+   * lets this request write (its token, or writes open).
+   */
+  public HttpRequest(
+      String method,
+      String path,
+      Map<String, String> pathParams,
+      Map<String, List<String>> query,
+      Map<String, String> headers,
+      byte[] body,
+      boolean writeAllowed) {
     this.method = method;
     this.path = path;
     this.pathParams = Map.copyOf(pathParams);
     this.query = query;
     this.headers = Map.copyOf(headers);
     this.body = body;
+    this.writeAllowed = writeAllowed;
+  }
+
+  /**
+   * Whether this request may change data. Write routes are checked before their handler runs; a
+   * read route that changes data on request (a query with {@code delete=true}) asks here and
+   * answers {@link HttpResponse#needsToken()} when not.
+   */
+  public boolean writeAllowed() {
+    return writeAllowed;
   }
 
   public String method() {

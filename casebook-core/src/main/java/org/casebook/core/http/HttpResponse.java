@@ -91,6 +91,12 @@ public final class HttpResponse {
     return json(kind.httpStatus(), new ErrorBody(message, kind.code(), field));
   }
 
+  /** 401: the request changes data and did not present the write token. */
+  public static HttpResponse needsToken() {
+    return error(401, "this endpoint needs 'Authorization: Bearer <token>'", null)
+        .withHeader("WWW-Authenticate", "Bearer");
+  }
+
   /** An error with a status that no {@link ErrorKind} has (401, 405, 413 …). */
   public static HttpResponse error(int status, String message, String field) {
     String kind =

@@ -82,9 +82,9 @@ final class RouteDispatcher {
       }
       Route route = matched.route();
       routeLabel[0] = route.spec().pattern();
-      if (route.spec().isWrite() && !access.allowsWriteWithHeader(headers.get("authorization"))) {
-        return HttpResponse.error(401, "this endpoint needs 'Authorization: Bearer <token>'", null)
-            .withHeader("WWW-Authenticate", "Bearer");
+      boolean writeAllowed = access.allowsWriteWithHeader(headers.get("authorization"));
+      if (route.spec().isWrite() && !writeAllowed) {
+        return HttpResponse.needsToken();
       }
       org.casebook.core.http.HttpRequest request =
           new org.casebook.core.http.HttpRequest(
@@ -93,7 +93,8 @@ final class RouteDispatcher {
               params,
               org.casebook.core.http.HttpRequest.parseQuery(rawQuery),
               headers,
-              body);
+              body,
+              writeAllowed);
       return route.handler().handle(request);
     } catch (Exception e) {
       return mapError(e, method, routeLabel[0]);

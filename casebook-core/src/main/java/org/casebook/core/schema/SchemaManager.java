@@ -46,11 +46,12 @@ public final class SchemaManager {
      */
     FAMILIES_ADDED,
     /**
-     * A family's compression, bloom filter, data block encoding or in-memory compaction was changed
-     * in place to the declared one; nothing else changed. No stored cell is touched: the first
-     * three shape the files written from now on (flushes and compactions), the last only the
-     * memstore. Files already written keep theirs, and both kinds are read, until a major
-     * compaction rewrites them ({@link #majorCompact}).
+     * A family's compression, bloom filter, data block encoding, in-memory compaction or time to
+     * live was changed in place to the declared one; nothing else changed. A shorter time to live
+     * hides older cells at once (a major compaction removes them). The others touch no stored cell:
+     * the first three shape the files written from now on (flushes and compactions), in-memory
+     * compaction only the memstore. Files already written keep theirs, and both kinds are read,
+     * until a major compaction rewrites them ({@link #majorCompact}).
      */
     RETUNED
   }
@@ -449,8 +450,9 @@ public final class SchemaManager {
    * stored data, so a newer version of a system can start on an older one's tables: adding a family
    * the spec declares and the table lacks, and giving a family the compression, bloom filter, data
    * block encoding and in-memory compaction the spec declares (its other settings kept; files
-   * already written keep theirs until compacted, and both kinds are read). They are returned. Any
-   * other difference (versions, TTL, block size, in-memory, table settings) is a conflict: each
+   * already written keep theirs until compacted, and both kinds are read), and the TTL its
+   * retention setting declares (a decision the operator made in the settings). They are returned.
+   * Any other difference (versions, block size, in-memory, table settings) is a conflict: each
    * changes what is kept or how it is cached, which an operator decides.
    */
   static Changes verify(TableDescriptor existing, TableSpec spec) {
@@ -478,11 +480,16 @@ public final class SchemaManager {
         continue;
       }
       compare(diffs, f.name(), "max versions", f.maxVersions(), cf.getMaxVersions());
-      compare(diffs, f.name(), "ttl seconds", f.ttlSeconds(), cf.getTimeToLive());
       compare(diffs, f.name(), "block size", f.blockSize(), cf.getBlocksize());
       compare(diffs, f.name(), "in memory", f.inMemory(), cf.isInMemory());
       ColumnFamilyDescriptorBuilder b = ColumnFamilyDescriptorBuilder.newBuilder(cf);
       int before = notes.size();
+      if (f.ttlSeconds() != cf.getTimeToLive()) {
+        // A family's TTL is a retention setting the operator chose (the system's settings), so
+        // it is applied, and what it does to stored cells is said.
+        b.setTimeToLive(f.ttlSeconds());
+        notes.add(ttlNote(f.name(), cf.getTimeToLive(), f.ttlSeconds()));
+      }
       Compression.Algorithm codec = codecs.apply(f);
       if (codec != cf.getCompressionType()) {
         b.setCompressionType(codec);
@@ -539,10 +546,37 @@ public final class SchemaManager {
               + " exists with another shape: "
               + String.join("; ", diffs)
               + ". Migrate or drop it deliberately; Casebook only adds missing families and sets"
-              + " a family's compression, bloom filter, data block encoding and in-memory"
-              + " compaction.");
+              + " a family's compression, bloom filter, data block encoding, in-memory"
+              + " compaction and time to live.");
     }
     return new Changes(missing, retuned, notes, rewrites);
+  }
+
+  private static String ttlNote(String family, int before, int after) {
+    String keeps = "family " + family + " now keeps cells " + lifetime(after);
+    if (after < before) {
+      return keeps
+          + " (was "
+          + lifetime(before)
+          + "): older cells are no longer read from now on, and the next major compaction removes"
+          + " them";
+    }
+    return keeps
+        + " (was "
+        + lifetime(before)
+        + "): cells that had expired and that no compaction has removed yet are read again";
+  }
+
+  /** A TTL in words: "forever", "for 30 days", "for 3600 seconds". */
+  static String lifetime(int ttlSeconds) {
+    if (ttlSeconds == FamilySpec.FOREVER) {
+      return "forever";
+    }
+    if (ttlSeconds % 86_400 == 0) {
+      int days = ttlSeconds / 86_400;
+      return "for " + days + (days == 1 ? " day" : " days");
+    }
+    return "for " + ttlSeconds + " seconds";
   }
 
   private static String retuneNote(String family, String what, Object before, Object after) {

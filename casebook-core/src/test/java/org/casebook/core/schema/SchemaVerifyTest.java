@@ -99,14 +99,26 @@ class SchemaVerifyTest {
   }
 
   @Test
-  void aChangedTtlIsStillAConflictBecauseItDecidesWhatIsKept() {
-    org.assertj.core.api.Assertions.assertThatThrownBy(
-            () ->
-                SchemaManager.verify(
-                    existing(FamilySpec.of("a")),
-                    spec(FamilySpec.of("a").withTtlSeconds(86_400).withBloom(BloomType.NONE))))
-        .isInstanceOf(org.casebook.core.ConflictException.class)
-        .hasMessageContaining("ttl seconds is 2147483647, declared 86400");
+  void aChangedTtlIsRetunedInPlaceAndSaysWhatItDoesToStoredCells() {
+    SchemaManager.Changes shorter =
+        SchemaManager.verify(
+            existing(FamilySpec.of("a")), spec(FamilySpec.of("a").withTtlSeconds(30 * 86_400)));
+    assertThat(shorter.retuned())
+        .singleElement()
+        .extracting(c -> c.getTimeToLive())
+        .isEqualTo(30 * 86_400);
+    assertThat(shorter.notes())
+        .containsExactly(
+            "family a now keeps cells for 30 days (was forever): older cells are no longer read"
+                + " from now on, and the next major compaction removes them");
+    SchemaManager.Changes longer =
+        SchemaManager.verify(
+            existing(FamilySpec.of("a").withTtlSeconds(86_400)), spec(FamilySpec.of("a")));
+    assertThat(longer.notes())
+        .containsExactly(
+            "family a now keeps cells forever (was for 1 day): cells that had expired and that no"
+                + " compaction has removed yet are read again");
+    assertThat(longer.rewrites()).isFalse();
   }
 
   @Test

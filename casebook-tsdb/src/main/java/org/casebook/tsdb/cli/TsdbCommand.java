@@ -181,6 +181,61 @@ public final class TsdbCommand {
   }
 
   @Command(
+      name = "delete",
+      mixinStandardHelpOptions = true,
+      description =
+          "Delete the points an m= query selects from --start to --end (both included), as"
+              + " OpenTSDB's delete=true; whatever the allow-delete setting.")
+  int delete(
+      @Parameters(
+              paramLabel = "M",
+              description =
+                  "agg:metric{tags}{filters}: the series to delete from, e.g."
+                      + " 'sum:sys.cpu.user{host=web01}' (the aggregator is not used).")
+          String m,
+      @Option(
+              names = "--start",
+              paramLabel = "TIME",
+              required = true,
+              description = "First time deleted: 2h-ago, epoch seconds or ms, yyyy/MM/dd-HH:mm:ss.")
+          String start,
+      @Option(
+              names = "--end",
+              paramLabel = "TIME",
+              description = "Last time deleted, as --start (default now).")
+          String end) {
+    Map<String, List<String>> params = new java.util.LinkedHashMap<>();
+    params.put("start", List.of(start));
+    if (end != null) {
+      params.put("end", List.of(end));
+    }
+    params.put("m", List.of(m));
+    long points;
+    try (TsdbService service = service()) {
+      QueryJson q = QueryJson.fromParams(params, service.nowMs());
+      points = service.delete(q.query()).points();
+    }
+    System.out.println(Json.writePretty(Map.of("deletedPoints", points)));
+    return 0;
+  }
+
+  @Command(
+      name = "purge",
+      mixinStandardHelpOptions = true,
+      description =
+          "Apply the retention setting now: delete every metric's hours older than its rule"
+              + " keeps (serve does this hourly).")
+  int purge() {
+    Map<String, Object> out = new java.util.LinkedHashMap<>();
+    try (TsdbService service = service()) {
+      out.put("retention", service.config().retention().toString());
+      out.put("purgedRows", service.purgeExpired());
+    }
+    System.out.println(Json.writePretty(out));
+    return 0;
+  }
+
+  @Command(
       name = "compact",
       mixinStandardHelpOptions = true,
       description = "Merge every finished hour's point columns into one cell now.")

@@ -26,8 +26,9 @@ import org.casebook.tsdb.ResultPoint;
  * @param query the query
  * @param echoes per sub-query, what {@code showQuery} echoes: the sub-query object as sent, or the
  *     {@code m=} text
+ * @param delete whether the points the query selects are to be deleted ({@code delete=true})
  */
-public record QueryJson(OpenTsdbQuery query, List<JsonNode> echoes) {
+public record QueryJson(OpenTsdbQuery query, List<JsonNode> echoes, boolean delete) {
   /** Fields of a JSON query OpenTSDB knows; unknown ones are refused, naming the field. */
   private static final Set<String> QUERY_FIELDS =
       Set.of(
@@ -75,12 +76,20 @@ public record QueryJson(OpenTsdbQuery query, List<JsonNode> echoes) {
 
   /** The query string of {@code GET /api/query} (each parameter's values in order). */
   public static QueryJson fromParams(Map<String, List<String>> params, long nowMs) {
-    OpenTsdbQuery q = OpenTsdbQuery.fromParams(params, nowMs);
+    Map<String, List<String>> rest = new java.util.LinkedHashMap<>(params);
+    List<String> deleteValues = rest.remove("delete");
+    String deleteValue =
+        deleteValues == null || deleteValues.isEmpty()
+            ? null
+            : deleteValues.get(deleteValues.size() - 1);
+    boolean delete =
+        deleteValue != null && (deleteValue.isEmpty() || deleteValue.equalsIgnoreCase("true"));
+    OpenTsdbQuery q = OpenTsdbQuery.fromParams(rest, nowMs);
     List<JsonNode> echoes = new ArrayList<>();
     for (String m : params.getOrDefault("m", List.of())) {
       echoes.add(Json.mapper().getNodeFactory().textNode(m));
     }
-    return new QueryJson(q, echoes);
+    return new QueryJson(q, echoes, delete);
   }
 
   /** OpenTSDB's JSON query body, its fields checked in the order OpenTSDB reads them. */
@@ -95,7 +104,6 @@ public record QueryJson(OpenTsdbQuery query, List<JsonNode> echoes) {
       }
     }
     refuseTrue(body, "showTSUIDs");
-    refuseTrue(body, "delete");
     refuseTrue(body, "useCalendar");
     OpenTsdbQuery.Builder b = new OpenTsdbQuery.Builder(nowMs);
     b.timezone(text(body, "timezone"));
@@ -111,7 +119,9 @@ public record QueryJson(OpenTsdbQuery query, List<JsonNode> echoes) {
       echoes.add(qs.get(i));
     }
     return new QueryJson(
-        b.build(bool(body, "msResolution"), bool(body, "showQuery"), false), echoes);
+        b.build(bool(body, "msResolution"), bool(body, "showQuery"), false),
+        echoes,
+        bool(body, "delete"));
   }
 
   private static OpenTsdbQuery.SubQueryBuilder subQuery(JsonNode q, String path) {

@@ -58,12 +58,13 @@ public final class TsdbRoutes {
           .get(
               "/api/query",
               "Query: start, end, m=agg:[interval-agg[-fill]:][rate[{…}]:]metric{tags}{filters}, ms,"
-                  + " arrays, show_query",
+                  + " arrays, show_query, delete (with the write token, when allowed)",
               opentsdb(TsdbRoutes::queryGet))
           .postQuery(
               "/api/query",
               "Query as OpenTSDB's JSON: start, end, queries[aggregator, metric, downsample,"
-                  + " rate, rateOptions, tags, filters, explicitTags], msResolution, showQuery",
+                  + " rate, rateOptions, tags, filters, explicitTags], msResolution, showQuery,"
+                  + " delete (with the write token, when allowed)",
               opentsdb(TsdbRoutes::queryPost))
           .get(
               "/api/query/last",
@@ -180,15 +181,20 @@ public final class TsdbRoutes {
         params.put(name, values);
       }
     }
-    return answer(service, QueryJson.fromParams(params, service.nowMs()));
+    return answer(service, req, QueryJson.fromParams(params, service.nowMs()));
   }
 
   private static HttpResponse queryPost(TsdbService service, HttpRequest req) {
-    return answer(service, QueryJson.fromJson(JsonPuts.readTree(req.body()), service.nowMs()));
+    return answer(service, req, QueryJson.fromJson(JsonPuts.readTree(req.body()), service.nowMs()));
   }
 
-  private static HttpResponse answer(TsdbService service, QueryJson q) {
-    byte[] body = q.render(service.query(q.query()));
+  private static HttpResponse answer(TsdbService service, HttpRequest req, QueryJson q) {
+    if (q.delete() && !req.writeAllowed()) {
+      // A query is open to read; one that deletes needs the write token.
+      return HttpResponse.needsToken();
+    }
+    byte[] body =
+        q.render(q.delete() ? service.queryAndDelete(q.query()) : service.query(q.query()));
     return new HttpResponse(200, "application/json; charset=UTF-8", body);
   }
 

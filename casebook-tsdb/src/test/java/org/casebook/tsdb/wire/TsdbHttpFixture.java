@@ -27,7 +27,12 @@ final class TsdbHttpFixture implements AutoCloseable {
   private final InetSocketAddress telnet;
 
   TsdbHttpFixture(HBaseRuntime runtime) {
-    served = ServedSystem.start(runtime, new TsdbSystem(), AccessRule.open());
+    this(runtime, AccessRule.open(), java.util.Map.of());
+  }
+
+  /** With {@code access} guarding writes and {@code settings} ({@code tsdb.<name>} → value). */
+  TsdbHttpFixture(HBaseRuntime runtime, AccessRule access, java.util.Map<String, String> settings) {
+    served = ServedSystem.start(runtime, new TsdbSystem(), access, settings);
     telnet = served.listeners().get(0).address();
     base = served.url("");
   }
@@ -37,7 +42,16 @@ final class TsdbHttpFixture implements AutoCloseable {
   }
 
   HttpResponse<String> send(String method, String path, String body) throws Exception {
+    return send(method, path, body, null);
+  }
+
+  /** As {@link #send(String, String, String)}, with {@code Authorization: Bearer token} if set. */
+  HttpResponse<String> send(String method, String path, String body, String token)
+      throws Exception {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path));
+    if (token != null) {
+      b.header("Authorization", "Bearer " + token);
+    }
     b.method(
         method,
         body == null

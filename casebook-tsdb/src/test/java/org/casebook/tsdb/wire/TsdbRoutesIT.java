@@ -11,6 +11,8 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.casebook.core.AccessRule;
 import org.casebook.core.HBaseRuntime;
 import org.casebook.core.Json;
 import org.casebook.core.testing.EmbeddedHBase;
@@ -37,6 +39,41 @@ class TsdbRoutesIT {
   @AfterAll
   void stop() {
     tsdb.close();
+  }
+
+  @Test
+  void aDeletingQueryNeedsTheSettingAndTheWriteToken(HBaseRuntime runtime) throws Exception {
+    String m = TestIds.unique("del.http");
+    String points =
+        "[{\"metric\":\"%s\",\"timestamp\":%d,\"value\":1,\"tags\":{\"host\":\"a\"}},"
+                .formatted(m, t0)
+            + "{\"metric\":\"%s\",\"timestamp\":%d,\"value\":2,\"tags\":{\"host\":\"a\"}}]"
+                .formatted(m, t0 + 60);
+    String range = "/api/query?start=" + t0 + "&end=" + (t0 + 30) + "&m=sum:" + m;
+    assertThat(tsdb.send("POST", "/api/put?sync", points).statusCode()).isEqualTo(204);
+    HttpResponse<String> refused = tsdb.send("GET", range + "&delete=true", null);
+    assertThat(refused.statusCode()).isEqualTo(400);
+    assertThat(refused.body())
+        .contains("Deleting data is not enabled (tsd.http.query.allow_delete=false")
+        .contains("\"field\":\"delete\"");
+    try (TsdbHttpFixture allowing =
+        new TsdbHttpFixture(
+            runtime, AccessRule.token("s3cret"), Map.of("tsdb.allow-delete", "true"))) {
+      assertThat(allowing.send("GET", range + "&delete=true", null).statusCode()).isEqualTo(401);
+      String body =
+          "{\"start\":%d,\"end\":%d,\"delete\":true,\"queries\":[{\"aggregator\":\"sum\",\"metric\":\"%s\"}]}"
+              .formatted(t0, t0 + 30, m);
+      HttpResponse<String> deleted = allowing.send("POST", "/api/query", body, "s3cret");
+      assertThat(deleted.statusCode()).as(deleted.body()).isEqualTo(200);
+      assertThat(deleted.body()).as("answered as it was").contains("\"" + t0 + "\":1");
+    }
+    JsonNode after =
+        TsdbHttpFixture.json(
+            tsdb.send(
+                "GET", "/api/query?start=" + t0 + "&end=" + (t0 + 120) + "&m=sum:" + m, null));
+    assertThat(after.get(0).get("dps").fieldNames())
+        .toIterable()
+        .containsExactly(Long.toString(t0 + 60));
   }
 
   @Test

@@ -55,6 +55,22 @@ public final class WeiboCommand {
   }
 
   @Command(
+      name = "delete-post",
+      mixinStandardHelpOptions = true,
+      description =
+          "Delete a post from its author's posts, the post count and every follower's timeline.")
+  int deletePost(
+      @Parameters(paramLabel = "UID", description = "The author's user id.") String uid,
+      @Parameters(paramLabel = "POST_ID", description = "The post's id, as publish printed it.")
+          String postId) {
+    try (WeiboService s = service()) {
+      s.deletePost(uid, postId);
+      System.out.println("deleted post " + postId + " of " + uid);
+    }
+    return 0;
+  }
+
+  @Command(
       name = "follow",
       mixinStandardHelpOptions = true,
       description = "UID follows TARGET (back-fills UID's inbox).")

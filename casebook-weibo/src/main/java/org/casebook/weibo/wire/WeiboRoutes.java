@@ -22,6 +22,13 @@ public final class WeiboRoutes {
               (svc, req) ->
                   HttpResponse.created(
                       svc.publish(req.pathParam("uid"), req.body(PublishRequest.class).content())))
+          .delete(
+              USER + "/posts/{postId}",
+              "Delete a post from the user's posts and every follower's timeline",
+              (svc, req) -> {
+                svc.deletePost(req.pathParam("uid"), req.pathParam("postId"));
+                return HttpResponse.noContent();
+              })
           .put(
               USER + "/following/{target}",
               "Follow target (back-fills the timeline)",

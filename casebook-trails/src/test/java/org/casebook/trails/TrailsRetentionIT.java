@@ -1,0 +1,107 @@
+package org.casebook.trails;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import org.casebook.core.HBaseRuntime;
+import org.casebook.core.Platform;
+import org.casebook.core.cli.Progress;
+import org.casebook.core.page.PageRequest;
+import org.casebook.core.schema.SchemaManager;
+import org.casebook.core.testing.EmbeddedHBase;
+import org.casebook.core.testing.TestIds;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The retention setting on real HBase: records older than the window by their own time are gone
+ * from the trail, the history and the latest 20 alike, before and after a major compaction, however
+ * recently they were ingested; the rest stays; the TTL is retuned in place on existing tables.
+ */
+@ExtendWith(EmbeddedHBase.class)
+class TrailsRetentionIT {
+  @Test
+  void recordsOlderThanTheWindowByTheirOwnTimeAreGoneFromEveryTable(HBaseRuntime runtime)
+      throws Exception {
+    String namespace = "trailsret";
+    SchemaManager schemas = new SchemaManager(runtime.connection());
+    // Created keeping everything, then retuned to 30 days as a changed setting does.
+    schemas.ensureAll(TrailsService.schemas(namespace));
+    List<SchemaManager.Result> retuned = schemas.ensureAll(TrailsService.schemas(namespace, 30));
+    assertThat(retuned)
+        .allSatisfy(r -> assertThat(r.outcome()).isEqualTo(SchemaManager.Outcome.RETUNED))
+        .allSatisfy(
+            r -> assertThat(r.changes()).anyMatch(c -> c.contains("30 days (was forever)")));
+
+    try (Platform platform = Platform.create(runtime, EmbeddedHBase.dataDir())) {
+      TrailsService trails =
+          new TrailsService(platform.contextFor(new TrailsSystem().descriptor()), namespace);
+      String uid = TestIds.unique("ret");
+      Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+      List<Instant> times =
+          List.of(
+              now.minus(45, ChronoUnit.DAYS),
+              now.minus(31, ChronoUnit.DAYS),
+              now.minus(29, ChronoUnit.DAYS),
+              now.minus(1, ChronoUnit.DAYS));
+      StringBuilder log = new StringBuilder();
+      for (Instant t : times) {
+        log.append("{\"uid\":\"")
+            .append(uid)
+            .append("\",\"type\":\"login\",\"ts\":\"")
+            .append(t)
+            .append("\",\"device\":\"stb\",\"ip\":\"10.0.0.1\"}\n");
+      }
+      Path dir = EmbeddedHBase.scratchDir("trails-retention");
+      Path file = Files.writeString(dir.resolve("log.jsonl"), log, StandardCharsets.UTF_8);
+      IngestReport report =
+          trails.ingest(
+              file,
+              new IngestOptions(dir.resolve("rejects.tsv"), HistoryTables.BOTH, 1),
+              Progress.logging("retention ingest", Files.size(file), "bytes"));
+      assertThat(report.accepted()).isEqualTo(4);
+
+      List<Instant> kept = times.subList(2, 4);
+      List<Instant> newestFirst = List.of(kept.get(1), kept.get(0));
+      assertThat(trailTimes(trails, uid, now)).containsExactlyElementsOf(kept);
+      assertThat(latestTimes(trails, uid, HistoryLayout.WIDE))
+          .containsExactlyElementsOf(newestFirst);
+      assertThat(latestTimes(trails, uid, HistoryLayout.TALL))
+          .containsExactlyElementsOf(newestFirst);
+
+      for (var spec : TrailsService.schemas(namespace, 30)) {
+        runtime.connection().getAdmin().flush(spec.name());
+        runtime.connection().getAdmin().majorCompact(spec.name());
+      }
+      assertThat(trailTimes(trails, uid, now)).containsExactlyElementsOf(kept);
+      assertThat(latestTimes(trails, uid, HistoryLayout.WIDE))
+          .containsExactlyElementsOf(newestFirst);
+    }
+  }
+
+  private static List<Instant> trailTimes(TrailsService trails, String uid, Instant now) {
+    LocalDate to = LocalDate.ofInstant(now, ZoneOffset.UTC);
+    TrailQuery q =
+        new TrailQuery(List.of(uid), to.minusDays(60), to, java.util.Set.of(), java.util.Set.of());
+    List<Instant> out = new ArrayList<>();
+    trails.trails(q).get(uid).events().forEach(e -> out.add(Instant.ofEpochMilli(e.ts())));
+    return out;
+  }
+
+  private static List<Instant> latestTimes(TrailsService trails, String uid, HistoryLayout layout) {
+    List<Instant> out = new ArrayList<>();
+    trails
+        .latest(uid, PageRequest.first(20), layout)
+        .items()
+        .forEach(e -> out.add(Instant.ofEpochMilli(e.ts())));
+    return out;
+  }
+}

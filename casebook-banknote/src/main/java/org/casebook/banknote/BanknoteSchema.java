@@ -88,27 +88,44 @@ record BanknoteSchema(TableName notes, TableName devices, TableName suspects, Ta
    * of the notes) and batches (a row per device batch) are small and grow by HBase's own splits.
    */
   List<TableSpec> tables() {
+    return tables(0);
+  }
+
+  /**
+   * As {@link #tables()}, every family keeping cells {@code retentionYears} of 365 days (0:
+   * forever). Cells carry the note's time ({@link BanknoteStore#rows}), so a reading leaves every
+   * table at once, that long after it was taken.
+   */
+  List<TableSpec> tables(int retentionYears) {
+    int ttl = retentionYears == 0 ? FamilySpec.FOREVER : retentionYears * 365 * 86_400;
     return List.of(
         new TableSpec(
             notes,
             List.of(
-                FamilySpec.of("n").withCompression(ZSTD).withBlockSize(BLOCK_BYTES),
-                FamilySpec.of("i").withCompression(ZSTD)),
+                FamilySpec.of("n")
+                    .withCompression(ZSTD)
+                    .withBlockSize(BLOCK_BYTES)
+                    .withTtlSeconds(ttl),
+                FamilySpec.of("i").withCompression(ZSTD).withTtlSeconds(ttl)),
             noteSplits(),
             BanknoteKeys.NOTE.shape() + "; n:r record, i:g serial image"),
         new TableSpec(
             devices,
-            List.of(FamilySpec.of("d").withCompression(ZSTD).withBlockSize(BLOCK_BYTES)),
+            List.of(
+                FamilySpec.of("d")
+                    .withCompression(ZSTD)
+                    .withBlockSize(BLOCK_BYTES)
+                    .withTtlSeconds(ttl)),
             SplitPoints.leadingByteBuckets(BanknoteKeys.DEVICE_BUCKETS),
             BanknoteKeys.DEVICE.shape() + "; d:r record"),
         new TableSpec(
             suspects,
-            List.of(FamilySpec.of("s").withCompression(SNAPPY)),
+            List.of(FamilySpec.of("s").withCompression(SNAPPY).withTtlSeconds(ttl)),
             SplitPoints.none(),
             BanknoteKeys.SUSPECT.shape() + "; s:r record"),
         new TableSpec(
             batches,
-            List.of(FamilySpec.of("b").withCompression(SNAPPY)),
+            List.of(FamilySpec.of("b").withCompression(SNAPPY).withTtlSeconds(ttl)),
             SplitPoints.none(),
             BanknoteKeys.BATCH.shape()
                 + "; b: "

@@ -14,6 +14,7 @@ import java.util.Objects;
 import java.util.Optional;
 import org.casebook.core.Ids;
 import org.casebook.core.InvalidInputException;
+import org.casebook.core.NotFoundException;
 import org.casebook.core.SystemContext;
 import org.casebook.core.key.KeyRange;
 import org.casebook.core.page.Cursors;
@@ -51,7 +52,11 @@ public final class BanknoteService {
   }
 
   private BanknoteService(SystemContext context, SystemSettings settings) {
-    this(context, settings.get(BanknoteSettings.NAMESPACE), settings.get(BanknoteSettings.ZONE));
+    this(
+        context,
+        settings.get(BanknoteSettings.NAMESPACE),
+        settings.get(BanknoteSettings.ZONE),
+        settings.get(BanknoteSettings.RETENTION_YEARS));
   }
 
   /**
@@ -59,12 +64,39 @@ public final class BanknoteService {
    * #DEFAULT_NAMESPACE}), in {@code zone}: for a context that is not the banknote system's.
    */
   public BanknoteService(SystemContext context, String namespace, ZoneId zone) {
+    this(context, namespace, zone, 0);
+  }
+
+  /**
+   * As {@link #BanknoteService(SystemContext, String, ZoneId)}, keeping readings {@code
+   * retentionYears} (0: forever) in a namespace this creates.
+   */
+  public BanknoteService(SystemContext context, String namespace, ZoneId zone, int retentionYears) {
     Objects.requireNonNull(context, "context is null");
     this.zone = Objects.requireNonNull(zone, "zone is null");
-    this.store = BanknoteStore.open(context.connection(), BanknoteSchema.in(namespace), zone);
+    this.store =
+        BanknoteStore.open(
+            context.connection(), BanknoteSchema.in(namespace), zone, retentionYears);
     this.commits =
         new GroupCommit(store, context.sideWork(), () -> context.background("collector"));
     this.stored = context.metrics().counter("casebook.banknote.notes.stored");
+  }
+
+  /**
+   * Deletes every reading one delivered file made ({@code source} as the device sent it), from
+   * every table: a wrong upload. Safe to rerun after a failure half-way.
+   *
+   * @return how many notes were purged
+   * @throws NotFoundException when nothing of that file is stored (or no more)
+   */
+  public long purgeFile(String device, String source) {
+    InvalidInputException.check(device != null && !device.isBlank(), "device", "device is empty");
+    InvalidInputException.check(source != null && !source.isBlank(), "source", "source is empty");
+    long purged = store.purgeFile(device, source);
+    if (purged == 0) {
+      throw new NotFoundException("no readings of file " + source + " from device " + device);
+    }
+    return purged;
   }
 
   public ZoneId zone() {

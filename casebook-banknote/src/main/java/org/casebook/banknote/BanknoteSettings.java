@@ -24,7 +24,17 @@ final class BanknoteSettings {
           "HBase namespace of the notes, devices, suspects and batches tables; the tables of a"
               + " namespace other than banknote are created when the system starts on it.");
 
-  static final List<Setting<?>> ALL = List.of(ZONE, NAMESPACE);
+  /** Years a reading is kept (a bank's rule); a family TTL on every table. */
+  static final Setting<Integer> RETENTION_YEARS =
+      Setting.ofInt(
+          "retention-years",
+          0,
+          0,
+          100,
+          "Years (of 365 days) a note reading is kept after it was taken, in every banknote table"
+              + " (0: forever); a family TTL, so HBase drops older readings itself.");
+
+  static final List<Setting<?>> ALL = List.of(ZONE, NAMESPACE, RETENTION_YEARS);
 
   private BanknoteSettings() {}
 }

@@ -82,9 +82,10 @@ final class BanknoteStore {
    * The store on {@code schema}'s tables, creating them when they are not the default namespace's
    * (the platform ensures only what the descriptor lists, which is the default namespace).
    */
-  static BanknoteStore open(Connection connection, BanknoteSchema schema, ZoneId zone) {
+  static BanknoteStore open(
+      Connection connection, BanknoteSchema schema, ZoneId zone, int retentionYears) {
     if (!schema.isDefault()) {
-      new SchemaManager(connection).ensureAll(schema.tables());
+      new SchemaManager(connection).ensureAll(schema.tables(retentionYears));
     }
     return new BanknoteStore(connection, schema, zone);
   }
@@ -113,18 +114,20 @@ final class BanknoteStore {
         origin = BanknoteKeys.origin(originDevice, originSource);
       }
       byte[] value = NoteCodec.encode(n);
-      Put p = new Put(BanknoteKeys.note(n, origin)).addColumn(N, RECORD, value);
+      // Every cell carries the note's own time: the retention setting is a family TTL, which then
+      // ages a reading by when it was taken, and a file delivered again writes the same cells.
+      long t = n.time().toEpochMilli();
+      Put p = new Put(BanknoteKeys.note(n, origin)).addColumn(N, RECORD, t, value);
       byte[] image = n.image();
       if (image != null) {
-        p.addColumn(I, IMAGE, image);
+        p.addColumn(I, IMAGE, t, image);
       }
       noteRows.add(p);
-      deviceRows.add(new Put(BanknoteKeys.device(n, origin)).addColumn(D, RECORD, value));
+      deviceRows.add(new Put(BanknoteKeys.device(n, origin)).addColumn(D, RECORD, t, value));
       if (n.verdict() == Verdict.SUSPECT) {
         suspectRows.add(
-            new Put(BanknoteKeys.suspect(n, day(n), origin)).addColumn(S, RECORD, value));
+            new Put(BanknoteKeys.suspect(n, day(n), origin)).addColumn(S, RECORD, t, value));
       }
-      long t = n.time().toEpochMilli();
       long[] w;
       if (window != null
           && n.batch().equals(windowNote.batch())
@@ -157,9 +160,121 @@ final class BanknoteStore {
       Bytes.putLong(value, 8, w[1]);
       batchRows.add(
           new Put(BanknoteKeys.BATCH.encode(n.batch(), n.device()))
-              .addColumn(B, BanknoteKeys.BATCH_COLUMN.encode(n.source(), w[2]), value));
+              .addColumn(B, BanknoteKeys.BATCH_COLUMN.encode(n.source(), w[2]), w[1], value));
     }
     return new PreparedRows(List.of(noteRows, deviceRows, suspectRows, batchRows), notes.size());
+  }
+
+  /**
+   * Deletes every row the notes of one delivered file made (a wrong upload): found through the
+   * device's rows of that file's origin (a fuzzy row filter on the region servers), then, per batch
+   * they name, the file's cells in {@code batches}, then the notes and suspects rows, and the
+   * devices rows last, since they are what finds the rest: a purge stopped anywhere is finished by
+   * running it again. Returns the notes purged.
+   */
+  long purgeFile(String device, String source) {
+    byte[] origin = BanknoteKeys.origin(device, source);
+    java.util.Set<String> batches = new java.util.LinkedHashSet<>();
+    forEachFileRow(device, origin, (row, note) -> batches.add(note.batch()));
+    for (String batch : batches) {
+      deleteBatchCells(batch, device, source);
+    }
+    long[] purged = {0};
+    List<org.apache.hadoop.hbase.client.Delete> notes = new ArrayList<>();
+    List<org.apache.hadoop.hbase.client.Delete> suspects = new ArrayList<>();
+    List<org.apache.hadoop.hbase.client.Delete> devices = new ArrayList<>();
+    Runnable flush =
+        () -> {
+          delete(schema.notes(), notes);
+          delete(schema.suspects(), suspects);
+          delete(schema.devices(), devices);
+          purged[0] += devices.size();
+          notes.clear();
+          suspects.clear();
+          devices.clear();
+        };
+    forEachFileRow(
+        device,
+        origin,
+        (row, n) -> {
+          notes.add(new org.apache.hadoop.hbase.client.Delete(BanknoteKeys.note(n, origin)));
+          if (n.verdict() == Verdict.SUSPECT) {
+            suspects.add(
+                new org.apache.hadoop.hbase.client.Delete(BanknoteKeys.suspect(n, day(n), origin)));
+          }
+          devices.add(new org.apache.hadoop.hbase.client.Delete(row));
+          if (devices.size() == 1000) {
+            flush.run();
+          }
+        });
+    flush.run();
+    return purged[0];
+  }
+
+  /** Each devices row of {@code device} whose origin is {@code origin}, with its note. */
+  private void forEachFileRow(
+      String device, byte[] origin, java.util.function.BiConsumer<byte[], Note> action) {
+    byte[] prefix = BanknoteKeys.DEVICE.prefix(device);
+    // prefix | time (8, any) | origin (8, fixed) | record (8, any): every key of the device has
+    // this length, so a fuzzy filter matches the file's rows on the region server.
+    byte[] template = new byte[prefix.length + 24];
+    byte[] mask = new byte[template.length];
+    System.arraycopy(prefix, 0, template, 0, prefix.length);
+    System.arraycopy(origin, 0, template, prefix.length + 8, origin.length);
+    for (int i = prefix.length; i < template.length; i++) {
+      mask[i] = (byte) (i >= prefix.length + 8 && i < prefix.length + 16 ? 0 : 1);
+    }
+    Scan scan =
+        BanknoteKeys.DEVICE
+            .range(device)
+            .toScan()
+            .addFamily(D)
+            .setCaching(1000)
+            .setCacheBlocks(false)
+            .setFilter(
+                new org.apache.hadoop.hbase.filter.FuzzyRowFilter(
+                    List.of(new org.apache.hadoop.hbase.util.Pair<>(template, mask))));
+    try (Table t = connection.getTable(schema.devices());
+        ResultScanner s = t.getScanner(scan)) {
+      for (Result r : s) {
+        byte[] value = r.getValue(D, RECORD);
+        if (value != null) {
+          action.accept(r.getRow(), NoteCodec.decode(value, null));
+        }
+      }
+    } catch (IOException e) {
+      throw StorageException.of("read the rows of a file", e);
+    }
+  }
+
+  private void deleteBatchCells(String batch, String device, String source) {
+    byte[] row = BanknoteKeys.BATCH.encode(batch, device);
+    try (Table t = connection.getTable(schema.batches())) {
+      Result r = t.get(new org.apache.hadoop.hbase.client.Get(row).addFamily(B));
+      org.apache.hadoop.hbase.client.Delete d = new org.apache.hadoop.hbase.client.Delete(row);
+      for (Cell c : r.rawCells()) {
+        byte[] q = CellUtil.cloneQualifier(c);
+        if (source.equals(BanknoteKeys.BATCH_COLUMN.decode(q).string("source"))) {
+          d.addColumns(B, q);
+        }
+      }
+      if (!d.isEmpty()) {
+        t.delete(d);
+      }
+    } catch (IOException e) {
+      throw StorageException.of("delete a file's batch cells", e);
+    }
+  }
+
+  private void delete(TableName table, List<org.apache.hadoop.hbase.client.Delete> deletes) {
+    if (deletes.isEmpty()) {
+      return;
+    }
+    try (Table t = connection.getTable(table)) {
+      t.delete(new ArrayList<>(deletes));
+    } catch (IOException e) {
+      throw StorageException.of("delete a file's rows", e);
+    }
   }
 
   /** The day (in the bank's zone) that a suspect note is listed under. */

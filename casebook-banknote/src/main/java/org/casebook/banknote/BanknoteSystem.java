@@ -33,7 +33,8 @@ public final class BanknoteSystem implements CasebookSystem {
   /** The notes, devices, suspects and batches tables in the set namespace. */
   @Override
   public List<TableSpec> tables(SystemSettings settings) {
-    return BanknoteSchema.in(settings.get(BanknoteSettings.NAMESPACE)).tables();
+    return BanknoteSchema.in(settings.get(BanknoteSettings.NAMESPACE))
+        .tables(settings.get(BanknoteSettings.RETENTION_YEARS));
   }
 
   @Override

@@ -35,6 +35,9 @@ public final class DocsService {
   private final DocumentWrites writes;
   private final SourceIndex index;
   private final BulkLoader bulk;
+  private final DocumentStore store;
+  private final DocsRetention retention;
+  private final java.time.Clock clock;
 
   /**
    * The store in the namespace of the {@code namespace} setting ({@code docs} on a context that is
@@ -47,6 +50,9 @@ public final class DocsService {
     SchemaManager schemas = new SchemaManager(context.connection());
     schemas.ensureAll(schema.tables(DefaultTypes.ALL));
     DocumentStore store = new DocumentStore(context.connection());
+    this.store = store;
+    this.retention = DocsSettings.of(context).get(DocsSettings.RETENTION);
+    this.clock = context.clock();
     IndexStore entries = new IndexStore(context.connection(), schema);
     TypeStore registry = new TypeStore(context.connection(), schema);
     this.types = new TypeRegistry(registry, schemas, schema, context.clock());
@@ -192,6 +198,52 @@ public final class DocsService {
    */
   public IndexRepair repairIndex(String type) {
     return index.repair(types.get(type, "type"));
+  }
+
+  // ---- retention
+
+  /** The retention setting's rules as written (empty: every document kept). */
+  public String retention() {
+    return retention.toString();
+  }
+
+  /**
+   * Applies the retention setting once: every live document whose last change is older than its
+   * type's rule is deleted as {@link #delete} does (its index entry and comments with it), under
+   * the version read, so a document changed meanwhile stays. Returns the documents deleted per
+   * type, types with none left out. A pass stopped half-way leaves documents either deleted or
+   * untouched; the next pass takes the rest.
+   */
+  public Map<String, Long> purgeExpired() {
+    Map<String, Long> out = new LinkedHashMap<>();
+    if (retention.keepsEverything()) {
+      return out;
+    }
+    long now = clock.millis();
+    for (DocType type : types.all()) {
+      java.util.OptionalLong keep = retention.keepMs(type.name());
+      if (keep.isEmpty()) {
+        continue;
+      }
+      long before = VersionClock.firstVersionAt(Math.max(0, now - keep.getAsLong()));
+      long[] deleted = {0};
+      store.liveBefore(
+          targets.table(type),
+          before,
+          (row, version) -> {
+            try {
+              writes.delete(targets.ofRow(type, row), OptionalLong.of(version));
+              deleted[0]++;
+            } catch (org.casebook.core.PreconditionFailedException
+                | org.casebook.core.NotFoundException changedOrGone) {
+              // Changed since the scan read it (it is younger now), or deleted by its parent.
+            }
+          });
+      if (deleted[0] > 0) {
+        out.put(type.name(), deleted[0]);
+      }
+    }
+    return out;
   }
 
   // ---- bulk

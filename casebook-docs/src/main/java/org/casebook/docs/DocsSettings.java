@@ -14,7 +14,18 @@ final class DocsSettings {
           "HBase namespace of the store's tables (registry, by_source, one per type); created when"
               + " missing.");
 
-  static final List<Setting<?>> ALL = List.of(NAMESPACE);
+  /** How long documents are kept, per type; purged hourly by the server. */
+  static final Setting<DocsRetention> RETENTION =
+      new Setting<>(
+          "retention",
+          "TYPE=DURATION,... (empty: keep forever)",
+          DocsRetention.FOREVER,
+          "How long a document is kept after its last change, per type: news=365d,bbs=90d,*=2y"
+              + " (* covers every other type; units h, d, w, y). Expired documents are deleted"
+              + " with their comments and index entries, hourly by the server and by `docs purge`.",
+          DocsRetention::parse);
+
+  static final List<Setting<?>> ALL = List.of(NAMESPACE, RETENTION);
 
   private DocsSettings() {}
 

@@ -146,6 +146,32 @@ final class DocumentStore {
     return Optional.of(new StoredRow(r.getRow(), state.get(), maxTs, values));
   }
 
+  /**
+   * Each live document of {@code table} whose version cell is older than {@code beforeVersion} (its
+   * last change before then), with that version: one scan of the version cells, narrowed by the
+   * region servers to that time range (store files newer than it are not read).
+   */
+  void liveBefore(
+      TableName table, long beforeVersion, java.util.function.ObjLongConsumer<byte[]> rows) {
+    Scan scan = new Scan().addColumn(DI, VERSION).setCaching(1000).setCacheBlocks(false);
+    try {
+      scan.setTimeRange(0, beforeVersion);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("bad time range [0, " + beforeVersion + ")", e);
+    }
+    try (Table t = connection.getTable(table);
+        ResultScanner s = t.getScanner(scan)) {
+      for (Result r : s) {
+        Optional<RowState> state = DocCodec.state(r.getValue(DI, VERSION));
+        if (state.isPresent() && state.get().live()) {
+          rows.accept(r.getRow(), state.get().version());
+        }
+      }
+    } catch (IOException e) {
+      throw StorageException.of("find expired documents", e);
+    }
+  }
+
   /** Whether each row is a live document, reading only its version cell (comment parents). */
   List<Boolean> liveAll(TableName table, List<byte[]> rows) {
     List<Get> gets = new ArrayList<>(rows.size());

@@ -28,6 +28,11 @@ final class VersionClock {
   private final long writer;
   private long lastTick;
 
+  /** The smallest version any writer gives at wall-clock time {@code epochMs}. */
+  static long firstVersionAt(long epochMs) {
+    return (epochMs * TICKS_PER_MILLI) << WRITER_BITS;
+  }
+
   VersionClock(Clock clock, long writer) {
     this.clock = clock;
     this.writer = Math.floorMod(writer, WRITERS);

@@ -99,10 +99,29 @@ class ClusterYarnIT {
   private static final List<String> CODECS =
       List.of("--hbase", "casebook.compression.substitute=ZSTD:SNAPPY");
 
+  /**
+   * Task and application-master JVMs that start fast: each task here reads a few MB, so C2
+   * compilation and a parallel collector cost two cores more than they save.
+   */
+  private static final String SHORT_TASK_OPTS = "-Xmx768m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
+
+  private static final List<String> TASK_JVMS =
+      List.of(
+          "--hbase",
+          "mapreduce.map.java.opts=" + SHORT_TASK_OPTS,
+          "--hbase",
+          "mapreduce.reduce.java.opts=" + SHORT_TASK_OPTS,
+          "--hbase",
+          "yarn.app.mapreduce.am.command-opts=" + SHORT_TASK_OPTS,
+          // Jobs of a few maps and at most one reduce run inside their application master.
+          "--hbase",
+          "mapreduce.job.ubertask.enable=true");
+
   private static Run casebook(Duration timeout, String... args) throws Exception {
     List<String> cmd = new ArrayList<>(List.of(java(), "-Xmx1g", "-jar", JAR.toString()));
     // First: a repeated --hbase after the subcommand would start the map afresh.
     cmd.addAll(CODECS);
+    cmd.addAll(TASK_JVMS);
     cmd.addAll(List.of(args));
     return run(cmd, env, timeout);
   }
@@ -225,6 +244,10 @@ class ClusterYarnIT {
                 "org.apache.hadoop.util.RunJar",
                 jar(lib, "casebook-trails-"),
                 "org.casebook.trails.batch.ActiveUsersJob",
+                "-Dmapreduce.map.java.opts=" + SHORT_TASK_OPTS,
+                "-Dmapreduce.reduce.java.opts=" + SHORT_TASK_OPTS,
+                "-Dyarn.app.mapreduce.am.command-opts=" + SHORT_TASK_OPTS,
+                "-Dmapreduce.job.ubertask.enable=true",
                 work.resolve("users.txt").toUri().toString(),
                 "2026-09-01",
                 "2026-09-03",
@@ -320,6 +343,37 @@ class ClusterYarnIT {
 
   @Test
   @Order(4)
+  void aBackupIsExportedToHdfsByYarnApplicationsSideBySide() throws Exception {
+    String name = "yarn-" + Long.toString(System.currentTimeMillis(), 36);
+    Run created =
+        casebook(Duration.ofMinutes(2), "backup", "create", "--system", "trails", "--online", name);
+    assertThat(created.exit()).as(created.err()).isZero();
+    assertThat(created.out()).containsPattern(name + " .* \\d+ table\\(s\\) of trails");
+    String target = "hdfs://127.0.0.1:29000/casebook-backups";
+    Run exported =
+        casebook(Duration.ofMinutes(6), "backup", "export", name, "--to", target, "--mappers", "1");
+    assertThat(exported.exit()).as(exported.err()).isZero();
+    assertThat(exported.err())
+        .containsPattern(
+            "exporting 3 table\\(s\\) to "
+                + target
+                + ": MapReduce on YARN at 127\\.0\\.0\\.1:29032, one job per table, side by side")
+        .contains("exported 3/3");
+    assertThat(exported.out()).contains("exported " + name + ": ");
+    Run local =
+        casebook(
+            Duration.ofMinutes(1),
+            "backup",
+            "export",
+            name,
+            "--to",
+            work.resolve("backups").toString());
+    assertThat(local.exit()).as("a local directory is refused with YARN").isEqualTo(2);
+    System.out.println("backup export to HDFS on YARN: " + exported.millis() + " ms");
+  }
+
+  @Test
+  @Order(5)
   void anUnreachableResourceManagerFailsWithinTheBound() throws Exception {
     Run run =
         casebook(
@@ -347,7 +401,7 @@ class ClusterYarnIT {
   }
 
   @Test
-  @Order(5)
+  @Order(6)
   void theServerAnswersATrailsQueryFromTheCluster() throws Exception {
     int port;
     try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {

@@ -25,8 +25,15 @@ class ServeIT {
   private final HttpClient client =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
+  /**
+   * One data directory, three starts: writes over REST and gRPC, then SIGKILL in the middle of work
+   * (every acknowledged write is there after the restart, which does not wait out the dead
+   * process's ZooKeeper session), then a clean stop (its runtime file removed) and a start after
+   * it.
+   */
   @Test
-  void servesRestAndUrlFrontierAndKeepsDataAcrossARestart() throws Exception {
+  void servesRestAndUrlFrontierAndKeepsEveryAcknowledgedWriteAcrossSigkillAndRestart()
+      throws Exception {
     Path jar = Path.of("target", "casebook", "casebook.jar");
     assertThat(jar).exists();
     Path data = EmbeddedHBase.scratchDir("serve");
@@ -36,6 +43,7 @@ class ServeIT {
     Process first =
         PackagedServer.start(
             jar, data, port, "serve.log", "--frontier-port", Integer.toString(grpc));
+    java.util.Set<String> acknowledged = new java.util.HashSet<>();
     try {
       JsonNode health = PackagedServer.awaitHealth(first, port, "serve.log");
       assertThat(health.get("status").asText()).isEqualTo("up");
@@ -60,42 +68,6 @@ class ServeIT {
           .contains("casebook_hbase_client_rpc_seconds_count{method=\"MasterService_")
           .contains("casebook_hbase_client_meta_cache_misses_total");
       PackagedFrontier.putTwoUrlsAndTakeOne(first, grpc);
-    } finally {
-      PackagedServer.stop(first);
-    }
-    assertThat(data.resolve("casebook-runtime.properties"))
-        .as("removed on clean shutdown")
-        .doesNotExist();
-
-    Process second =
-        PackagedServer.start(
-            jar, data, port, "serve.log", "--frontier-port", Integer.toString(grpc));
-    try {
-      PackagedServer.awaitHealth(second, port, "serve.log");
-      PackagedFrontier.assertTwoUrlsOneInProcess(second, grpc);
-      JsonNode timeline =
-          Json.mapper()
-              .readTree(send("GET", port, "/api/weibo/users/reader/timeline", null).body());
-      assertThat(timeline.get("posts").findValuesAsText("content"))
-          .containsExactly("survives restarts");
-    } finally {
-      PackagedServer.stop(second);
-    }
-  }
-
-  /**
-   * SIGKILL in the middle of work: every write the server acknowledged is there after a restart,
-   * and the restart does not wait out the dead process's ZooKeeper session.
-   */
-  @Test
-  void aSigkilledServerRestartsWithEveryAcknowledgedWrite() throws Exception {
-    Path jar = Path.of("target", "casebook", "casebook.jar");
-    Path data = EmbeddedHBase.scratchDir("serve-kill");
-    int port = freePort();
-    Process first = PackagedServer.start(jar, data, port, "serve.log");
-    java.util.Set<String> acknowledged = new java.util.HashSet<>();
-    try {
-      PackagedServer.awaitHealth(first, port, "serve.log");
       for (int i = 0; i < 200; i++) {
         HttpResponse<String> r =
             send("POST", port, "/api/weibo/users/killed/posts", "{\"content\":\"post " + i + "\"}");
@@ -121,23 +93,16 @@ class ServeIT {
       first.destroyForcibly(); // SIGKILL: no shutdown hook, no flush
       first.waitFor(60, TimeUnit.SECONDS);
     }
+
     long t0 = System.nanoTime();
-    Process second = PackagedServer.start(jar, data, port, "serve.log");
+    Process second =
+        PackagedServer.start(
+            jar, data, port, "serve.log", "--frontier-port", Integer.toString(grpc));
     try {
       PackagedServer.awaitHealth(second, port, "serve.log");
       long millis = (System.nanoTime() - t0) / 1_000_000;
       System.out.println("restart after SIGKILL: healthy in " + millis + " ms");
-      java.util.Set<String> found = new java.util.HashSet<>();
-      String cursor = null;
-      do {
-        String path =
-            "/api/weibo/users/killed/posts?limit=1000"
-                + (cursor == null ? "" : "&cursor=" + cursor);
-        JsonNode page = Json.mapper().readTree(send("GET", port, path, null).body());
-        page.get("posts").forEach(p -> found.add(p.get("id").asText()));
-        cursor = page.get("next").isNull() ? null : page.get("next").asText();
-      } while (cursor != null);
-      assertThat(found).containsExactlyInAnyOrderElementsOf(acknowledged);
+      assertThat(postsOf("killed", port)).containsExactlyInAnyOrderElementsOf(acknowledged);
       JsonNode series =
           Json.mapper()
               .readTree(
@@ -154,9 +119,45 @@ class ServeIT {
       assertThat(series.get(0).get("dps")).hasSize(500);
       assertThat(series.get(0).get("dps").get(Long.toString(POINTS_START + 499)).asLong())
           .isEqualTo(499);
+      PackagedFrontier.assertTwoUrlsOneInProcess(second, grpc);
     } finally {
       PackagedServer.stop(second);
     }
+    assertThat(data.resolve("casebook-runtime.properties"))
+        .as("removed on clean shutdown")
+        .doesNotExist();
+
+    Process third =
+        PackagedServer.start(
+            jar, data, port, "serve.log", "--frontier-port", Integer.toString(grpc));
+    try {
+      PackagedServer.awaitHealth(third, port, "serve.log");
+      PackagedFrontier.assertTwoUrlsOneInProcess(third, grpc);
+      JsonNode timeline =
+          Json.mapper()
+              .readTree(send("GET", port, "/api/weibo/users/reader/timeline", null).body());
+      assertThat(timeline.get("posts").findValuesAsText("content"))
+          .containsExactly("survives restarts");
+      assertThat(postsOf("killed", port)).hasSameSizeAs(acknowledged);
+    } finally {
+      PackagedServer.stop(third);
+    }
+  }
+
+  private java.util.Set<String> postsOf(String uid, int port) throws Exception {
+    java.util.Set<String> found = new java.util.HashSet<>();
+    String cursor = null;
+    do {
+      String path =
+          "/api/weibo/users/"
+              + uid
+              + "/posts?limit=1000"
+              + (cursor == null ? "" : "&cursor=" + cursor);
+      JsonNode page = Json.mapper().readTree(send("GET", port, path, null).body());
+      page.get("posts").forEach(p -> found.add(p.get("id").asText()));
+      cursor = page.get("next").isNull() ? null : page.get("next").asText();
+    } while (cursor != null);
+    return found;
   }
 
   /** Two hours ago, on the hour. */

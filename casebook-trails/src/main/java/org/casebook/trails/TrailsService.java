@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 import org.casebook.core.Ids;
 import org.casebook.core.InvalidInputException;
+import org.casebook.core.NotFoundException;
 import org.casebook.core.SystemContext;
 import org.casebook.core.cli.Progress;
 import org.casebook.core.page.Page;
@@ -41,6 +42,7 @@ public final class TrailsService {
   private final HistoryStore histories;
   private final IngestStore writes;
   private final ActiveUsersRunner mapReduce;
+  private final UserErasure erasure;
 
   /** On the system's tables (namespace {@code trails}). */
   public TrailsService(SystemContext context) {
@@ -56,6 +58,7 @@ public final class TrailsService {
     this.histories = new HistoryStore(context, schema);
     this.writes = new IngestStore(context, schema);
     this.mapReduce = new ActiveUsersRunner(context.configuration(), namespace);
+    this.erasure = new UserErasure(context.connection(), schema);
   }
 
   /** The trails tables of {@code namespace}. */
@@ -90,6 +93,22 @@ public final class TrailsService {
     Objects.requireNonNull(options, "options is null");
     Objects.requireNonNull(workDir, "workDir is null");
     return TrailsBulkLoad.run(context, namespace, input, options, workDir, progress);
+  }
+
+  /**
+   * Deletes every record of {@code uid} from the events table and both history tables: its trail,
+   * history and latest 20 are empty afterwards, every other user's unchanged. Safe to run again.
+   *
+   * @return rows deleted per table
+   * @throws NotFoundException when nothing of {@code uid} is stored
+   */
+  public Map<String, Long> deleteUser(String uid) {
+    Ids.check(uid, "uid", Event.MAX_UID_CHARS);
+    Map<String, Long> deleted = erasure.erase(uid);
+    if (deleted.values().stream().allMatch(n -> n == 0)) {
+      throw new NotFoundException("no records of user " + uid);
+    }
+    return deleted;
   }
 
   /**

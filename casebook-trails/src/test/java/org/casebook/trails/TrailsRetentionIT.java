@@ -1,6 +1,7 @@
 package org.casebook.trails;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -84,6 +85,55 @@ class TrailsRetentionIT {
       assertThat(trailTimes(trails, uid, now)).containsExactlyElementsOf(kept);
       assertThat(latestTimes(trails, uid, HistoryLayout.WIDE))
           .containsExactlyElementsOf(newestFirst);
+    }
+  }
+
+  @Test
+  void deletingAUserTakesItsRecordsFromEveryTableAndNoOneElses(HBaseRuntime runtime)
+      throws Exception {
+    String namespace = "trailsdel";
+    new SchemaManager(runtime.connection()).ensureAll(TrailsService.schemas(namespace));
+    try (Platform platform = Platform.create(runtime, EmbeddedHBase.dataDir())) {
+      TrailsService trails =
+          new TrailsService(platform.contextFor(new TrailsSystem().descriptor()), namespace);
+      String run = TestIds.unique("del");
+      // A prefix of another id, and one that ends as the other begins reversed.
+      String gone = run + "-7";
+      String prefixed = run + "-77";
+      String suffixed = "7-" + run + "-7";
+      Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+      StringBuilder log = new StringBuilder();
+      for (String uid : List.of(gone, prefixed, suffixed)) {
+        for (int i = 1; i <= 3; i++) {
+          log.append("{\"uid\":\"")
+              .append(uid)
+              .append("\",\"type\":\"login\",\"ts\":\"")
+              .append(now.minus(i, ChronoUnit.HOURS))
+              .append("\",\"device\":\"stb\",\"ip\":\"10.0.0.1\"}\n");
+        }
+      }
+      Path dir = EmbeddedHBase.scratchDir("trails-delete-user");
+      Path file = Files.writeString(dir.resolve("log.jsonl"), log, StandardCharsets.UTF_8);
+      trails.ingest(
+          file,
+          new IngestOptions(dir.resolve("rejects.tsv"), HistoryTables.BOTH, 1),
+          Progress.logging("delete-user ingest", Files.size(file), "bytes"));
+
+      java.util.Map<String, Long> deleted = trails.deleteUser(gone);
+
+      // One events row per day and behaviour: two if the three hours straddle midnight UTC.
+      assertThat(deleted.get("events")).isBetween(1L, 2L);
+      assertThat(deleted).containsEntry("history_tall", 3L).containsEntry("history_wide", 1L);
+      assertThat(trailTimes(trails, gone, now)).isEmpty();
+      assertThat(latestTimes(trails, gone, HistoryLayout.WIDE)).isEmpty();
+      assertThat(latestTimes(trails, gone, HistoryLayout.TALL)).isEmpty();
+      for (String other : List.of(prefixed, suffixed)) {
+        assertThat(trailTimes(trails, other, now)).as(other).hasSize(3);
+        assertThat(latestTimes(trails, other, HistoryLayout.WIDE)).as(other).hasSize(3);
+        assertThat(latestTimes(trails, other, HistoryLayout.TALL)).as(other).hasSize(3);
+      }
+      assertThatThrownBy(() -> trails.deleteUser(gone))
+          .isInstanceOf(org.casebook.core.NotFoundException.class);
     }
   }
 

@@ -9,6 +9,7 @@ import java.time.LocalDate;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -346,6 +347,22 @@ public final class BanknoteCommand {
     Instant start = svc.parseTime(from, "from");
     Instant end = to == null ? context.get().clock().instant() : svc.parseTime(to, "to");
     print(svc.device(id, start, end, page.request(100)));
+    return 0;
+  }
+
+  @Command(
+      name = "purge-file",
+      mixinStandardHelpOptions = true,
+      description =
+          "Purge every reading one delivered file made (a wrong upload), from every table; safe"
+              + " to rerun.")
+  int purgeFile(
+      @Parameters(index = "0", paramLabel = "DEVICE", description = "The device id.") String device,
+      @Parameters(index = "1", paramLabel = "SOURCE", description = "The file name it delivered.")
+          String source) {
+    long purged = service().purgeFile(device, source);
+    System.out.println(
+        Json.writePretty(Map.of("device", device, "source", source, "purged", purged)));
     return 0;
   }
 

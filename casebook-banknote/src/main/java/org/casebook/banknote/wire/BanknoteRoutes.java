@@ -57,6 +57,9 @@ public final class BanknoteRoutes {
 
   public record SuspectsPage(String branch, String day, List<NoteJson> notes, String next) {}
 
+  /** What a purge answers: the file and the notes purged. */
+  record PurgeResponse(String device, String source, long purged) {}
+
   /** Every route, declared once (the descriptor lists them, start binds them). */
   public static final RouteTable<BanknoteService> ROUTES =
       RouteTable.<BanknoteService>builder()
@@ -75,6 +78,15 @@ public final class BanknoteRoutes {
                         required(req, "source"), first(req), req.body(), context(svc, req));
                 return HttpResponse.ok(new PieceResponse(r.stored(), r.rejected()));
               })
+          .delete(
+              BASE + "/devices/{id}/files/{source}",
+              "Purge every reading one delivered file made (a wrong upload), from every table",
+              (svc, req) ->
+                  HttpResponse.ok(
+                      new PurgeResponse(
+                          req.pathParam("id"),
+                          req.pathParam("source"),
+                          svc.purgeFile(req.pathParam("id"), req.pathParam("source")))))
           .list(
               BASE + "/batches/{id}",
               "Every note of a batch (ATM transaction, sorter run), by device and time",

@@ -3,8 +3,14 @@ package org.casebook.core.backup;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -17,6 +23,7 @@ import org.casebook.core.InvalidInputException;
 import org.casebook.core.NotFoundException;
 import org.casebook.core.PreconditionFailedException;
 import org.casebook.core.StorageException;
+import org.casebook.core.Threads;
 import org.casebook.core.batch.BatchJobException;
 import org.casebook.core.batch.MapReduceJobs;
 
@@ -61,21 +68,33 @@ final class SnapshotCopies {
               + to
               + ": "
               + MapReduceJobs.where(conf)
-              + ", one job per table");
-      int n = 0;
-      for (Backup.Table t : backup.tables()) {
-        copy(t.snapshot(), null, to, mappers);
-        copied.add(t.snapshot());
-        progress.accept(
-            String.format(
-                "exported %d/%d: %s (%s)",
-                ++n, backup.tables().size(), t.table(), BackupCatalog.readable(t.bytes())));
-      }
+              + ", one job per table"
+              + (MapReduceJobs.isLocal(conf) ? "" : ", side by side"));
+      Map<String, Backup.Table> bySnapshot = new LinkedHashMap<>();
+      backup.tables().forEach(t -> bySnapshot.put(t.snapshot(), t));
+      copyAll(
+          List.copyOf(bySnapshot.keySet()),
+          null,
+          to,
+          mappers,
+          snapshot -> {
+            Backup.Table t = bySnapshot.get(snapshot);
+            synchronized (copied) {
+              copied.add(snapshot);
+              progress.accept(
+                  String.format(
+                      "exported %d/%d: %s (%s)",
+                      copied.size(),
+                      backup.tables().size(),
+                      t.table(),
+                      BackupCatalog.readable(t.bytes())));
+            }
+          });
       return new BackupCatalog.Copied(
           backup.name(),
           root.toString(),
           to.toString(),
-          n,
+          copied.size(),
           backup.bytes(),
           (System.nanoTime() - t0) / 1_000_000);
     } catch (IOException | RuntimeException e) {
@@ -148,13 +167,20 @@ final class SnapshotCopies {
               + root
               + ": "
               + MapReduceJobs.where(conf)
-              + ", one job per table");
-      int n = 0;
-      for (String snapshot : found) {
-        copy(snapshot, from, root, mappers);
-        copied.add(snapshot);
-        progress.accept(String.format("imported %d/%d: %s", ++n, found.size(), snapshot));
-      }
+              + ", one job per table"
+              + (MapReduceJobs.isLocal(conf) ? "" : ", side by side"));
+      copyAll(
+          List.copyOf(found),
+          from,
+          root,
+          mappers,
+          snapshot -> {
+            synchronized (copied) {
+              copied.add(snapshot);
+              progress.accept(
+                  String.format("imported %d/%d: %s", copied.size(), found.size(), snapshot));
+            }
+          });
       return backups;
     } catch (IOException | RuntimeException e) {
       // A backup with some of its tables would restore only those: none of it stays.
@@ -214,6 +240,71 @@ final class SnapshotCopies {
           "MapReduce runs on YARN here, so the copy's tasks run on other machines: give a shared"
               + " file system (hdfs://…), not the local "
               + location);
+    }
+  }
+
+  /**
+   * At most this many copy jobs at once on a cluster: each is an application with its own master.
+   */
+  private static final int MAX_PARALLEL_JOBS = 4;
+
+  /**
+   * Copies every snapshot, calling {@code done} as each finishes. In this process (the
+   * LocalJobRunner) one after another; on YARN side by side, since each job spends most of its time
+   * starting containers. Every job runs to its end before a failure is thrown, so {@code done} has
+   * been told of exactly the snapshots copied.
+   */
+  private void copyAll(
+      List<String> snapshots, Path from, Path to, int mappers, Consumer<String> done)
+      throws IOException {
+    if (MapReduceJobs.isLocal(conf) || snapshots.size() < 2) {
+      for (String snapshot : snapshots) {
+        copy(snapshot, from, to, mappers);
+        done.accept(snapshot);
+      }
+      return;
+    }
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            Math.min(MAX_PARALLEL_JOBS, snapshots.size()), Threads.daemon("snapshot-copy"));
+    try {
+      List<Future<?>> jobs = new ArrayList<>();
+      for (String snapshot : snapshots) {
+        jobs.add(
+            pool.submit(
+                () -> {
+                  copy(snapshot, from, to, mappers);
+                  done.accept(snapshot);
+                  return null;
+                }));
+      }
+      Exception first = null;
+      for (Future<?> job : jobs) {
+        try {
+          job.get();
+        } catch (ExecutionException e) {
+          Exception cause = e.getCause() instanceof Exception c ? c : e;
+          if (first == null) {
+            first = cause;
+          } else {
+            first.addSuppressed(cause);
+          }
+        } catch (InterruptedException e) {
+          pool.shutdownNow();
+          throw StorageException.interrupted("copy snapshots", e);
+        }
+      }
+      if (first instanceof IOException io) {
+        throw io;
+      }
+      if (first instanceof RuntimeException re) {
+        throw re;
+      }
+      if (first != null) {
+        throw new IllegalStateException("a snapshot copy failed", first);
+      }
+    } finally {
+      pool.shutdown();
     }
   }
 

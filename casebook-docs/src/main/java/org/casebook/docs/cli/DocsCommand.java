@@ -84,6 +84,38 @@ public final class DocsCommand {
   }
 
   @Command(
+      name = "delete",
+      mixinStandardHelpOptions = true,
+      description = "Delete a document, its index entry and its comments.")
+  int delete(
+      @Parameters(paramLabel = "TYPE", description = "Document type.") String type,
+      @Parameters(paramLabel = "ID", description = "Document id.") String id,
+      @Option(
+              names = "--if-match",
+              paramLabel = "VERSION",
+              description = "Only if the document is still at this version (exit 4 otherwise).")
+          Long ifMatch) {
+    service().delete(type, id, version(ifMatch));
+    System.out.println("deleted " + type + " '" + id + "'");
+    return 0;
+  }
+
+  @Command(
+      name = "purge",
+      mixinStandardHelpOptions = true,
+      description =
+          "Apply the retention setting now: delete every document older than its type's rule"
+              + " (serve does this hourly).")
+  int purge() {
+    DocsService s = service();
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("retention", s.retention());
+    out.put("deleted", s.purgeExpired());
+    System.out.println(Json.writePretty(out));
+    return 0;
+  }
+
+  @Command(
       name = "edit",
       mixinStandardHelpOptions = true,
       description =

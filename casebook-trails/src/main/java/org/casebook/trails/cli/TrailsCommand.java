@@ -256,6 +256,15 @@ public final class TrailsCommand {
   }
 
   @Command(
+      name = "delete-user",
+      mixinStandardHelpOptions = true,
+      description = "Delete every record of a user from every trails table; safe to rerun.")
+  int deleteUser(@Parameters(paramLabel = "UID", description = "The user id.") String uid) {
+    System.out.println(Json.writePretty(service().deleteUser(uid)));
+    return 0;
+  }
+
+  @Command(
       name = "active",
       mixinStandardHelpOptions = true,
       description =

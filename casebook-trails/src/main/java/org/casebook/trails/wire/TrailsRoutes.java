@@ -88,6 +88,10 @@ public final class TrailsRoutes {
                         .toList();
                 return HttpResponse.ok(new TrailsBody(trails));
               })
+          .delete(
+              "/api/trails/{uid}",
+              "Delete every record of a user from every trails table (rows deleted per table)",
+              (svc, req) -> HttpResponse.ok(svc.deleteUser(req.pathParam("uid"))))
           .list(
               "/api/trails/{uid}/latest",
               "A user's records, newest first, paged (layout wide, the default, or tall)",

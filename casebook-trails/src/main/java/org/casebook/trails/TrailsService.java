@@ -42,7 +42,7 @@ public final class TrailsService {
   private final HistoryStore histories;
   private final IngestStore writes;
   private final ActiveUsersRunner mapReduce;
-  private final UserErasure erasure;
+  private final ErasureStore erasure;
 
   /** On the system's tables (namespace {@code trails}). */
   public TrailsService(SystemContext context) {
@@ -58,7 +58,7 @@ public final class TrailsService {
     this.histories = new HistoryStore(context, schema);
     this.writes = new IngestStore(context, schema);
     this.mapReduce = new ActiveUsersRunner(context.configuration(), namespace);
-    this.erasure = new UserErasure(context.connection(), schema);
+    this.erasure = new ErasureStore(context.connection(), schema);
   }
 
   /** The trails tables of {@code namespace}. */

@@ -25,13 +25,13 @@ import org.casebook.core.key.KeyRange;
  * touched; running it again deletes what is left. Records of the user ingested while it runs may
  * stay.
  */
-final class UserErasure {
+final class ErasureStore {
   private static final int BATCH = 1000;
 
   private final Connection connection;
   private final TrailsSchema schema;
 
-  UserErasure(Connection connection, TrailsSchema schema) {
+  ErasureStore(Connection connection, TrailsSchema schema) {
     this.connection = connection;
     this.schema = schema;
   }

@@ -93,8 +93,7 @@ record BanknoteSchema(TableName notes, TableName devices, TableName suspects, Ta
 
   /**
    * As {@link #tables()}, every family keeping cells {@code retentionYears} of 365 days (0:
-   * forever). Cells carry the note's time ({@link BanknoteStore#rows}), so a reading leaves every
-   * table at once, that long after it was taken.
+   * forever) after they were stored, so a reading leaves every table at once.
    */
   List<TableSpec> tables(int retentionYears) {
     int ttl = retentionYears == 0 ? FamilySpec.FOREVER : retentionYears * 365 * 86_400;

@@ -30,8 +30,8 @@ final class BanknoteSettings {
           "retention-years",
           0,
           0,
-          100,
-          "Years (of 365 days) a note reading is kept after it was taken, in every banknote table"
+          60,
+          "Years (of 365 days) a note reading is kept after it was stored, in every banknote table"
               + " (0: forever); a family TTL, so HBase drops older readings itself.");
 
   static final List<Setting<?>> ALL = List.of(ZONE, NAMESPACE, RETENTION_YEARS);

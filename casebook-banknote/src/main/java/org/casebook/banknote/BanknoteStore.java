@@ -114,19 +114,20 @@ final class BanknoteStore {
         origin = BanknoteKeys.origin(originDevice, originSource);
       }
       byte[] value = NoteCodec.encode(n);
-      // Every cell carries the note's own time: the retention setting is a family TTL, which then
-      // ages a reading by when it was taken, and a file delivered again writes the same cells.
+      // Cells carry the time they were stored, not the note's: a file purged and delivered again
+      // must be visible again, and a delete marker hides every cell at or before its own time
+      // until a major compaction drops both.
       long t = n.time().toEpochMilli();
-      Put p = new Put(BanknoteKeys.note(n, origin)).addColumn(N, RECORD, t, value);
+      Put p = new Put(BanknoteKeys.note(n, origin)).addColumn(N, RECORD, value);
       byte[] image = n.image();
       if (image != null) {
-        p.addColumn(I, IMAGE, t, image);
+        p.addColumn(I, IMAGE, image);
       }
       noteRows.add(p);
-      deviceRows.add(new Put(BanknoteKeys.device(n, origin)).addColumn(D, RECORD, t, value));
+      deviceRows.add(new Put(BanknoteKeys.device(n, origin)).addColumn(D, RECORD, value));
       if (n.verdict() == Verdict.SUSPECT) {
         suspectRows.add(
-            new Put(BanknoteKeys.suspect(n, day(n), origin)).addColumn(S, RECORD, t, value));
+            new Put(BanknoteKeys.suspect(n, day(n), origin)).addColumn(S, RECORD, value));
       }
       long[] w;
       if (window != null
@@ -160,7 +161,7 @@ final class BanknoteStore {
       Bytes.putLong(value, 8, w[1]);
       batchRows.add(
           new Put(BanknoteKeys.BATCH.encode(n.batch(), n.device()))
-              .addColumn(B, BanknoteKeys.BATCH_COLUMN.encode(n.source(), w[2]), w[1], value));
+              .addColumn(B, BanknoteKeys.BATCH_COLUMN.encode(n.source(), w[2]), value));
     }
     return new PreparedRows(List.of(noteRows, deviceRows, suspectRows, batchRows), notes.size());
   }

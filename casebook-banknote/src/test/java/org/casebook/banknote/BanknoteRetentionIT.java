@@ -23,7 +23,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Purging a delivered file (a wrong upload) and the retention setting, on real HBase: the file's
  * readings leave every table and listing, everything else stays, a purge cut short finishes when
- * run again; readings older than the retention are gone from every listing.
+ * run again, the file delivered again is stored again; readings stored longer ago than the
+ * retention are gone from every listing.
  */
 @ExtendWith(EmbeddedHBase.class)
 class BanknoteRetentionIT {
@@ -52,6 +53,59 @@ class BanknoteRetentionIT {
               null));
     }
     return notes;
+  }
+
+  /**
+   * The rows {@code notes} make in the four tables, each cell written at {@code storedAt} (HBase
+   * honours a cell's timestamp; the service writes at the time it runs).
+   */
+  private static void storeAsOf(
+      HBaseRuntime runtime, String namespace, List<Note> notes, Instant storedAt)
+      throws java.io.IOException {
+    BanknoteSchema schema = BanknoteSchema.in(namespace);
+    long ts = storedAt.toEpochMilli();
+    List<org.apache.hadoop.hbase.client.Put> noteRows = new ArrayList<>();
+    List<org.apache.hadoop.hbase.client.Put> deviceRows = new ArrayList<>();
+    List<org.apache.hadoop.hbase.client.Put> suspectRows = new ArrayList<>();
+    List<org.apache.hadoop.hbase.client.Put> batchRows = new ArrayList<>();
+    for (Note n : notes) {
+      byte[] value = NoteCodec.encode(n);
+      noteRows.add(
+          new org.apache.hadoop.hbase.client.Put(BanknoteKeys.note(n))
+              .addColumn(BanknoteSchema.N, BanknoteSchema.RECORD, ts, value));
+      deviceRows.add(
+          new org.apache.hadoop.hbase.client.Put(BanknoteKeys.device(n))
+              .addColumn(BanknoteSchema.D, BanknoteSchema.RECORD, ts, value));
+      if (n.verdict() == Verdict.SUSPECT) {
+        int day = Math.toIntExact(n.time().atZone(SHANGHAI).toLocalDate().toEpochDay());
+        suspectRows.add(
+            new org.apache.hadoop.hbase.client.Put(BanknoteKeys.suspect(n, day))
+                .addColumn(BanknoteSchema.S, BanknoteSchema.RECORD, ts, value));
+      }
+      byte[] window = new byte[16];
+      org.apache.hadoop.hbase.util.Bytes.putLong(window, 0, n.time().toEpochMilli());
+      org.apache.hadoop.hbase.util.Bytes.putLong(window, 8, n.time().toEpochMilli());
+      batchRows.add(
+          new org.apache.hadoop.hbase.client.Put(BanknoteKeys.BATCH.encode(n.batch(), n.device()))
+              .addColumn(
+                  BanknoteSchema.B,
+                  BanknoteKeys.BATCH_COLUMN.encode(n.source(), n.record()),
+                  ts,
+                  window));
+    }
+    var conn = runtime.connection();
+    try (Table t = conn.getTable(schema.notes())) {
+      t.put(noteRows);
+    }
+    try (Table t = conn.getTable(schema.devices())) {
+      t.put(deviceRows);
+    }
+    try (Table t = conn.getTable(schema.suspects())) {
+      t.put(suspectRows);
+    }
+    try (Table t = conn.getTable(schema.batches())) {
+      t.put(batchRows);
+    }
   }
 
   @Test
@@ -115,11 +169,15 @@ class BanknoteRetentionIT {
 
       assertThatThrownBy(() -> service.purgeFile(device, "wrong.fsn"))
           .isInstanceOf(NotFoundException.class);
+      // Delivered again after the purge: stored again, every reading visible.
+      service.store(wrong);
+      assertThat(BanknoteServiceIT.all(p -> service.device(device, from, to, p), 100))
+          .hasSize(wrong.size() + right.size());
     }
   }
 
   @Test
-  void readingsOlderThanTheRetentionAreGoneFromEveryListing(HBaseRuntime runtime) {
+  void readingsOlderThanTheRetentionAreGoneFromEveryListing(HBaseRuntime runtime) throws Exception {
     String run = TestIds.unique("y");
     String device = "SORTER/" + run;
     String branch = "0120-" + run;
@@ -131,7 +189,7 @@ class BanknoteRetentionIT {
           new BanknoteService(platform.contextFor("banknote"), "banknoteret", SHANGHAI, 1);
       List<Note> oldNotes = file(device, "old.fsn", branch, old, 10, "OL");
       List<Note> recentNotes = file(device, "new.fsn", branch, recent, 10, "NE");
-      service.store(oldNotes);
+      storeAsOf(runtime, "banknoteret", oldNotes, old);
       service.store(recentNotes);
       assertThat(
               BanknoteServiceIT.all(p -> service.device(device, old.minusSeconds(1), now, p), 100))

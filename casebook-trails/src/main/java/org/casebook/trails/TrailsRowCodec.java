@@ -94,9 +94,9 @@ public final class TrailsRowCodec {
   }
 
   /*
-   * Every cell carries the record's own time as its timestamp, not the time it was written: the
-   * retention setting is a family TTL, which then ages a record by when it happened (an old log
-   * ingested today is as old as its records), and writing a record again writes the same cells.
+   * Cells carry the time they were written, not the record's: a user deleted and ingested again
+   * must be visible again, and a delete marker hides every cell at or before its own time until a
+   * major compaction drops both (cells at the records' own, older times would be lost so).
    */
 
   /** The events row of {@code e} with its field cells ({@code hash}: its record hash). */
@@ -104,23 +104,20 @@ public final class TrailsRowCodec {
     Put put = new Put(TrailsKeys.eventRow(e.uid(), TrailsKeys.epochDay(e.ts()), e.type()));
     for (Map.Entry<String, String> f : e.fields().entrySet()) {
       put.addColumn(
-          D,
-          TrailsKeys.eventQualifier(f.getKey(), e.ts(), hash),
-          e.ts(),
-          Bytes.toBytes(f.getValue()));
+          D, TrailsKeys.eventQualifier(f.getKey(), e.ts(), hash), Bytes.toBytes(f.getValue()));
     }
     return put;
   }
 
   /** The tall history row of {@code e}: one row per record. */
   private static Put tallPut(Event e, int hash, byte[] json) {
-    return new Put(TrailsKeys.tallRow(e.uid(), e.ts(), hash)).addColumn(H, E, e.ts(), json);
+    return new Put(TrailsKeys.tallRow(e.uid(), e.ts(), hash)).addColumn(H, E, json);
   }
 
   /** The wide history cell of {@code e} in its user's row. */
   private static Put widePut(Event e, int hash, byte[] json) {
     return new Put(TrailsKeys.wideRow(e.uid()))
-        .addColumn(H, TrailsKeys.wideQualifier(e.ts(), hash), e.ts(), json);
+        .addColumn(H, TrailsKeys.wideQualifier(e.ts(), hash), json);
   }
 
   /** The events row of {@code uid}'s first behaviour on {@code day}: where its range starts. */

@@ -25,8 +25,8 @@ public final class TrailsSystem implements CasebookSystem {
           "retention-days",
           0,
           0,
-          36_500,
-          "Days a record is kept after its own time, in every trails table (0: forever); a"
+          20_000,
+          "Days a record is kept after it was ingested, in every trails table (0: forever); a"
               + " family TTL, so HBase drops older records itself.");
 
   @Override

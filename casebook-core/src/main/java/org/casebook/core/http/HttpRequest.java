@@ -23,7 +23,10 @@ public final class HttpRequest {
   private final byte[] body;
   private final boolean writeAllowed;
 
-  /** {@code headers} with lower-case names; a request allowed to write. */
+  /**
+   * {@code headers} with lower-case names; a request not allowed to write (read routes that change
+   * data on request refuse it), as a listener without the caller's token must treat it.
+   */
   public HttpRequest(
       String method,
       String path,
@@ -31,7 +34,7 @@ public final class HttpRequest {
       Map<String, List<String>> query,
       Map<String, String> headers,
       byte[] body) {
-    this(method, path, pathParams, query, headers, body, true);
+    this(method, path, pathParams, query, headers, body, false);
   }
 
   /**

@@ -3,6 +3,7 @@ package org.casebook.docs;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalLong;
+import org.casebook.core.settings.NamedRules;
 
 /**
  * How long documents are kept, per type ({@code news=365d,bbs=90d,*=2y}): a document whose last
@@ -22,28 +23,16 @@ record DocsRetention(Map<String, Long> keepMsByType) {
 
   /** Reads {@code TYPE=DURATION,...} (units h, d, w, y of 365 days); empty text is forever. */
   static DocsRetention parse(String text) {
-    String t = text == null ? "" : text.strip();
-    if (t.isEmpty()) {
-      return FOREVER;
-    }
     Map<String, Long> rules = new LinkedHashMap<>();
-    for (String part : t.split(",")) {
-      String p = part.strip();
-      int eq = p.indexOf('=');
-      if (eq <= 0 || eq == p.length() - 1) {
-        throw new IllegalArgumentException(
-            "each rule is TYPE=DURATION (such as news=365d or *=2y), got '" + p + "'");
-      }
-      String type = p.substring(0, eq).strip();
-      if (!type.equals("*")) {
-        DocLimits.typeName(type, "retention");
-      }
-      long ms = durationMs(p.substring(eq + 1).strip(), p);
-      if (rules.put(type, ms) != null) {
-        throw new IllegalArgumentException("type '" + type + "' has two rules");
-      }
-    }
-    return new DocsRetention(rules);
+    NamedRules.parse(text, "TYPE", "news=365d or *=2y")
+        .forEach(
+            (type, duration) -> {
+              if (!type.equals("*")) {
+                DocLimits.typeName(type, "retention");
+              }
+              rules.put(type, durationMs(duration, type + "=" + duration));
+            });
+    return rules.isEmpty() ? FOREVER : new DocsRetention(rules);
   }
 
   private static long durationMs(String d, String rule) {

@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.OptionalLong;
 import org.casebook.core.InvalidInputException;
+import org.casebook.core.settings.NamedRules;
 
 /**
  * How long points are kept, by metric name prefix (the per-metric TTL OpenTSDB's users ask for):
@@ -42,39 +43,25 @@ public record TsdbRetention(List<Rule> rules) {
 
   /** Reads {@code PREFIX=DURATION,...}; empty text is {@link #FOREVER}. */
   public static TsdbRetention parse(String text) {
-    String t = text == null ? "" : text.strip();
-    if (t.isEmpty()) {
-      return FOREVER;
-    }
     List<Rule> rules = new ArrayList<>();
-    for (String part : t.split(",")) {
-      String p = part.strip();
-      int eq = p.lastIndexOf('=');
-      if (eq <= 0 || eq == p.length() - 1) {
-        throw new IllegalArgumentException(
-            "each rule is PREFIX=DURATION (such as sys.=30d or *=2y), got '" + p + "'");
-      }
-      String prefix = p.substring(0, eq).strip();
-      String duration = p.substring(eq + 1).strip();
-      long ms;
-      try {
-        ms = TsdbDuration.parseMillis(duration, "retention");
-      } catch (InvalidInputException e) {
-        throw new IllegalArgumentException(
-            "rule '" + p + "': " + e.getMessage() + " (units h, d, w, n, y)", e);
-      }
-      if (ms < 3_600_000L) {
-        throw new IllegalArgumentException(
-            "rule '" + p + "': points are purged by the hour, so keep at least 1h");
-      }
-      for (Rule r : rules) {
-        if (r.prefix().equals(prefix)) {
-          throw new IllegalArgumentException("prefix '" + prefix + "' has two rules");
-        }
-      }
-      rules.add(new Rule(prefix, ms, duration));
-    }
-    return new TsdbRetention(rules);
+    NamedRules.parse(text, "PREFIX", "sys.=30d or *=2y")
+        .forEach(
+            (prefix, duration) -> {
+              String rule = prefix + "=" + duration;
+              long ms;
+              try {
+                ms = TsdbDuration.parseMillis(duration, "retention");
+              } catch (InvalidInputException e) {
+                throw new IllegalArgumentException(
+                    "rule '" + rule + "': " + e.getMessage() + " (units h, d, w, n, y)", e);
+              }
+              if (ms < 3_600_000L) {
+                throw new IllegalArgumentException(
+                    "rule '" + rule + "': points are purged by the hour, so keep at least 1h");
+              }
+              rules.add(new Rule(prefix, ms, duration));
+            });
+    return rules.isEmpty() ? FOREVER : new TsdbRetention(rules);
   }
 
   /** How long {@code metric}'s points are kept; empty: forever. */

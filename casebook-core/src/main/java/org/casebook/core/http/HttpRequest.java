@@ -24,20 +24,6 @@ public final class HttpRequest {
   private final boolean writeAllowed;
 
   /**
-   * {@code headers} with lower-case names; a request not allowed to write (read routes that change
-   * data on request refuse it), as a listener without the caller's token must treat it.
-   */
-  public HttpRequest(
-      String method,
-      String path,
-      Map<String, String> pathParams,
-      Map<String, List<String>> query,
-      Map<String, String> headers,
-      byte[] body) {
-    this(method, path, pathParams, query, headers, body, false);
-  }
-
-  /**
    * {@code headers} with lower-case names; {@code writeAllowed}: whether the listener's access rule
    * lets this request write (its token, or writes open).
    */

@@ -488,25 +488,28 @@ public final class SchemaManager {
         // A family's TTL is a retention setting the operator chose (the system's settings), so
         // it is applied, and what it does to stored cells is said.
         b.setTimeToLive(f.ttlSeconds());
-        notes.add(ttlNote(f.name(), cf.getTimeToLive(), f.ttlSeconds()));
+        notes.add(FamilyChangeNotes.ttl(f.name(), cf.getTimeToLive(), f.ttlSeconds()));
       }
       Compression.Algorithm codec = codecs.apply(f);
       if (codec != cf.getCompressionType()) {
         b.setCompressionType(codec);
         rewrites = true;
         notes.add(
-            retuneNote(f.name(), "compresses the files it writes", cf.getCompressionType(), codec));
+            FamilyChangeNotes.retune(
+                f.name(), "compresses the files it writes", cf.getCompressionType(), codec));
       }
       if (f.bloom() != cf.getBloomFilterType()) {
         b.setBloomFilterType(f.bloom());
         rewrites = true;
-        notes.add(retuneNote(f.name(), "writes bloom filters", cf.getBloomFilterType(), f.bloom()));
+        notes.add(
+            FamilyChangeNotes.retune(
+                f.name(), "writes bloom filters", cf.getBloomFilterType(), f.bloom()));
       }
       if (f.dataBlockEncoding() != null && f.dataBlockEncoding() != cf.getDataBlockEncoding()) {
         b.setDataBlockEncoding(f.dataBlockEncoding());
         rewrites = true;
         notes.add(
-            retuneNote(
+            FamilyChangeNotes.retune(
                 f.name(),
                 "encodes the blocks it writes",
                 cf.getDataBlockEncoding(),
@@ -550,47 +553,6 @@ public final class SchemaManager {
               + " compaction and time to live.");
     }
     return new Changes(missing, retuned, notes, rewrites);
-  }
-
-  private static String ttlNote(String family, int before, int after) {
-    String keeps = "family " + family + " now keeps cells " + lifetime(after);
-    if (after < before) {
-      return keeps
-          + " (was "
-          + lifetime(before)
-          + "): older cells are no longer read from now on, and the next major compaction removes"
-          + " them";
-    }
-    return keeps
-        + " (was "
-        + lifetime(before)
-        + "): cells that had expired and that no compaction has removed yet are read again";
-  }
-
-  /** A TTL in words: "forever", "for 30 days", "for 3600 seconds". */
-  static String lifetime(int ttlSeconds) {
-    if (ttlSeconds == FamilySpec.FOREVER) {
-      return "forever";
-    }
-    if (ttlSeconds % 86_400 == 0) {
-      int days = ttlSeconds / 86_400;
-      return "for " + days + (days == 1 ? " day" : " days");
-    }
-    return "for " + ttlSeconds + " seconds";
-  }
-
-  private static String retuneNote(String family, String what, Object before, Object after) {
-    return "family "
-        + family
-        + " now "
-        + what
-        + " "
-        + after
-        + " (was "
-        + before
-        + "; files already written keep "
-        + before
-        + " until a major compaction)";
   }
 
   private static void compare(

@@ -36,6 +36,7 @@ public final class Platform implements AutoCloseable {
   private final SettingSources settings;
   private final ThreadPoolExecutor sideWork;
   private final List<PlatformContext> contexts = new ArrayList<>();
+  private final Map<String, WriteGate> gates = new HashMap<>();
 
   private Platform(Builder b) {
     this.runtime = b.runtime;
@@ -142,6 +143,11 @@ public final class Platform implements AutoCloseable {
   public synchronized List<Listener> listeners(String system) {
     PlatformContext c = find(system);
     return c == null ? List.of() : c.listeners();
+  }
+
+  /** The gate of {@code system}'s writes in this process (one per name, made when first asked). */
+  public synchronized WriteGate writeGate(String system) {
+    return gates.computeIfAbsent(system, WriteGate::new);
   }
 
   public HBaseRuntime runtime() {

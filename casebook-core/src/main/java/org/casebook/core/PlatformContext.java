@@ -81,6 +81,11 @@ final class PlatformContext implements SystemContext, AutoCloseable {
   }
 
   @Override
+  public WriteGate writes() {
+    return platform.writeGate(system);
+  }
+
+  @Override
   public SystemSettings settings() {
     return settings;
   }

@@ -26,6 +26,11 @@ public final class StorageException extends CasebookException {
         "could not " + what + ": " + cause.getMessage(), cause, interrupted);
   }
 
+  /** Storage refuses work for now, for a reason the message gives (a retriable 503). */
+  public static StorageException unavailable(String message) {
+    return new StorageException(message, null, false);
+  }
+
   /** The thread was interrupted while waiting for storage (shutdown, a cancelled request). */
   public static StorageException interrupted(String what, InterruptedException cause) {
     Thread.currentThread().interrupt();

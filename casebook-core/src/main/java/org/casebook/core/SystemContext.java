@@ -55,6 +55,13 @@ public interface SystemContext {
   SystemSettings settings();
 
   /**
+   * The gate every change of this system passes at the edge, which a backup pauses: HTTP write
+   * routes pass it by themselves; a system's own listeners and background work take a pass per
+   * change or batch ({@link WriteGate}).
+   */
+  WriteGate writes();
+
+  /**
    * The process's shared pool for a request's independent calls run side by side (bounded to the
    * machine). Callers wait for what they submit; tasks here never wait on other tasks here.
    */

@@ -10,6 +10,7 @@ import java.util.OptionalLong;
 import java.util.function.Consumer;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.SystemContext;
+import org.casebook.core.WriteGate;
 import org.casebook.core.page.Page;
 import org.casebook.core.page.PageRequest;
 import org.casebook.core.schema.SchemaManager;
@@ -38,6 +39,7 @@ public final class DocsService {
   private final DocumentStore store;
   private final DocsRetention retention;
   private final java.time.Clock clock;
+  private final WriteGate gate;
 
   /**
    * The store in the namespace of the {@code namespace} setting ({@code docs} on a context that is
@@ -53,6 +55,7 @@ public final class DocsService {
     this.store = store;
     this.retention = DocsSettings.of(context).get(DocsSettings.RETENTION);
     this.clock = context.clock();
+    this.gate = context.writes();
     IndexStore entries = new IndexStore(context.connection(), schema);
     TypeStore registry = new TypeStore(context.connection(), schema);
     this.types = new TypeRegistry(registry, schemas, schema, context.clock());
@@ -231,7 +234,7 @@ public final class DocsService {
           targets.table(type),
           before,
           (row, version) -> {
-            try {
+            try (WriteGate.Pass pass = gate.enter()) {
               writes.delete(targets.ofRow(type, row), OptionalLong.of(version));
               deleted[0]++;
             } catch (org.casebook.core.PreconditionFailedException

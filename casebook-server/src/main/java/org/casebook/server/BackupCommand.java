@@ -106,6 +106,15 @@ final class BackupCommand {
     }
   }
 
+  /** The address of the serve that owns this embedded data directory, if one runs. */
+  java.util.Optional<java.net.URI> serveAddress() {
+    HBaseRuntime r = context.runtimeOnly();
+    if (!r.attached()) {
+      return java.util.Optional.empty();
+    }
+    return ServeAddress.of(context.options().dataDir());
+  }
+
   /** The map tasks of each table's copy, for export and import alike. */
   static final class Mappers {
     @Option(
@@ -136,7 +145,9 @@ final class BackupCommand {
       mixinStandardHelpOptions = true,
       description =
           "Take a backup of every table of the chosen systems (all when none is named): one"
-              + " flushed HBase snapshot per table, the tables staying online.")
+              + " flushed HBase snapshot per table, the tables staying online. Beside a running"
+              + " serve, the serve takes it, pausing each system's writes while its tables' snapshots"
+              + " are taken.")
   static final class Create implements Callable<Integer> {
     @ParentCommand BackupCommand parent;
 
@@ -155,14 +166,34 @@ final class BackupCommand {
     @Option(
         names = "--online",
         description =
-            "Take it although a serve may be writing: each table's snapshot is consistent in"
-                + " itself, but a change that spans tables may be in one snapshot and not another.")
+            "Take it here although a serve may be writing (on a cluster, or to skip asking the"
+                + " serve of this data directory, which pauses its writes meanwhile): each"
+                + " table's snapshot is consistent in itself, but a change that spans tables may"
+                + " be in one snapshot and not another.")
     boolean online;
+
+    @Option(
+        names = "--token-file",
+        paramLabel = "FILE",
+        description =
+            "The serve's write token (first line), when it has one and CASEBOOK_TOKEN is unset.")
+    java.nio.file.Path tokenFile;
 
     @Override
     public Integer call() {
       String backup = name != null ? name : DEFAULT_NAME.format(ZonedDateTime.now(ZoneOffset.UTC));
       Map<String, List<TableName>> declared = parent.declared(systems);
+      if (!online) {
+        java.util.Optional<java.net.URI> serve = parent.serveAddress();
+        if (serve.isPresent()) {
+          say(
+              "a serve owns this data directory: asking it ("
+                  + serve.get()
+                  + ") to take the backup");
+          ServedBackup.take(serve.get(), backup, systems, tokenFile);
+          return 0;
+        }
+      }
       BackupCatalog catalog = parent.catalog();
       catalog.checkNewName(backup);
       parent.checkNothingServes(

@@ -125,6 +125,13 @@ final class Console implements AutoCloseable {
               "Every backup (HBase snapshots of whole systems): name, time taken, systems, tables,"
                   + " bytes it refers to and bytes only backups keep",
               false),
+          new RouteSpec(
+              "POST",
+              "/api/backups",
+              "Take a backup here, each system's writes paused while its tables' snapshots are"
+                  + " taken: body {\"name\": optional, \"systems\": [optional]}; 201 with the"
+                  + " backup",
+              false),
           new RouteSpec("GET", OPENAPI, "This description (OpenAPI 3)", false),
           new RouteSpec("GET", "/api/docs", "The interactive page for this description", false),
           new RouteSpec("GET", "/metrics", "Prometheus metrics of the process", false),

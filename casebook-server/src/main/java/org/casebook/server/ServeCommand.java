@@ -142,6 +142,7 @@ final class ServeCommand implements Callable<Integer> {
         () -> {
           LOG.info("shutting down: HTTP, systems (last started first), then HBase");
           if (server[0] != null) {
+            ServeAddress.remove(platform.dataDir());
             server[0].close();
           }
           context.close();
@@ -159,6 +160,14 @@ final class ServeCommand implements Callable<Integer> {
       hooks.removeShutdownHook(shutdown);
       shutdown.run();
       throw e;
+    }
+    if (platform.runtime().mode() == org.casebook.core.HBaseRuntime.Mode.EMBEDDED
+        && !platform.runtime().attached()) {
+      String host = bind.equals("0.0.0.0") || bind.equals("::") ? "127.0.0.1" : bind;
+      ServeAddress.write(
+          platform.dataDir(),
+          java.net.URI.create(
+              "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + server[0].port()));
     }
     StringBuilder listeners = new StringBuilder();
     server[0]

@@ -77,7 +77,8 @@ final class Server implements AutoCloseable {
         RunningSystem instance = system.start(ctx);
         ctx.own(instance);
         checkRoutes(d, instance.routes());
-        instance.routes().forEach(http::add);
+        // Every write route passes the system's gate, so a backup taken here can pause them.
+        instance.routes().forEach(r -> http.add(r.passing(ctx.writes())));
         server.running.put(d.name(), instance);
       }
       ProcessMetrics processMetrics = new ProcessMetrics(platform.runtime());
@@ -89,6 +90,14 @@ final class Server implements AutoCloseable {
                   .findFirst()
                   .orElseThrow(),
               req -> server.health()));
+      OnlineBackup backups = new OnlineBackup(server.tables, platform);
+      http.add(
+          new Route(
+              Console.PLATFORM_ROUTES.stream()
+                  .filter(r -> r.method().equals("POST") && r.pattern().equals("/api/backups"))
+                  .findFirst()
+                  .orElseThrow(),
+              backups::create));
       server.console =
           Console.serve(
               systems.stream().map(CasebookSystem::descriptor).toList(),

@@ -13,6 +13,7 @@ import java.util.regex.PatternSyntaxException;
 import org.casebook.core.ConflictException;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.SystemContext;
+import org.casebook.core.WriteGate;
 
 /**
  * The time-series store (seed 002, OpenTSDB case) in domain terms: checked points in, queries out,
@@ -30,6 +31,7 @@ public final class TsdbService implements AutoCloseable {
   private final Uids uids;
   private final Compactor compactor;
   private final PointWriter writer;
+  private final WriteGate writes;
   private final QueryRunner queries;
   private final io.micrometer.core.instrument.Counter pointsDeleted;
   private final io.micrometer.core.instrument.Counter rowsPurged;
@@ -86,6 +88,9 @@ public final class TsdbService implements AutoCloseable {
         new QueryRunner(points, uids, compactor, clock, context.sideWork(), config.maxTags());
     this.pointsDeleted = context.metrics().counter("casebook.tsdb.deleted.points");
     this.rowsPurged = context.metrics().counter("casebook.tsdb.retention.purged.rows");
+    this.writes = context.writes();
+    // A backup's pause stores what was acknowledged before it (puts without sync are buffered).
+    writes.flushOnPause(writer::flush);
   }
 
   public TsdbConfig config() {
@@ -122,9 +127,11 @@ public final class TsdbService implements AutoCloseable {
    * sync}, else within the write buffer's flush period (200 ms), as OpenTSDB's.
    */
   public void write(List<IncomingPoint> points, boolean sync) {
-    writer.write(points);
-    if (sync) {
-      writer.flush();
+    try (WriteGate.Pass pass = writes.enter()) {
+      writer.write(points);
+      if (sync) {
+        writer.flush();
+      }
     }
   }
 
@@ -174,7 +181,10 @@ public final class TsdbService implements AutoCloseable {
    * the {@code allow-delete} setting (the operator's CLI): the answer as it was and the count.
    */
   public DeletedPoints delete(OpenTsdbQuery query) {
-    DeletedPoints deleted = queries.delete(query);
+    DeletedPoints deleted;
+    try (WriteGate.Pass pass = writes.enter()) {
+      deleted = queries.delete(query);
+    }
     pointsDeleted.increment(deleted.points());
     return deleted;
   }
@@ -197,7 +207,10 @@ public final class TsdbService implements AutoCloseable {
       }
       // The first hour kept is the one holding now - keep: every hour before it has ended.
       int firstKept = TsdbKeys.hourOf(Math.max(0, now - keep.getAsLong()));
-      long rows = points.purgeBefore(metric.id(), firstKept);
+      long rows;
+      try (WriteGate.Pass pass = writes.enter()) {
+        rows = points.purgeBefore(metric.id(), firstKept);
+      }
       if (rows > 0) {
         out.put(metric.name(), rows);
         rowsPurged.increment(rows);
@@ -272,7 +285,9 @@ public final class TsdbService implements AutoCloseable {
     for (String name : names) {
       try {
         Tags.checkName(kind.singular() + " name", name, type);
-        assigned.put(name, TsdbKeys.hex(uids.assign(kind, name, true)));
+        try (WriteGate.Pass pass = writes.enter()) {
+          assigned.put(name, TsdbKeys.hex(uids.assign(kind, name, true)));
+        }
       } catch (InvalidInputException | ConflictException e) {
         errors.put(name, e.getMessage());
       }
@@ -305,7 +320,9 @@ public final class TsdbService implements AutoCloseable {
   public void rename(String type, String oldName, String newName) {
     UidKind kind = kind(type);
     Tags.checkName(kind.singular() + " name", newName, "name");
-    uids.rename(kind, oldName, newName);
+    try (WriteGate.Pass pass = writes.enter()) {
+      uids.rename(kind, oldName, newName);
+    }
   }
 
   private static UidKind kind(String type) {
@@ -321,13 +338,17 @@ public final class TsdbService implements AutoCloseable {
 
   /** Compacts the rows of finished hours written or read since start: rows rewritten. */
   public int compactDue() {
-    return compactor.runDue();
+    try (WriteGate.Pass pass = writes.enter()) {
+      return compactor.runDue();
+    }
   }
 
   /** Compacts every finished hour in the table: rows rewritten. */
   public int compactAll() {
-    writer.flush();
-    return compactor.runAll();
+    try (WriteGate.Pass pass = writes.enter()) {
+      writer.flush();
+      return compactor.runAll();
+    }
   }
 
   int compactionBacklog() {

@@ -10,6 +10,7 @@ import org.casebook.core.RunningSystem;
 import org.casebook.core.SystemContext;
 import org.casebook.core.SystemDescriptor;
 import org.casebook.core.SystemHealth;
+import org.casebook.core.WriteGate;
 import org.casebook.core.settings.Setting;
 import org.casebook.core.settings.SystemSettings;
 import org.casebook.weibo.cli.WeiboCommand;
@@ -78,7 +79,10 @@ public final class WeiboSystem implements CasebookSystem {
         context
             .background("relation-repair")
             .scheduleWithFixedDelay(
-                () -> repair(service), 0, REPAIR_PERIOD_MINUTES, TimeUnit.MINUTES);
+                () -> repair(service, context.writes()),
+                0,
+                REPAIR_PERIOD_MINUTES,
+                TimeUnit.MINUTES);
     return RunningSystem.of(
         WeiboRoutes.ROUTES.bind(service),
         () -> {
@@ -92,9 +96,12 @@ public final class WeiboSystem implements CasebookSystem {
         });
   }
 
-  private static void repair(WeiboService service) {
+  private static void repair(WeiboService service, WriteGate gate) {
     try {
-      int finished = service.repair();
+      int finished;
+      try (WriteGate.Pass pass = gate.enter()) {
+        finished = service.repair();
+      }
       if (finished > 0) {
         LOG.info("finished {} follow/unfollow changes cut short", finished);
       }

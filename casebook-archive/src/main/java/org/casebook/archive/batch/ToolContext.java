@@ -11,6 +11,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.client.Connection;
 import org.casebook.core.AccessRule;
 import org.casebook.core.SystemContext;
+import org.casebook.core.WriteGate;
 import org.casebook.core.net.Listener;
 import org.casebook.core.net.ListenerSpec;
 import org.casebook.core.settings.SystemSettings;
@@ -25,6 +26,7 @@ final class ToolContext implements SystemContext {
   private final Configuration configuration;
   private final Path dataDir;
   private final MeterRegistry metrics = new SimpleMeterRegistry();
+  private final WriteGate gate = new WriteGate("archive-tool");
 
   ToolContext(Connection connection, Configuration configuration, Path dataDir) {
     this.connection = connection;
@@ -65,6 +67,12 @@ final class ToolContext implements SystemContext {
   @Override
   public AccessRule access() {
     return AccessRule.open();
+  }
+
+  /** The tool writes apart from any serve: no backup pauses it (the import is rerunnable). */
+  @Override
+  public WriteGate writes() {
+    return gate;
   }
 
   @Override

@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.NamespaceDescriptor;
@@ -27,6 +28,7 @@ import org.casebook.core.ConflictException;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.NotFoundException;
 import org.casebook.core.StorageException;
+import org.casebook.core.WriteGate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -162,6 +164,19 @@ public final class BackupCatalog {
    */
   public Backup create(
       String name, Map<String, List<TableName>> tables, Consumer<String> progress) {
+    return create(name, tables, system -> () -> {}, progress);
+  }
+
+  /**
+   * Takes backup {@code name} of {@code tables} (by system), each system's writes held back by
+   * {@code pauseOf} while its tables' snapshots are taken, so a change that spans its tables or
+   * regions is in the backup whole or not at all.
+   */
+  public Backup create(
+      String name,
+      Map<String, List<TableName>> tables,
+      Function<String, WriteGate.Pause> pauseOf,
+      Consumer<String> progress) {
     checkNewName(name);
     InvalidInputException.check(
         tables.values().stream().anyMatch(l -> !l.isEmpty()), "system", "no tables to back up");
@@ -169,16 +184,26 @@ public final class BackupCatalog {
     try (Admin admin = connection.getAdmin()) {
       int total = tables.values().stream().mapToInt(List::size).sum();
       for (Map.Entry<String, List<TableName>> e : tables.entrySet()) {
-        for (TableName t : e.getValue()) {
-          String snapshot = SnapshotNames.snapshot(name, e.getKey(), t);
-          long t0 = System.nanoTime();
-          admin.snapshot(new SnapshotDescription(snapshot, t, SnapshotType.FLUSH));
-          taken.add(snapshot);
-          progress.accept(
-              String.format(
-                  "snapshot %d/%d: %s (%s) in %.1f s",
-                  taken.size(), total, t.getNameAsString(), e.getKey(), seconds(t0)));
+        if (e.getValue().isEmpty()) {
+          continue;
         }
+        long paused = System.nanoTime();
+        try (WriteGate.Pause pause = pauseOf.apply(e.getKey())) {
+          for (TableName t : e.getValue()) {
+            String snapshot = SnapshotNames.snapshot(name, e.getKey(), t);
+            long t0 = System.nanoTime();
+            admin.snapshot(new SnapshotDescription(snapshot, t, SnapshotType.FLUSH));
+            taken.add(snapshot);
+            progress.accept(
+                String.format(
+                    "snapshot %d/%d: %s (%s) in %.1f s",
+                    taken.size(), total, t.getNameAsString(), e.getKey(), seconds(t0)));
+          }
+        }
+        progress.accept(
+            String.format(
+                "%s: %d table(s) in %.1f s, its writes held meanwhile",
+                e.getKey(), e.getValue().size(), seconds(paused)));
       }
     } catch (IOException | RuntimeException e) {
       undo(taken, e);

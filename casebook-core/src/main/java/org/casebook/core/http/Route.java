@@ -8,4 +8,18 @@ public record Route(RouteSpec spec, HttpRoutes.Handler handler) {
     Objects.requireNonNull(spec, "spec is null");
     Objects.requireNonNull(handler, "handler is null");
   }
+
+  /** This route, a write passing {@code gate} for the whole of its handler (a read unchanged). */
+  public Route passing(org.casebook.core.WriteGate gate) {
+    if (!spec.isWrite()) {
+      return this;
+    }
+    return new Route(
+        spec,
+        request -> {
+          try (org.casebook.core.WriteGate.Pass pass = gate.enter()) {
+            return handler.handle(request);
+          }
+        });
+  }
 }

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The packaged jar, as a user runs it: {@code java -jar casebook.jar serve}, health, writes over
  * REST and URLFrontier gRPC (gRPC and protobuf 3 live in its one lib/ beside Hadoop and HBase),
- * SIGTERM, a second start on the same data directory, and the writes are still there.
+ * SIGTERM, a second start on the same data directory, and the writes are still there; the banknote
+ * agent delivers through a SIGKILL of the server ({@link BanknoteAgentRun}).
  */
 class ServeIT {
   private final HttpClient client =
@@ -44,6 +45,20 @@ class ServeIT {
         PackagedServer.start(
             jar, data, port, "serve.log", "--frontier-port", Integer.toString(grpc));
     java.util.Set<String> acknowledged = new java.util.HashSet<>();
+    try (BanknoteAgentRun banknotes = new BanknoteAgentRun(port)) {
+      runAcrossAKill(jar, data, port, grpc, first, acknowledged, banknotes);
+    }
+  }
+
+  private void runAcrossAKill(
+      Path jar,
+      Path data,
+      int port,
+      int grpc,
+      Process first,
+      java.util.Set<String> acknowledged,
+      BanknoteAgentRun banknotes)
+      throws Exception {
     try {
       JsonNode health = PackagedServer.awaitHealth(first, port, "serve.log");
       assertThat(health.get("status").asText()).isEqualTo("up");
@@ -89,10 +104,13 @@ class ServeIT {
         HttpResponse<String> r = send("POST", port, "/api/put?sync", points.append("]").toString());
         assertThat(r.statusCode()).as(r.body()).isEqualTo(204);
       }
+      // The banknote agent delivers device files meanwhile; the kill finds it half-way.
+      banknotes.startAndAwaitAQuarter();
     } finally {
       first.destroyForcibly(); // SIGKILL: no shutdown hook, no flush
       first.waitFor(60, TimeUnit.SECONDS);
     }
+    banknotes.serverKilled();
 
     long t0 = System.nanoTime();
     Process second =
@@ -120,6 +138,7 @@ class ServeIT {
       assertThat(series.get(0).get("dps").get(Long.toString(POINTS_START + 499)).asLong())
           .isEqualTo(499);
       PackagedFrontier.assertTwoUrlsOneInProcess(second, grpc);
+      banknotes.finishAndVerify();
     } finally {
       PackagedServer.stop(second);
     }

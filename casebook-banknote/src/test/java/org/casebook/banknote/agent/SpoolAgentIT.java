@@ -40,7 +40,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The agent against a collector in this JVM: started before the collector exists (it retries), a
  * resumed file after a crash, quarantined and partly rejected files. The kill -9 test of the
- * packaged server is {@code BanknoteAgentKillIT} in casebook-server.
+ * packaged server is {@code ServeIT} (with {@code BanknoteAgentRun}) in casebook-server.
  */
 @ExtendWith(EmbeddedHBase.class)
 class SpoolAgentIT {

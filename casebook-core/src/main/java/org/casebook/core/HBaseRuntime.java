@@ -157,6 +157,45 @@ public final class HBaseRuntime implements Closeable {
     }
   }
 
+  /**
+   * How long one client operation on a cluster may take, retries included, unless the operator's
+   * site files or {@code --hbase} say otherwise: HBase's default (20 minutes) makes a request wait
+   * out a dead RegionServer's detection and recovery; bounded, it fails as storage unavailable (503
+   * with {@code Retry-After}) and the caller retries.
+   */
+  static final Map<String, Integer> REQUEST_DEADLINES =
+      Map.of(
+          HConstants.HBASE_CLIENT_OPERATION_TIMEOUT, 10_000,
+          HConstants.HBASE_CLIENT_META_OPERATION_TIMEOUT, 10_000);
+
+  /**
+   * The connection's configuration: {@code conf} with the request deadlines where the operator set
+   * none. Batch jobs keep {@code conf} (their tasks wait out a region's move).
+   */
+  static Configuration withRequestDeadlines(Configuration conf) {
+    Configuration client = new Configuration(conf);
+    REQUEST_DEADLINES.forEach(
+        (key, millis) -> {
+          if (!setByOperator(conf, key)) {
+            client.setInt(key, millis);
+          }
+        });
+    return client;
+  }
+
+  private static boolean setByOperator(Configuration conf, String key) {
+    String[] sources = conf.getPropertySources(key);
+    if (sources == null) {
+      return false;
+    }
+    for (String source : sources) {
+      if (!source.endsWith("-default.xml")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static void applyQuorum(Configuration conf, String quorum) {
     StringBuilder hosts = new StringBuilder();
     String port = null;
@@ -195,7 +234,7 @@ public final class HBaseRuntime implements Closeable {
             + ":"
             + conf.get(HConstants.ZOOKEEPER_CLIENT_PORT, "2181");
     conf.setInt("hbase.client.retries.number", conf.getInt("hbase.client.retries.number", 10));
-    Connection connection = ConnectionFactory.createConnection(conf);
+    Connection connection = ConnectionFactory.createConnection(withRequestDeadlines(conf));
     try {
       awaitRegionServer(connection, 60_000);
     } catch (IOException | RuntimeException e) {

@@ -74,6 +74,64 @@ class ClusterModeIT {
     }
   }
 
+  /**
+   * A request to a region no server holds fails within the connection's deadline as storage
+   * unavailable (a 503 over HTTP), instead of waiting out HBase's 20-minute default; batch work
+   * keeps the default.
+   */
+  @Test
+  void aRequestToARegionNoServerHoldsEndsWithinTheDeadline() throws Exception {
+    try (HBaseRuntime runtime = startWithRetry(RuntimeSettings.cluster("127.0.0.1:" + zkPort))) {
+      assertThat(
+              runtime
+                  .connection()
+                  .getConfiguration()
+                  .getInt(org.apache.hadoop.hbase.HConstants.HBASE_CLIENT_OPERATION_TIMEOUT, 0))
+          .isEqualTo(10_000);
+      assertThat(
+              runtime
+                  .configuration()
+                  .getInt(org.apache.hadoop.hbase.HConstants.HBASE_CLIENT_OPERATION_TIMEOUT, 0))
+          .isEqualTo(1_200_000);
+    }
+    RuntimeSettings bounded =
+        RuntimeSettings.cluster("127.0.0.1:" + zkPort)
+            .withOverrides(Map.of("hbase.client.operation.timeout", "3000"));
+    try (HBaseRuntime runtime = startWithRetry(bounded)) {
+      roundTrip(runtime, "before-unassign");
+      TableSpec spec =
+          TableSpec.of(
+              "casebook_cluster", "t", "k", SplitPoints.leadingByteBuckets(2), FamilySpec.of("f"));
+      byte[] row = Bytes.toBytes("before-unassign");
+      byte[] region;
+      try (org.apache.hadoop.hbase.client.RegionLocator locator =
+          runtime.connection().getRegionLocator(spec.name())) {
+        region = locator.getRegionLocation(row).getRegion().getRegionName();
+      }
+      try (org.apache.hadoop.hbase.client.Admin admin = runtime.connection().getAdmin()) {
+        admin.unassign(region);
+        try (Table t = runtime.connection().getTable(spec.name())) {
+          long t0 = System.nanoTime();
+          IOException failed = null;
+          try {
+            t.get(new Get(row));
+          } catch (IOException e) {
+            failed = e;
+          }
+          long millis = (System.nanoTime() - t0) / 1_000_000;
+          assertThat(failed).as("a get of an unassigned region").isNotNull();
+          assertThat(ErrorKind.of(failed)).isEqualTo(ErrorKind.STORAGE_UNAVAILABLE);
+          assertThat(millis)
+              .as("retried, then ended within the deadline")
+              .isBetween(1_000L, 3_000L + 5_000L);
+        } finally {
+          admin.assign(region);
+        }
+      }
+      roundTrip(runtime, "before-unassign");
+    }
+  }
+
   @Test
   void hbaseConfDirReachesTheServer() throws Exception {
     RuntimeSettings settings =

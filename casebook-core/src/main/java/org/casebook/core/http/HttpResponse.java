@@ -87,8 +87,15 @@ public final class HttpResponse {
               com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
           String field) {}
 
+  /** Seconds a client is asked to wait before it tries a 503 again. */
+  public static final int RETRY_AFTER_SECONDS = 5;
+
+  /** The error of {@code kind}; a 503 (storage unavailable, a shutdown) says when to retry. */
   public static HttpResponse error(ErrorKind kind, String message, String field) {
-    return json(kind.httpStatus(), new ErrorBody(message, kind.code(), field));
+    HttpResponse r = json(kind.httpStatus(), new ErrorBody(message, kind.code(), field));
+    return kind.httpStatus() == 503
+        ? r.withHeader("Retry-After", Integer.toString(RETRY_AFTER_SECONDS))
+        : r;
   }
 
   /** 401: the request changes data and did not present the write token. */

@@ -183,6 +183,8 @@ class HttpApiServerTest {
     var down = send("GET", "/api/t/down", null, null);
     assertThat(down.statusCode()).isEqualTo(503);
     assertThat(json(down).get("kind").asText()).isEqualTo("storage_unavailable");
+    assertThat(down.headers().firstValue("Retry-After")).as("when to retry").hasValue("5");
+    assertThat(notFound.headers().firstValue("Retry-After")).isEmpty();
     var bug = send("GET", "/api/t/bug", null, null);
     assertThat(bug.statusCode()).isEqualTo(500);
     assertThat(json(bug).get("error").asText()).isEqualTo("internal error: IllegalStateException");

@@ -19,6 +19,7 @@ import org.casebook.core.key.KeyLayout.PartType;
  * frontier:due       row  channel | due time | host id                hosts with something due
  * s (stats) family   qualifier  day | counter                         daily statistics
  * p (purge) family   qualifier  channel                               channels still being purged
+ * h family, channel row  qualifier  host id                           a host's PurgeURLs batch settled
  * </pre>
  *
  * A channel is a number, not its crawl ID: a crawl deleted and put again gets a new number, so the
@@ -71,9 +72,12 @@ final class FrontierKeys {
   static final KeyLayout PURGE =
       KeyLayout.named("purge qualifier").part("channel", PartType.LONG).build();
 
+  static final KeyLayout PURGE_SETTLED =
+      KeyLayout.named("purge settled qualifier").fixed("hostId", HOST_ID_BYTES).build();
+
   /** Every layout above, for the descriptor. */
   static final List<KeyLayout> ALL =
-      List.of(CHANNEL_NAME, CHANNEL, HOST, URL, KNOWN, DUE, DAY_COUNTER, PURGE);
+      List.of(CHANNEL_NAME, CHANNEL, HOST, URL, KNOWN, DUE, DAY_COUNTER, PURGE, PURGE_SETTLED);
 
   /** Listing scopes: a cursor of one listing is refused by another. */
   static final String CHANNELS_SCOPE = "frontier.channels";

@@ -70,12 +70,22 @@ record FrontierSchema(
   static final byte[] QUEUED = Bytes.toBytes("q");
   static final byte[] COMPLETED = Bytes.toBytes("c");
 
+  /**
+   * hosts (h): a PurgeURLs batch begun on the host and not yet settled ({@link PurgeBatchCodec});
+   * on the channel row, qualifiers {@link FrontierKeys#PURGE_SETTLED} mark a batch whose channel
+   * counters are settled.
+   */
+  static final byte[] PURGE_BATCH = Bytes.toBytes("pj");
+
   // urls (u, f) and known (k)
   static final byte[] INFO = Bytes.toBytes("i");
   static final byte[] VERSION = Bytes.toBytes("v");
   static final byte[] DUE_AT = Bytes.toBytes("r");
   static final byte[] PRIORITY = Bytes.toBytes("p");
   static final byte[] UNTIL = Bytes.toBytes("f");
+
+  /** known (k): when the URL was first stored (ms since the epoch), kept by every later write. */
+  static final byte[] CREATED_AT = Bytes.toBytes("t");
 
   // due (d)
   static final byte[] MARK = Bytes.toBytes("m");

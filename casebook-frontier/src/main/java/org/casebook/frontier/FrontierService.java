@@ -38,6 +38,7 @@ public final class FrontierService {
   private final Handout handout;
   private final Queues queues;
   private final Listings listings;
+  private final Purges purges;
   private final Clock clock;
   private volatile String address = "127.0.0.1:" + DEFAULT_GRPC_PORT;
 
@@ -56,6 +57,7 @@ public final class FrontierService {
     this.handout = new Handout(stores, schedule, clock, context.sideWork());
     this.queues = new Queues(stores, channels, schedule, intake, clock);
     this.listings = new Listings(stores, channels, clock);
+    this.purges = new Purges(stores, channels, intake, clock);
   }
 
   /** Where the gRPC service listens ({@code host:port}), for ListNodes. */
@@ -65,7 +67,10 @@ public final class FrontierService {
 
   // ---- URLFrontier
 
-  /** PutURLs: one acknowledgement per item, in order. */
+  /**
+   * PutURLs, and PutDiscovered's batches (all of them discovered): one acknowledgement per item, in
+   * order.
+   */
   public List<PutAck> put(List<UrlItem> items) {
     return intake.put(items);
   }
@@ -141,6 +146,21 @@ public final class FrontierService {
   /** DeleteQueue: every URL of the queue, known and queued; answers how many. */
   public long deleteQueue(String crawlId, String key) {
     return queues.delete(crawlId, key);
+  }
+
+  /**
+   * PurgeURLs: removes the URLs (queued and done) of one queue, or of every queue of the crawl when
+   * {@code key} is empty, first stored more than {@code days} days ago; answers how many this call
+   * removed. An unknown crawl or queue answers 0. Safe to send again after a crash: it finishes
+   * what the interrupted purge began.
+   */
+  public long purgeUrls(String crawlId, String key, long days) {
+    return purges.purge(crawlId, key, days);
+  }
+
+  /** The purge's steps, for tests that cut a purge short. */
+  Purges purges() {
+    return purges;
   }
 
   /** BlockQueueUntil: no hand-out from the queue before {@code epochSeconds} (0 unblocks). */

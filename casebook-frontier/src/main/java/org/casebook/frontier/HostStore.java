@@ -8,11 +8,13 @@ import static org.casebook.frontier.FrontierSchema.KEY;
 import static org.casebook.frontier.FrontierSchema.LAST;
 import static org.casebook.frontier.FrontierSchema.LIMIT;
 import static org.casebook.frontier.FrontierSchema.NEXT;
+import static org.casebook.frontier.FrontierSchema.PURGE_BATCH;
 import static org.casebook.frontier.FrontierSchema.QUEUED;
 import static org.casebook.frontier.FrontierSchema.S;
 import static org.casebook.frontier.TableStore.longOr;
 import static org.casebook.frontier.TableStore.longOrNull;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -28,10 +30,12 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Increment;
+import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Row;
+import org.apache.hadoop.hbase.client.RowMutations;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.filter.BinaryComparator;
 import org.apache.hadoop.hbase.filter.Filter;
@@ -290,6 +294,84 @@ final class HostStore {
     eq.setFilterIfMissing(true);
     eq.setLatestVersionOnly(true);
     return eq;
+  }
+
+  // ---- PurgeURLs batches (see PurgeBatch)
+
+  /** The purge batch on a host and not yet settled; null when none. */
+  byte[] purgeBatch(long channel, byte[] hostId) {
+    Get g = new Get(hostRow(channel, hostId)).addColumn(H, PURGE_BATCH);
+    return table.call("read purge batch", t -> t.get(g).getValue(H, PURGE_BATCH));
+  }
+
+  /** Writes {@code batch} on the host if it exists and holds no batch; answers whether it did. */
+  boolean beginPurge(long channel, byte[] hostId, byte[] batch) {
+    byte[] row = hostRow(channel, hostId);
+    SingleColumnValueFilter exists =
+        new SingleColumnValueFilter(
+            H, KEY, CompareOperator.NOT_EQUAL, new BinaryComparator(new byte[0]));
+    exists.setFilterIfMissing(true);
+    FilterList both =
+        new FilterList(
+            FilterList.Operator.MUST_PASS_ALL, exists, equalsOrMissing(PURGE_BATCH, null));
+    Put p = new Put(row).addColumn(H, PURGE_BATCH, batch);
+    return table.check(CheckAndMutate.newBuilder(row).ifMatches(both).build(p), "begin purge");
+  }
+
+  /** Replaces the host's batch {@code expected} by {@code batch} (null: removes it). */
+  boolean replacePurge(long channel, byte[] hostId, byte[] expected, byte[] batch) {
+    byte[] row = hostRow(channel, hostId);
+    CheckAndMutate.Builder b = CheckAndMutate.newBuilder(row).ifEquals(H, PURGE_BATCH, expected);
+    return table.check(
+        batch == null
+            ? b.build(new Delete(row).addColumns(H, PURGE_BATCH))
+            : b.build(new Put(row).addColumn(H, PURGE_BATCH, batch)),
+        "arm purge");
+  }
+
+  /**
+   * Takes a batch's deletions off the channel's counters, once: only if the channel row does not
+   * already record batch {@code batchId} as settled for this host, and recording it in the same row
+   * mutation.
+   */
+  boolean settlePurgeOnChannel(long channel, byte[] hostId, long batchId, int day, Counts c) {
+    byte[] row = FrontierKeys.CHANNEL.encode(channel);
+    byte[] settled = FrontierKeys.PURGE_SETTLED.encode(hostId);
+    SingleColumnValueFilter notYet =
+        new SingleColumnValueFilter(
+            H, settled, CompareOperator.NOT_EQUAL, new BinaryComparator(Bytes.toBytes(batchId)));
+    notYet.setFilterIfMissing(false);
+    notYet.setLatestVersionOnly(true);
+    RowMutations rm =
+        rowMutations(
+            row,
+            increment(row, day, c),
+            new Put(row).addColumn(H, settled, Bytes.toBytes(batchId)));
+    return table.check(
+        CheckAndMutate.newBuilder(row).ifMatches(notYet).build(rm), "settle purge on channel");
+  }
+
+  /** Takes a batch's deletions off the host's counters and removes the batch, if still there. */
+  boolean settlePurgeOnHost(long channel, byte[] hostId, byte[] batch, int day, Counts c) {
+    byte[] row = hostRow(channel, hostId);
+    RowMutations rm =
+        rowMutations(row, increment(row, day, c), new Delete(row).addColumns(H, PURGE_BATCH));
+    return table.check(
+        CheckAndMutate.newBuilder(row).ifEquals(H, PURGE_BATCH, batch).build(rm),
+        "settle purge on host");
+  }
+
+  private static RowMutations rowMutations(byte[] row, Increment inc, Mutation m) {
+    RowMutations rm = new RowMutations(row);
+    try {
+      if (!inc.getFamilyCellMap().isEmpty()) {
+        rm.add(inc);
+      }
+      rm.add(m);
+    } catch (IOException e) {
+      throw new IllegalStateException("row mutations of one row", e);
+    }
+    return rm;
   }
 
   // ---- settings and keys

@@ -128,7 +128,7 @@ final class Intake {
     }
     Map<HostKey, Long> earliest = new HashMap<>();
     try {
-      write(ch, pending, status, counts, earliest);
+      write(ch, pending, status, counts, earliest, now);
       // Counters before due times: a host emptied here and refilled by a concurrent put is seen
       // either by the recheck below or by that put's own schedule.
       Map<HostKey, Long> queuedNow =
@@ -218,7 +218,8 @@ final class Intake {
       List<Item> items,
       PutStatus[] status,
       Map<HostKey, Counts> counts,
-      Map<HostKey, Long> earliest) {
+      Map<HostKey, Long> earliest,
+      long now) {
     List<Item> pending = items;
     // The priority of the queued row an item wrote before its known row's write failed.
     Map<Integer, Long> ownRows = new HashMap<>();
@@ -270,7 +271,8 @@ final class Intake {
                 version,
                 it.info(),
                 it.priority(),
-                it.dueMs()));
+                it.dueMs(),
+                now));
         changed.add(it);
         changedFrom.add(s);
       }
@@ -383,7 +385,7 @@ final class Intake {
    * An emptied host leaves the due index at once (an emptied frontier answers GetURLs without
    * visiting it); if a put refilled it meanwhile, it is scheduled again.
    */
-  private void unschedule(Channel ch, HostKey h) {
+  void unschedule(Channel ch, HostKey h) {
     Optional<HostRow> found = stores.hosts().host(ch.id(), h.bytes());
     if (found.isEmpty() || found.get().next() == null) {
       return;

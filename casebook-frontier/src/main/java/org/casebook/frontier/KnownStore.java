@@ -1,5 +1,6 @@
 package org.casebook.frontier;
 
+import static org.casebook.frontier.FrontierSchema.CREATED_AT;
 import static org.casebook.frontier.FrontierSchema.DUE_AT;
 import static org.casebook.frontier.FrontierSchema.INFO;
 import static org.casebook.frontier.FrontierSchema.K;
@@ -66,7 +67,8 @@ final class KnownStore {
         Bytes.toLong(r.getValue(K, VERSION)),
         r.getValue(K, INFO),
         longOrNull(r.getValue(K, PRIORITY)),
-        longOr(r.getValue(K, DUE_AT), 0));
+        longOr(r.getValue(K, DUE_AT), 0),
+        longOr(r.getValue(K, CREATED_AT), 0));
   }
 
   /** Makes each change if its row is still at the version read; answers which were made. */
@@ -85,10 +87,12 @@ final class KnownStore {
             .addColumn(K, INFO, c.info())
             .addColumn(K, DUE_AT, Bytes.toBytes(c.dueMs()));
     CheckAndMutate.Builder b = CheckAndMutate.newBuilder(row);
-    b =
-        c.expectedVersion() == null
-            ? b.ifNotExists(K, VERSION)
-            : b.ifEquals(K, VERSION, Bytes.toBytes(c.expectedVersion()));
+    if (c.expectedVersion() == null) {
+      b = b.ifNotExists(K, VERSION);
+      p.addColumn(K, CREATED_AT, Bytes.toBytes(c.createdMs()));
+    } else {
+      b = b.ifEquals(K, VERSION, Bytes.toBytes(c.expectedVersion()));
+    }
     if (c.priority() == null) {
       RowMutations rm = new RowMutations(row);
       try {
@@ -126,6 +130,56 @@ final class KnownStore {
           }
           return null;
         });
+  }
+
+  /** A known row read by a page scan: its URL id and status. */
+  record Entry(byte[] urlId, UrlStatus status) {}
+
+  /**
+   * Up to {@code limit} known URLs of a host in key order, after {@code afterUrlId} (exclusive;
+   * null: from the first).
+   */
+  List<Entry> page(long channel, byte[] hostId, byte[] afterUrlId, int limit) {
+    KeyRange range = FrontierKeys.KNOWN.range(channel, hostId);
+    Scan scan =
+        new Scan()
+            .withStopRow(range.stop())
+            .addFamily(K)
+            .setLimit(limit)
+            .setCaching(Math.min(limit, 1000));
+    if (afterUrlId == null) {
+      scan.withStartRow(range.start());
+    } else {
+      scan.withStartRow(row(channel, new UrlRef(hostId, afterUrlId)), false);
+    }
+    return table.call(
+        "page URLs",
+        t -> {
+          List<Entry> out = new ArrayList<>();
+          try (ResultScanner s = t.getScanner(scan)) {
+            for (Result r : s) {
+              UrlStatus status = statusOf(r);
+              if (status != null) {
+                out.add(
+                    new Entry((byte[]) FrontierKeys.KNOWN.decode(r.getRow()).get("urlId"), status));
+              }
+            }
+          }
+          return out;
+        });
+  }
+
+  /** Deletes each URL's row if it is still at the version given; answers which were deleted. */
+  List<Boolean> deleteIfAt(long channel, byte[] hostId, List<PurgeBatch.Victim> victims) {
+    List<CheckAndMutate> cams = new ArrayList<>(victims.size());
+    for (PurgeBatch.Victim v : victims) {
+      byte[] row = row(channel, new UrlRef(hostId, v.urlId()));
+      cams.add(
+          CheckAndMutate.newBuilder(row)
+              .ifEquals(K, VERSION, Bytes.toBytes(v.version()))
+              .build(new Delete(row)));
+    }
+    return table.checkAll(cams, "purge URLs");
   }
 
   /** Deletes every known URL of a host; answers how many were queued and how many done. */

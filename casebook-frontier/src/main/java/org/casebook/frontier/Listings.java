@@ -130,7 +130,8 @@ final class Listings {
   }
 
   private static KnownUrl known(UrlStatus s) {
-    return new KnownUrl(UrlInfoCodec.decode(s.info()), s.queued() ? s.dueMs() / 1000 : 0);
+    return new KnownUrl(
+        UrlInfoCodec.decode(s.info()), s.queued() ? s.dueMs() / 1000 : 0, s.createdMs() / 1000);
   }
 
   List<KnownUrl> listUrls(

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 import org.apache.hadoop.hbase.CompareOperator;
+import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Put;
@@ -139,6 +140,25 @@ final class QueueStore {
           }
           return n;
         });
+  }
+
+  /**
+   * Deletes the queued row of each queued victim if it still belongs to the version purged (a put
+   * since may have written the same row for a newer version).
+   */
+  void dropIfAt(long channel, byte[] hostId, List<PurgeBatch.Victim> victims) {
+    List<CheckAndMutate> cams = new ArrayList<>(victims.size());
+    for (PurgeBatch.Victim v : victims) {
+      if (v.priority() == null) {
+        continue;
+      }
+      byte[] row = row(channel, hostId, v.priority(), v.urlId());
+      cams.add(
+          CheckAndMutate.newBuilder(row)
+              .ifEquals(U, VERSION, Bytes.toBytes(v.version()))
+              .build(new Delete(row)));
+    }
+    table.checkAll(cams, "purge queued URLs");
   }
 
   /** Deletes a host's whole queue; answers how many rows. */

@@ -22,7 +22,7 @@ class FrontierKeysTest {
 
   @Test
   void everyLayoutRoundTripsAndKeepsItsOrder() {
-    assertThat(FrontierKeys.ALL).hasSize(8);
+    assertThat(FrontierKeys.ALL).hasSize(9);
     for (KeyLayout layout : FrontierKeys.ALL) {
       KeyLayoutChecks.verify(layout, 300);
     }
@@ -76,6 +76,7 @@ class FrontierKeysTest {
     assertLine(readme, "frontier:due", FrontierKeys.DUE.explain(CHANNEL, DUE, host));
     assertLine(readme, "s:", FrontierKeys.DAY_COUNTER.explain(Days.of(DUE), "put"));
     assertLine(readme, "p:", FrontierKeys.PURGE.explain(CHANNEL));
+    assertLine(readme, "h:", FrontierKeys.PURGE_SETTLED.explain(host));
   }
 
   /** A line of the README that starts with {@code label} followed by exactly {@code bytes}. */

@@ -22,10 +22,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The URLFrontier 2.5 gRPC service over {@link FrontierService}: every RPC, its messages mapped by
+ * The URLFrontier 2.6 gRPC service over {@link FrontierService}: every RPC, its messages mapped by
  * {@link UrlFrontierMessages}, errors as gRPC statuses (invalid input → INVALID_ARGUMENT, not found
  * → NOT_FOUND, HBase unavailable → UNAVAILABLE). PutURLs streams are gathered into batches by
- * {@link PutUrlsStream}.
+ * {@link PutUrlsStream}; PutDiscovered's batches come ready made ({@link PutDiscoveredStream}).
  */
 public final class FrontierGrpc extends URLFrontierGrpc.URLFrontierImplBase {
   private static final Logger LOG = LoggerFactory.getLogger(FrontierGrpc.class);
@@ -145,6 +145,12 @@ public final class FrontierGrpc extends URLFrontierGrpc.URLFrontierImplBase {
   }
 
   @Override
+  public StreamObserver<Urlfrontier.DiscoveredBatch> putDiscovered(
+      StreamObserver<Urlfrontier.BatchAck> out) {
+    return new PutDiscoveredStream(service, out);
+  }
+
+  @Override
   public void getStats(
       Urlfrontier.QueueWithinCrawlParams request, StreamObserver<Urlfrontier.Stats> out) {
     unary(
@@ -214,6 +220,10 @@ public final class FrontierGrpc extends URLFrontierGrpc.URLFrontierImplBase {
         });
   }
 
+  /**
+   * SetCrawlLimit; {@code local} (2.6) changes nothing here: the limit is a setting of the host row
+   * in the tables every node serves from, so this node and every node are the same scope.
+   */
   @Override
   public void setCrawlLimit(
       Urlfrontier.CrawlLimitParams request, StreamObserver<Urlfrontier.Empty> out) {
@@ -250,6 +260,14 @@ public final class FrontierGrpc extends URLFrontierGrpc.URLFrontierImplBase {
                 .stream()
                 .map(UrlFrontierMessages::known)
                 .toList());
+  }
+
+  @Override
+  public void purgeURLs(Urlfrontier.PurgeUrlParams request, StreamObserver<Urlfrontier.Long> out) {
+    // days is a uint32: read by Java as an int, 2^31 and more turn negative and are refused
+    unary(
+        out,
+        () -> longOf(service.purgeUrls(request.getCrawlID(), request.getKey(), request.getDays())));
   }
 
   @Override

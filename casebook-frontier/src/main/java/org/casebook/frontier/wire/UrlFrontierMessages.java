@@ -1,12 +1,16 @@
 package org.casebook.frontier.wire;
 
 import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
+import crawlercommons.urlfrontier.Urlfrontier.BatchAck;
+import crawlercommons.urlfrontier.Urlfrontier.DiscoveredBatch;
 import crawlercommons.urlfrontier.Urlfrontier.GetParams;
 import crawlercommons.urlfrontier.Urlfrontier.KnownURLItem;
 import crawlercommons.urlfrontier.Urlfrontier.QueueList;
 import crawlercommons.urlfrontier.Urlfrontier.Stats;
 import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
+import java.util.ArrayList;
+import java.util.List;
 import org.casebook.frontier.HandOutRequest;
 import org.casebook.frontier.KnownUrl;
 import org.casebook.frontier.PutAck;
@@ -17,7 +21,7 @@ import org.casebook.frontier.UrlInfo;
 import org.casebook.frontier.UrlInfoCodec;
 import org.casebook.frontier.UrlItem;
 
-/** URLFrontier 2.5's messages to the frontier's records and back. */
+/** URLFrontier 2.6's messages to the frontier's records and back. */
 final class UrlFrontierMessages {
   private UrlFrontierMessages() {}
 
@@ -42,6 +46,27 @@ final class UrlFrontierMessages {
 
   static AckMessage ack(PutAck ack) {
     return AckMessage.newBuilder().setID(ack.id()).setStatus(status(ack.status())).build();
+  }
+
+  /** A PutDiscovered batch's URLs as discovered items. */
+  static List<UrlItem> discovered(DiscoveredBatch batch) {
+    List<UrlItem> items = new ArrayList<>(batch.getItemsCount());
+    batch.getItemsList().forEach(i -> items.add(UrlItem.discovered(urlInfo(i))));
+    return items;
+  }
+
+  /** A PutDiscovered batch's acknowledgement: its id and one status per URL, in order. */
+  static BatchAck batchAck(String id, List<PutAck> acks) {
+    BatchAck.Builder b = BatchAck.newBuilder().setID(id);
+    acks.forEach(a -> b.addStatuses(status(a.status())));
+    return b.build();
+  }
+
+  /** A batch that could not be put at all: every URL FAIL (send again). */
+  static BatchAck batchFailed(DiscoveredBatch batch) {
+    BatchAck.Builder b = BatchAck.newBuilder().setID(batch.getID());
+    batch.getItemsList().forEach(i -> b.addStatuses(AckMessage.Status.FAIL));
+    return b.build();
   }
 
   private static AckMessage.Status status(PutStatus s) {
@@ -76,6 +101,7 @@ final class UrlFrontierMessages {
             KnownURLItem.newBuilder()
                 .setInfo(urlInfo(url.info()))
                 .setRefetchableFromDate(url.refetchableFromDate()))
+        .setCreationDate(url.creationDate())
         .build();
   }
 

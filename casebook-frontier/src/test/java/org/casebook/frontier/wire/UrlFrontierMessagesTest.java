@@ -102,7 +102,7 @@ class UrlFrontierMessagesTest {
 
   @Test
   void statusListingsAndStats() {
-    URLItem item = UrlFrontierMessages.known(new KnownUrl(UrlFrontierMessages.urlInfo(INFO), 9));
+    URLItem item = UrlFrontierMessages.known(new KnownUrl(UrlFrontierMessages.urlInfo(INFO), 9, 0));
     assertThat(item.getKnown().getInfo()).isEqualTo(INFO);
     assertThat(item.getKnown().getRefetchableFromDate()).isEqualTo(9);
     var queues = UrlFrontierMessages.queues(new QueueListing("c", List.of("a", "b"), 2, 10));

@@ -8,6 +8,7 @@ import java.util.Optional;
 import org.casebook.core.ConflictException;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.SystemContext;
+import org.casebook.core.WriteGate;
 import org.casebook.core.page.Page;
 import org.casebook.core.page.PageRequest;
 import org.slf4j.Logger;
@@ -40,6 +41,7 @@ public final class FrontierService {
   private final Listings listings;
   private final Purges purges;
   private final Clock clock;
+  private final WriteGate writes;
   private volatile String address = "127.0.0.1:" + DEFAULT_GRPC_PORT;
 
   /** The frontier in its default namespace ({@code frontier}). */
@@ -58,6 +60,20 @@ public final class FrontierService {
     this.queues = new Queues(stores, channels, schedule, intake, clock);
     this.listings = new Listings(stores, channels, clock);
     this.purges = new Purges(stores, channels, intake, clock);
+    this.writes = context.writes();
+  }
+
+  /** Runs one change through the system's write gate (a backup pauses it). */
+  private <T> T passing(java.util.function.Supplier<T> change) {
+    try (WriteGate.Pass pass = writes.enter()) {
+      return change.get();
+    }
+  }
+
+  private void passing(Runnable change) {
+    try (WriteGate.Pass pass = writes.enter()) {
+      change.run();
+    }
   }
 
   /** Where the gRPC service listens ({@code host:port}), for ListNodes. */
@@ -72,11 +88,16 @@ public final class FrontierService {
    * order.
    */
   public List<PutAck> put(List<UrlItem> items) {
-    return intake.put(items);
+    return passing(() -> intake.put(items));
   }
 
   /** GetURLs: URLs due now, at most {@code maxUrlsPerQueue} from each of {@code maxQueues}. */
   public List<UrlInfo> getUrls(HandOutRequest request) {
+    // A hand-out writes its claims: a change like any other.
+    return passing(() -> handOut(request));
+  }
+
+  private List<UrlInfo> handOut(HandOutRequest request) {
     List<UrlInfo> out = new ArrayList<>();
     if (!stores.channels().active()) {
       return out;
@@ -117,6 +138,10 @@ public final class FrontierService {
    * rows are purged in the background. Answers the URLs it held (queued and completed).
    */
   public long deleteCrawl(String crawlId) {
+    return passing(() -> deleteChannel(crawlId));
+  }
+
+  private long deleteChannel(String crawlId) {
     String crawl = UrlRules.crawlId(crawlId);
     Optional<Channel> ch = stores.channels().channel(crawl);
     channels.forget(crawl);
@@ -145,7 +170,7 @@ public final class FrontierService {
 
   /** DeleteQueue: every URL of the queue, known and queued; answers how many. */
   public long deleteQueue(String crawlId, String key) {
-    return queues.delete(crawlId, key);
+    return passing(() -> queues.delete(crawlId, key));
   }
 
   /**
@@ -155,7 +180,7 @@ public final class FrontierService {
    * what the interrupted purge began.
    */
   public long purgeUrls(String crawlId, String key, long days) {
-    return purges.purge(crawlId, key, days);
+    return passing(() -> purges.purge(crawlId, key, days));
   }
 
   /** The purge's steps, for tests that cut a purge short. */
@@ -165,12 +190,12 @@ public final class FrontierService {
 
   /** BlockQueueUntil: no hand-out from the queue before {@code epochSeconds} (0 unblocks). */
   public void blockQueueUntil(String crawlId, String key, long epochSeconds) {
-    queues.blockUntil(crawlId, key, epochSeconds);
+    passing(() -> queues.blockUntil(crawlId, key, epochSeconds));
   }
 
   /** SetActive / GetActive: while inactive, GetURLs hands out nothing; puts go on. */
   public void setActive(boolean active) {
-    stores.channels().setActive(active);
+    passing(() -> stores.channels().setActive(active));
   }
 
   public boolean active() {
@@ -183,7 +208,7 @@ public final class FrontierService {
    */
   public void setDelay(String crawlId, String key, long seconds) {
     InvalidInputException.check(seconds >= 0, "delay_requestable", "must not be negative");
-    queues.setDelayMillis(crawlId, key, seconds * 1000);
+    passing(() -> queues.setDelayMillis(crawlId, key, seconds * 1000));
   }
 
   /**
@@ -191,7 +216,7 @@ public final class FrontierService {
    * none).
    */
   public void setCrawlLimit(String crawlId, String key, long limit) {
-    queues.setCrawlLimit(crawlId, key, limit);
+    passing(() -> queues.setCrawlLimit(crawlId, key, limit));
   }
 
   /** GetURLStatus: the URL as the frontier holds it; refetchable_from_date 0 when done. */
@@ -224,7 +249,7 @@ public final class FrontierService {
   public ChannelInfo createChannel(String crawlId, ChannelKind kind, long delayMs) {
     String crawl = UrlRules.crawlId(crawlId);
     InvalidInputException.check(delayMs >= 0, "delayMs", "must not be negative");
-    Channel ch = channels.create(crawl, kind, delayMs);
+    Channel ch = passing(() -> channels.create(crawl, kind, delayMs));
     if (ch.kind() != kind) {
       throw new ConflictException("channel " + crawl + " exists and is " + ch.kind());
     }
@@ -254,10 +279,10 @@ public final class FrontierService {
     Channel ch = listings.existing(crawlId);
     String k = UrlRules.queueKey(key);
     if (delayMs == null) {
-      queues.clearDelay(ch.crawlId(), k);
+      passing(() -> queues.clearDelay(ch.crawlId(), k));
     } else {
       InvalidInputException.check(delayMs >= 0, "delayMs", "must not be negative");
-      queues.setDelayMillis(ch.crawlId(), k, delayMs);
+      passing(() -> queues.setDelayMillis(ch.crawlId(), k, delayMs));
     }
     return host(ch.crawlId(), k);
   }
@@ -266,7 +291,7 @@ public final class FrontierService {
   public ChannelInfo setChannelDelay(String crawlId, long delayMs) {
     InvalidInputException.check(delayMs >= 0, "delayMs", "must not be negative");
     Channel ch = listings.existing(crawlId);
-    stores.channels().setDelay(ch, delayMs);
+    passing(() -> stores.channels().setDelay(ch, delayMs));
     channels.forget(ch.crawlId());
     return channel(ch.crawlId());
   }
@@ -284,7 +309,7 @@ public final class FrontierService {
     long rows = 0;
     for (Map.Entry<Long, Long> e : stores.channels().purges().entrySet()) {
       if (e.getValue() + PURGE_GRACE_MS <= now) {
-        rows += stores.purge(e.getKey());
+        rows += passing(() -> stores.purge(e.getKey()));
       }
     }
     return rows;
@@ -310,7 +335,7 @@ public final class FrontierService {
             missing.add(rows.get(i));
           }
         }
-        stores.due().put(ch.id(), missing);
+        passing(() -> stores.due().put(ch.id(), missing));
         repaired += missing.size();
         if (page.size() < REPAIR_PAGE) {
           break;

@@ -15,6 +15,25 @@ import org.casebook.core.InvalidInputException;
  * by field into a {@link Builder}, which checks each field as it comes, so errors come in the order
  * OpenTSDB reports them.
  *
+ * <p>What OpenTSDB 2.4.1 reads, and what becomes of it here:
+ *
+ * <ul>
+ *   <li>honoured: {@code start}, {@code end}, {@code tz}/{@code timezone}, {@code m}/{@code
+ *       queries} (aggregator, metric, downsample, rate, rateOptions, tags, filters, explicitTags),
+ *       {@code ms}/{@code msResolution}, {@code show_query}/{@code showQuery}, {@code arrays} (by
+ *       its presence on the query string of a GET or a POST, as OpenTSDB's serializer reads it),
+ *       {@code delete}; in the wire layer {@code no_annotations}/{@code noAnnotations} and {@code
+ *       global_annotations}/{@code globalAnnotations}; {@code index} (numbered by position, as
+ *       OpenTSDB renumbers it); {@code rollupUsage} only as {@code ROLLUP_RAW} (raw is all there
+ *       is);
+ *   <li>refused with a 400 naming the parameter: {@code tsuid}/{@code tsuids}, {@code
+ *       show_tsuids}/{@code showTSUIDs}, {@code use_calendar}/{@code useCalendar}, {@code
+ *       show_stats}/{@code showStats}, {@code show_summary}/{@code showSummary}, {@code padding},
+ *       {@code options}, {@code jsonp}, {@code percentiles}, {@code showHistogramBuckets}, {@code
+ *       preAggregate}, {@code useMultiGets}, other {@code rollupUsage} values, and any field
+ *       OpenTSDB does not know.
+ * </ul>
+ *
  * @param startMs the start, inclusive
  * @param endMs the end, inclusive; after the start
  * @param queries the sub-queries, answered in order
@@ -43,6 +62,12 @@ public record OpenTsdbQuery(
         throw new InvalidInputException(f, f + " is not supported");
       }
     }
+    // OpenTSDB turns these on by their presence, whatever their value.
+    for (String f : List.of("show_stats", "show_summary", "padding", "jsonp")) {
+      if (params.containsKey(f)) {
+        throw new InvalidInputException(f, f + " is not supported");
+      }
+    }
     if (params.containsKey("tsuid")) {
       throw new InvalidInputException("tsuid", "queries by tsuid are not supported; use m=");
     }
@@ -59,7 +84,7 @@ public record OpenTsdbQuery(
     return b.build(
         flag(params, "ms") || flag(params, "msResolution"),
         flag(params, "show_query"),
-        flag(params, "arrays"));
+        params.containsKey("arrays"));
   }
 
   private static String last(Map<String, List<String>> params, String name) {

@@ -195,7 +195,8 @@ final class PointStore implements AutoCloseable {
       long fromMs,
       long toMs,
       Optional<TagScanPlan> plan,
-      ObjIntConsumer<byte[]> uncompacted) {
+      ObjIntConsumer<byte[]> uncompacted,
+      QueryBudget budget) {
     // A series' rows come in hour order (its hours are adjacent in the key, also in a salt
     // bucket) and a row's points are sorted and unique: appending keeps each series sorted.
     Map<ByteBuffer, List<DataPoint>> byTags = new LinkedHashMap<>();
@@ -212,17 +213,25 @@ final class PointStore implements AutoCloseable {
           if (needsCompaction(cells)) {
             uncompacted.accept(r.getRow(), row.hour());
           }
-          List<DataPoint> points =
-              byTags.computeIfAbsent(ByteBuffer.wrap(row.tags()), k -> new ArrayList<>());
+          ByteBuffer series = ByteBuffer.wrap(row.tags());
+          List<DataPoint> points = byTags.get(series);
+          boolean seen = points != null;
+          if (!seen) {
+            points = new ArrayList<>();
+            byTags.put(series, points);
+          }
+          int before = points.size();
           if (cells.length == 1 && PointCodec.isCompacted(cells[0])) {
             PointCodec.expandInto(row.hour(), cells[0], fromMs, toMs, points);
-            return;
-          }
-          for (DataPoint p : PointCodec.rowPoints(row.hour(), cells)) {
-            if (p.timestampMs() >= fromMs && p.timestampMs() <= toMs) {
-              points.add(p);
+          } else {
+            for (DataPoint p : PointCodec.rowPoints(row.hour(), cells)) {
+              if (p.timestampMs() >= fromMs && p.timestampMs() <= toMs) {
+                points.add(p);
+              }
             }
           }
+          // Thrown out of the scan: the scanner closes, and nothing more is read.
+          budget.row(series, seen, points.size() - before);
         });
     return byTags;
   }

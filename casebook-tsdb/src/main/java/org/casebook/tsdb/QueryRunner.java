@@ -22,6 +22,7 @@ final class QueryRunner {
   private final Clock clock;
   private final ExecutorService sideWork;
   private final int maxTags;
+  private final QueryLimits limits;
 
   /** A query over this many hours or more reads its hours in parts, side by side. */
   static final int HOURS_PER_PART = 6;
@@ -34,8 +35,10 @@ final class QueryRunner {
       Compactor compactor,
       Clock clock,
       ExecutorService sideWork,
-      int maxTags) {
+      int maxTags,
+      QueryLimits limits) {
     this.maxTags = maxTags;
+    this.limits = limits;
     this.store = store;
     this.uids = uids;
     this.compactor = compactor;
@@ -70,6 +73,12 @@ final class QueryRunner {
    * for its slowest quarter instead of for all of it); the parts are joined in hour order.
    */
   List<Series> fetch(String metric, long fromMs, long toMs, Optional<TagScanPlan> plan) {
+    return fetch(metric, fromMs, toMs, plan, QueryBudget.unlimited());
+  }
+
+  /** As {@link #fetch(String, long, long, Optional)}, cut off when {@code budget} refuses a row. */
+  List<Series> fetch(
+      String metric, long fromMs, long toMs, Optional<TagScanPlan> plan, QueryBudget budget) {
     byte[] metricId = metricId(metric);
     int fromHour = TsdbKeys.hourOf(Math.max(0, fromMs));
     int toHour = TsdbKeys.hourOf(Math.max(0, toMs));
@@ -81,17 +90,23 @@ final class QueryRunner {
     int parts = plan.isPresent() ? 1 : Math.min(MAX_PARTS, Math.max(1, hours / HOURS_PER_PART));
     List<Map<ByteBuffer, List<DataPoint>>> read = new ArrayList<>(parts);
     if (parts == 1) {
-      read.add(readHours(metricId, fromHour, toHour, fromMs, toMs, plan));
+      read.add(readHours(metricId, fromHour, toHour, fromMs, toMs, plan, budget));
     } else {
       int perPart = (hours + parts - 1) / parts;
       List<Future<Map<ByteBuffer, List<DataPoint>>>> pending = new ArrayList<>(parts);
       for (int first = fromHour; first <= toHour; first += perPart) {
         int a = first;
         int b = Math.min(toHour, first + perPart - 1);
-        pending.add(sideWork.submit(() -> readHours(metricId, a, b, fromMs, toMs, plan)));
+        pending.add(sideWork.submit(() -> readHours(metricId, a, b, fromMs, toMs, plan, budget)));
       }
-      for (Future<Map<ByteBuffer, List<DataPoint>>> f : pending) {
-        read.add(Futures.await(f));
+      try {
+        for (Future<Map<ByteBuffer, List<DataPoint>>> f : pending) {
+          read.add(Futures.await(f));
+        }
+      } catch (RuntimeException e) {
+        // The other parts stop at their next row (the budget is shared); cancel any not started.
+        pending.forEach(f -> f.cancel(false));
+        throw e;
       }
     }
     // Series in order of first appearance, each series' parts in hour order.
@@ -127,9 +142,10 @@ final class QueryRunner {
       int toHour,
       long fromMs,
       long toMs,
-      Optional<TagScanPlan> plan) {
+      Optional<TagScanPlan> plan,
+      QueryBudget budget) {
     return store.readPoints(
-        metricId, fromHour, toHour, fromMs, toMs, plan, compactor::noticeUncompacted);
+        metricId, fromHour, toHour, fromMs, toMs, plan, compactor::noticeUncompacted, budget);
   }
 
   /**
@@ -172,6 +188,7 @@ final class QueryRunner {
 
   /** Answers every sub-query of {@code q}, in order. */
   List<List<QueryResult>> run(OpenTsdbQuery q) {
+    QueryBudget budget = limits.start();
     List<List<QueryResult>> out = new ArrayList<>(q.queries().size());
     for (SubQuery sub : q.queries()) {
       metricId(sub.metric());
@@ -191,10 +208,26 @@ final class QueryRunner {
               sub.metric(),
               window.startMs(),
               window.endMs() - 1,
-              TagScanPlan.of(sub, uids, maxTags));
+              TagScanPlan.of(sub, uids, maxTags),
+              budget);
+      budget.willEmit(filledPoints(sub, window, series.size()));
       out.add(QueryEngine.run(sub, q.startMs(), q.endMs(), series, uidOrder()));
+      budget.check();
     }
     return out;
+  }
+
+  /**
+   * The points a fill policy makes: one per interval of the window for each series (0 without a
+   * downsample or with fill policy {@code none}, which emit at most the points read).
+   */
+  private static long filledPoints(SubQuery sub, ScanWindow window, int series) {
+    Optional<DownsampleSpec> ds = sub.downsample();
+    if (ds.isEmpty() || ds.get().runAll() || ds.get().fillPolicy() == FillPolicy.NONE) {
+      return 0;
+    }
+    long intervals = (window.endMs() - window.startMs()) / Math.max(1, ds.get().intervalMs()) + 1;
+    return Math.multiplyHigh(intervals, series) != 0 ? Long.MAX_VALUE : intervals * series;
   }
 
   /**

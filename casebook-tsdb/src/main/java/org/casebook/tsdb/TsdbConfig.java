@@ -1,7 +1,9 @@
 package org.casebook.tsdb;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.settings.Setting;
 import org.casebook.core.settings.SystemSettings;
@@ -20,6 +22,7 @@ import org.casebook.core.settings.SystemSettings;
  * @param allowDelete whether a query may delete what it reads (OpenTSDB's {@code
  *     tsd.http.query.allow_delete})
  * @param retention how long each metric's points are kept, by metric name prefix
+ * @param queryLimits how much one query may read, and for how long
  */
 public record TsdbConfig(
     String namespace,
@@ -29,7 +32,8 @@ public record TsdbConfig(
     boolean backgroundCompaction,
     long maxFutureSeconds,
     boolean allowDelete,
-    TsdbRetention retention) {
+    TsdbRetention retention,
+    QueryLimits queryLimits) {
 
   static final Setting<String> NAMESPACE =
       Setting.ofNamespace(
@@ -88,6 +92,34 @@ public record TsdbConfig(
               + " hours are purged hourly in the background and by `tsdb purge`.",
           TsdbRetention::parse);
 
+  static final Setting<Long> QUERY_MAX_POINTS =
+      Setting.ofLong(
+          "query-max-points",
+          QueryLimits.DEFAULTS.maxPoints(),
+          0,
+          Long.MAX_VALUE,
+          "The most data points one query may read (OpenTSDB's"
+              + " tsd.query.limits.data_points.default); past it the query stops reading and is"
+              + " answered 413. 0: no limit.");
+
+  static final Setting<Integer> QUERY_MAX_SERIES =
+      Setting.ofInt(
+          "query-max-series",
+          QueryLimits.DEFAULTS.maxSeries(),
+          0,
+          Integer.MAX_VALUE,
+          "The most time series one query may read; past it the query stops reading and is"
+              + " answered 413. 0: no limit.");
+
+  static final Setting<QueryLimits.Timeout> QUERY_TIMEOUT =
+      new Setting<>(
+          "query-timeout",
+          "duration (500ms, 30s, 2m) or 0",
+          new QueryLimits.Timeout(QueryLimits.DEFAULTS.timeout()),
+          "How long one query may run (OpenTSDB's tsd.query.timeout); past it the query stops"
+              + " reading and is answered 413. 0: no limit.",
+          QueryLimits.Timeout::parse);
+
   /** The settings the system declares, in the order {@code config} lists them. */
   static final List<Setting<?>> SETTINGS =
       List.of(
@@ -97,7 +129,10 @@ public record TsdbConfig(
           COMPACTION_DELAY_SECONDS,
           ENABLE_COMPACTION,
           ALLOW_DELETE,
-          RETENTION);
+          RETENTION,
+          QUERY_MAX_POINTS,
+          QUERY_MAX_SERIES,
+          QUERY_TIMEOUT);
 
   private static final long MAX_FUTURE_SECONDS = 86_400;
 
@@ -120,6 +155,7 @@ public record TsdbConfig(
       throw new InvalidInputException("maxFutureSeconds", "must be >= 0");
     }
     Objects.requireNonNull(retention, "retention is null");
+    Objects.requireNonNull(queryLimits, "queryLimits is null");
   }
 
   /**
@@ -136,7 +172,8 @@ public record TsdbConfig(
         true,
         MAX_FUTURE_SECONDS,
         false,
-        TsdbRetention.FOREVER);
+        TsdbRetention.FOREVER,
+        QueryLimits.DEFAULTS);
   }
 
   /** The effective values of the system's settings. */
@@ -149,7 +186,11 @@ public record TsdbConfig(
         settings.get(ENABLE_COMPACTION),
         MAX_FUTURE_SECONDS,
         settings.get(ALLOW_DELETE),
-        settings.get(RETENTION));
+        settings.get(RETENTION),
+        new QueryLimits(
+            settings.get(QUERY_MAX_POINTS),
+            settings.get(QUERY_MAX_SERIES),
+            settings.get(QUERY_TIMEOUT).value()));
   }
 
   public TsdbConfig withNamespace(String value) {
@@ -161,7 +202,8 @@ public record TsdbConfig(
         backgroundCompaction,
         maxFutureSeconds,
         allowDelete,
-        retention);
+        retention,
+        queryLimits);
   }
 
   public TsdbConfig withSaltBuckets(int buckets) {
@@ -173,7 +215,8 @@ public record TsdbConfig(
         backgroundCompaction,
         maxFutureSeconds,
         allowDelete,
-        retention);
+        retention,
+        queryLimits);
   }
 
   public TsdbConfig withAllowDelete(boolean allow) {
@@ -185,7 +228,8 @@ public record TsdbConfig(
         backgroundCompaction,
         maxFutureSeconds,
         allow,
-        retention);
+        retention,
+        queryLimits);
   }
 
   public TsdbConfig withRetention(TsdbRetention rules) {
@@ -197,7 +241,56 @@ public record TsdbConfig(
         backgroundCompaction,
         maxFutureSeconds,
         allowDelete,
-        rules);
+        rules,
+        queryLimits);
+  }
+
+  public TsdbConfig withQueryLimits(QueryLimits limits) {
+    return new TsdbConfig(
+        namespace,
+        saltBuckets,
+        maxTags,
+        compactionDelaySeconds,
+        backgroundCompaction,
+        maxFutureSeconds,
+        allowDelete,
+        retention,
+        limits);
+  }
+
+  /**
+   * The effective settings as {@code /api/config} lists them: OpenTSDB's key for each that has one
+   * ({@code tsd.storage.max_tags}, …), and every setting under its own key ({@code tsdb.max-tags}).
+   */
+  public Map<String, String> describe() {
+    Map<String, String> m = new TreeMap<>();
+    m.put("tsd.storage.hbase.data_table", namespace + ":data");
+    m.put("tsd.storage.hbase.uid_table", namespace + ":uid");
+    m.put("tsd.storage.salt.width", saltBuckets > 1 ? "1" : "0");
+    m.put("tsd.storage.salt.buckets", Integer.toString(saltBuckets));
+    m.put("tsd.storage.max_tags", Integer.toString(maxTags));
+    m.put("tsd.storage.uid.width.metric", Integer.toString(TsdbKeys.UID_WIDTH));
+    m.put("tsd.storage.uid.width.tagk", Integer.toString(TsdbKeys.UID_WIDTH));
+    m.put("tsd.storage.uid.width.tagv", Integer.toString(TsdbKeys.UID_WIDTH));
+    m.put("tsd.storage.enable_compaction", Boolean.toString(backgroundCompaction));
+    m.put("tsd.http.query.allow_delete", Boolean.toString(allowDelete));
+    m.put("tsd.query.limits.data_points.default", Long.toString(queryLimits.maxPoints()));
+    m.put("tsd.query.timeout", Long.toString(queryLimits.timeout().toMillis()));
+    put(m, NAMESPACE, namespace);
+    put(m, SALT_BUCKETS, saltBuckets);
+    put(m, MAX_TAGS, maxTags);
+    put(m, COMPACTION_DELAY_SECONDS, compactionDelaySeconds);
+    put(m, ENABLE_COMPACTION, backgroundCompaction);
+    put(m, ALLOW_DELETE, allowDelete);
+    put(m, RETENTION, retention);
+    put(m, QUERY_MAX_POINTS, queryLimits.maxPoints());
+    put(m, QUERY_MAX_SERIES, queryLimits.maxSeries());
+    put(m, QUERY_TIMEOUT, new QueryLimits.Timeout(queryLimits.timeout()));
+    return m;
+  }
+
+  private static void put(Map<String, String> m, Setting<?> setting, Object value) {
+    m.put(setting.key("tsdb"), setting.render(value));
   }
 
   private static int parseSaltBuckets(String text) {

@@ -89,7 +89,14 @@ final class TsdbKeys {
           .build();
 
   static final List<KeyLayout> ALL =
-      List.of(UID_COUNTER, UID_FORWARD, UID_REVERSE, DATA, SALTED_DATA);
+      List.of(
+          UID_COUNTER,
+          UID_FORWARD,
+          UID_REVERSE,
+          DATA,
+          SALTED_DATA,
+          AnnotationKeys.GLOBAL,
+          AnnotationKeys.SERIES);
 
   private TsdbKeys() {}
 

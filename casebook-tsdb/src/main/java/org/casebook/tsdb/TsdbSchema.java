@@ -21,14 +21,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The two tables, in namespace {@code tsdb} unless the {@code namespace} setting names another.
+ * The three tables, in namespace {@code tsdb} unless the {@code namespace} setting names another.
  * Family and qualifier names are one byte, as the seed advises: HBase repeats them in every cell.
  *
  * <p>Compression: ZSTD on the data table (points are most of the bytes and are read by scans, which
  * ZSTD kept at Snappy's rate with 1.7× less disk; 7.7× less than none), Snappy on the small
- * in-memory uid table; figures in docs/SCALING.md.
+ * in-memory uid table and on the annotation table (a few notes, read per query and by GUIs);
+ * figures in docs/SCALING.md.
  */
-record TsdbSchema(String namespace, TableName uid, TableName data) {
+record TsdbSchema(String namespace, TableName uid, TableName data, TableName annotation) {
   private static final Logger LOG = LoggerFactory.getLogger(TsdbSchema.class);
 
   static final String DEFAULT_NAMESPACE = "tsdb";
@@ -46,9 +47,17 @@ record TsdbSchema(String namespace, TableName uid, TableName data) {
   /** data family. */
   static final byte[] T = Bytes.toBytes("t");
 
+  /** annotation family; one qualifier, {@link #NOTE}: the annotation's JSON. */
+  static final byte[] A = Bytes.toBytes("a");
+
+  static final byte[] NOTE = Bytes.toBytes("j");
+
   static TsdbSchema in(String namespace) {
     return new TsdbSchema(
-        namespace, TableName.valueOf(namespace, "uid"), TableName.valueOf(namespace, "data"));
+        namespace,
+        TableName.valueOf(namespace, "uid"),
+        TableName.valueOf(namespace, "data"),
+        TableName.valueOf(namespace, "annotation"));
   }
 
   /**
@@ -70,11 +79,17 @@ record TsdbSchema(String namespace, TableName uid, TableName data) {
             data,
             List.of(FamilySpec.of("t").withCompression(ZSTD)),
             saltBuckets > 1 ? SplitPoints.leadingByteBuckets(saltBuckets) : SplitPoints.none(),
-            (saltBuckets > 1 ? TsdbKeys.SALTED_DATA : TsdbKeys.DATA).shape()));
+            (saltBuckets > 1 ? TsdbKeys.SALTED_DATA : TsdbKeys.DATA).shape()),
+        new TableSpec(
+            annotation,
+            // Notes are few and small; unsalted, as OpenTSDB's global notes are.
+            List.of(FamilySpec.of("a").withCompression(SNAPPY)),
+            SplitPoints.none(),
+            AnnotationKeys.GLOBAL.shape() + "; " + AnnotationKeys.SERIES.shape()));
   }
 
   /**
-   * Creates what is missing of the two tables, the data table pre-split on the salt bucket byte.
+   * Creates what is missing of the tables, the data table pre-split on the salt bucket byte.
    *
    * <p>The platform creates the tables pre-split when the salt is set before they are first made. A
    * salt set after that (tables made unsalted, nothing written yet) finds a data table of one

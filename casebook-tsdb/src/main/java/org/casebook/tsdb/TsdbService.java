@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.LongConsumer;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -35,6 +36,8 @@ public final class TsdbService implements AutoCloseable {
   private final QueryRunner queries;
   private final io.micrometer.core.instrument.Counter pointsDeleted;
   private final io.micrometer.core.instrument.Counter rowsPurged;
+  private final Annotations annotations;
+  private final TsdbStats stats;
 
   /**
    * The store as the system's settings in {@code context} say (their defaults on a context that is
@@ -85,9 +88,19 @@ public final class TsdbService implements AutoCloseable {
             context.metrics());
     this.writer = new PointWriter(points, uids, compactor);
     this.queries =
-        new QueryRunner(points, uids, compactor, clock, context.sideWork(), config.maxTags());
+        new QueryRunner(
+            points,
+            uids,
+            compactor,
+            clock,
+            context.sideWork(),
+            config.maxTags(),
+            config.queryLimits());
     this.pointsDeleted = context.metrics().counter("casebook.tsdb.deleted.points");
     this.rowsPurged = context.metrics().counter("casebook.tsdb.retention.purged.rows");
+    this.annotations =
+        new Annotations(new AnnotationStore(context.connection(), schema), queries, uids);
+    this.stats = new TsdbStats(context.metrics(), clock);
     this.writes = context.writes();
     // A backup's pause stores what was acknowledged before it (puts without sync are buffered).
     writes.flushOnPause(writer::flush);
@@ -156,7 +169,6 @@ public final class TsdbService implements AutoCloseable {
     return queries.run(query);
   }
 
-  /** Series of a metric whose tags include the given pairs ({@code *}: any value of the key). */
   /**
    * Answers {@code query} and deletes the points it selected, from its start to its end (both
    * included), as OpenTSDB's {@code delete=true}: refused unless the {@code allow-delete} setting
@@ -219,6 +231,7 @@ public final class TsdbService implements AutoCloseable {
     return out;
   }
 
+  /** Series of a metric whose tags include the given pairs ({@code *}: any value of the key). */
   public LookupAnswer lookup(String metric, List<TagPair> tags, int limit) {
     long started = System.nanoTime();
     Map<String, String> required = new LinkedHashMap<>();
@@ -263,6 +276,92 @@ public final class TsdbService implements AutoCloseable {
   /** The filter types with their descriptions and examples, as {@code /api/config/filters}. */
   public static Map<String, Map<String, String>> filterTypes() {
     return TagFilterType.configMap();
+  }
+
+  // ---- annotations ----
+
+  /**
+   * {@code answer} (of {@code query}) with its notes: each group's series' notes with {@code
+   * seriesNotes}, the global notes in the query's range with {@code globalNotes} (OpenTSDB's {@code
+   * noAnnotations} and {@code globalAnnotations}).
+   */
+  public AnnotatedAnswer annotate(
+      OpenTsdbQuery query,
+      List<List<QueryResult>> answer,
+      boolean seriesNotes,
+      boolean globalNotes) {
+    List<List<List<Annotation>>> notes = new ArrayList<>(answer.size());
+    for (int i = 0; i < answer.size(); i++) {
+      List<QueryResult> groups = answer.get(i);
+      notes.add(
+          seriesNotes
+              ? annotations.forGroups(
+                  query.queries().get(i), groups, query.startMs(), query.endMs())
+              : groups.stream().map(g -> List.<Annotation>of()).toList());
+    }
+    List<Annotation> globals =
+        globalNotes ? annotations.globals(query.startMs(), query.endMs()) : List.of();
+    return new AnnotatedAnswer(answer, notes, globals);
+  }
+
+  /**
+   * Stores an annotation as OpenTSDB's {@code POST} (merged into the stored one) or, with {@code
+   * overwrite}, {@code PUT}: the note as stored, or empty when the request changes nothing (then
+   * nothing is written).
+   */
+  public Optional<Annotation> saveAnnotation(AnnotationChange change, boolean overwrite) {
+    try (WriteGate.Pass pass = writes.enter()) {
+      return annotations.save(change, overwrite);
+    }
+  }
+
+  /** Stores many annotations (all checked first): those stored, unchanged ones left out. */
+  public List<Annotation> saveAnnotations(List<AnnotationChange> changes, boolean overwrite) {
+    try (WriteGate.Pass pass = writes.enter()) {
+      return annotations.saveAll(changes, overwrite);
+    }
+  }
+
+  /** The annotation of {@code tsuid} (empty: global) starting at {@code startTime}. */
+  public Optional<Annotation> annotation(String tsuid, long startTime) {
+    return annotations.get(tsuid, startTime);
+  }
+
+  /** Deletes the annotation of {@code tsuid} (empty: global) at {@code startTime}, if any. */
+  public void deleteAnnotation(String tsuid, long startTime) {
+    try (WriteGate.Pass pass = writes.enter()) {
+      annotations.delete(tsuid, startTime);
+    }
+  }
+
+  /**
+   * Deletes the annotations starting in {@code [fromMs, toMs]} of each tsuid, and the global ones
+   * with {@code global}: how many.
+   */
+  public long deleteAnnotations(List<String> tsuids, boolean global, long fromMs, long toMs) {
+    try (WriteGate.Pass pass = writes.enter()) {
+      return annotations.deleteRange(tsuids, global, fromMs, toMs);
+    }
+  }
+
+  /** The global annotations starting (and ending, when they end) in {@code [fromMs, toMs]}. */
+  public List<Annotation> globalAnnotations(long fromMs, long toMs) {
+    return annotations.globals(fromMs, toMs);
+  }
+
+  /**
+   * A time as queries take it ({@code 1h-ago}, epoch seconds or milliseconds, {@code
+   * yyyy/MM/dd-HH:mm:ss} in UTC), in epoch milliseconds; errors name {@code field}.
+   */
+  public long parseTime(String text, String field) {
+    return QueryTimes.parse(text, field, clock.millis(), QueryTimes.zone(null));
+  }
+
+  // ---- the process ----
+
+  /** {@code /api/stats}: every figure the process's meters hold now. */
+  public List<StatPoint> stats() {
+    return stats.points();
   }
 
   // ---- names ----

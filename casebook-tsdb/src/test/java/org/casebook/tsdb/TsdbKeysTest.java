@@ -23,7 +23,7 @@ class TsdbKeysTest {
 
   @Test
   void everyLayoutRoundTripsAndKeepsItsOrder() {
-    assertThat(TsdbKeys.ALL).hasSize(5);
+    assertThat(TsdbKeys.ALL).hasSize(7);
     for (KeyLayout layout : TsdbKeys.ALL) {
       KeyLayoutChecks.verify(layout, 300, TsdbKeysTest::generator);
     }

@@ -15,6 +15,8 @@ import java.util.Objects;
 import java.util.Set;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.Json;
+import org.casebook.tsdb.AnnotatedAnswer;
+import org.casebook.tsdb.Annotation;
 import org.casebook.tsdb.OpenTsdbQuery;
 import org.casebook.tsdb.QueryResult;
 import org.casebook.tsdb.ResultPoint;
@@ -27,8 +29,16 @@ import org.casebook.tsdb.ResultPoint;
  * @param echoes per sub-query, what {@code showQuery} echoes: the sub-query object as sent, or the
  *     {@code m=} text
  * @param delete whether the points the query selects are to be deleted ({@code delete=true})
+ * @param seriesNotes whether each group carries its series' annotations (unless {@code
+ *     noAnnotations})
+ * @param globalNotes whether each group carries the global annotations ({@code globalAnnotations})
  */
-public record QueryJson(OpenTsdbQuery query, List<JsonNode> echoes, boolean delete) {
+public record QueryJson(
+    OpenTsdbQuery query,
+    List<JsonNode> echoes,
+    boolean delete,
+    boolean seriesNotes,
+    boolean globalNotes) {
   /** Fields of a JSON query OpenTSDB knows; unknown ones are refused, naming the field. */
   private static final Set<String> QUERY_FIELDS =
       Set.of(
@@ -48,6 +58,28 @@ public record QueryJson(OpenTsdbQuery query, List<JsonNode> echoes, boolean dele
           "padding",
           "options");
 
+  /**
+   * Fields OpenTSDB 2.4.1 reads that change its answer in ways Casebook does not reproduce: refused
+   * when set (a value other than false, null or empty), naming the field.
+   */
+  private static final Map<String, String> REFUSED_QUERY_FIELDS =
+      Map.of(
+          "showTSUIDs", "showTSUIDs is not supported",
+          "useCalendar", "calendar downsampling (useCalendar) is not supported",
+          "showSummary", "showSummary (query statistics) is not supported",
+          "showStats", "showStats (query statistics) is not supported",
+          "padding", "padding is not supported",
+          "options", "serializer options are not supported");
+
+  private static final Map<String, String> REFUSED_SUB_QUERY_FIELDS =
+      Map.of(
+          "percentiles", "histogram queries (percentiles) are not supported",
+          "showHistogramBuckets", "histogram queries (showHistogramBuckets) are not supported",
+          "preAggregate", "pre-aggregated rollups (preAggregate) are not supported",
+          "useMultiGets",
+              "useMultiGets is not supported: the read plan is Casebook's own (scans with row"
+                  + " filters)");
+
   private static final Set<String> SUB_QUERY_FIELDS =
       Set.of(
           "aggregator",
@@ -64,8 +96,7 @@ public record QueryJson(OpenTsdbQuery query, List<JsonNode> echoes, boolean dele
           "showHistogramBuckets",
           "useMultiGets",
           "rollupUsage",
-          "preAggregate",
-          "filterTagKs");
+          "preAggregate");
 
   private static final Set<String> FILTER_FIELDS = Set.of("type", "tagk", "filter", "groupBy");
 
@@ -77,6 +108,9 @@ public record QueryJson(OpenTsdbQuery query, List<JsonNode> echoes, boolean dele
   /** The query string of {@code GET /api/query} (each parameter's values in order). */
   public static QueryJson fromParams(Map<String, List<String>> params, long nowMs) {
     Map<String, List<String>> rest = new java.util.LinkedHashMap<>(params);
+    // Flags by presence, as OpenTSDB's hasQueryStringParam reads them.
+    boolean noAnnotations = rest.remove("no_annotations") != null;
+    boolean globalAnnotations = rest.remove("global_annotations") != null;
     List<String> deleteValues = rest.remove("delete");
     String deleteValue =
         deleteValues == null || deleteValues.isEmpty()
@@ -89,11 +123,14 @@ public record QueryJson(OpenTsdbQuery query, List<JsonNode> echoes, boolean dele
     for (String m : params.getOrDefault("m", List.of())) {
       echoes.add(Json.mapper().getNodeFactory().textNode(m));
     }
-    return new QueryJson(q, echoes, delete);
+    return new QueryJson(q, echoes, delete, !noAnnotations, globalAnnotations && !noAnnotations);
   }
 
-  /** OpenTSDB's JSON query body, its fields checked in the order OpenTSDB reads them. */
-  static QueryJson fromJson(JsonNode body, long nowMs) {
+  /**
+   * OpenTSDB's JSON query body, its fields checked in the order OpenTSDB reads them; {@code
+   * arrays}: whether the query string asked for points as arrays.
+   */
+  static QueryJson fromJson(JsonNode body, long nowMs, boolean arrays) {
     if (!body.isObject()) {
       throw new InvalidInputException("body", "a query object expected");
     }
@@ -103,8 +140,9 @@ public record QueryJson(OpenTsdbQuery query, List<JsonNode> echoes, boolean dele
         throw new InvalidInputException(f, "Unrecognized field \"" + f + "\"");
       }
     }
-    refuseTrue(body, "showTSUIDs");
-    refuseTrue(body, "useCalendar");
+    for (Map.Entry<String, String> refused : REFUSED_QUERY_FIELDS.entrySet()) {
+      refuseSet(body, refused.getKey(), refused.getKey(), refused.getValue());
+    }
     OpenTsdbQuery.Builder b = new OpenTsdbQuery.Builder(nowMs);
     b.timezone(text(body, "timezone"));
     b.start(text(body, "start"));
@@ -118,10 +156,13 @@ public record QueryJson(OpenTsdbQuery query, List<JsonNode> echoes, boolean dele
       b.add(subQuery(qs.get(i), "queries[" + i + "]"));
       echoes.add(qs.get(i));
     }
+    boolean noAnnotations = bool(body, "noAnnotations");
     return new QueryJson(
-        b.build(bool(body, "msResolution"), bool(body, "showQuery"), false),
+        b.build(bool(body, "msResolution"), bool(body, "showQuery"), arrays),
         echoes,
-        bool(body, "delete"));
+        bool(body, "delete"),
+        !noAnnotations,
+        bool(body, "globalAnnotations") && !noAnnotations);
   }
 
   private static OpenTsdbQuery.SubQueryBuilder subQuery(JsonNode q, String path) {
@@ -133,6 +174,21 @@ public record QueryJson(OpenTsdbQuery query, List<JsonNode> echoes, boolean dele
       if (!SUB_QUERY_FIELDS.contains(f)) {
         throw new InvalidInputException(path + "." + f, "Unrecognized field \"" + f + "\"");
       }
+    }
+    for (Map.Entry<String, String> refused : REFUSED_SUB_QUERY_FIELDS.entrySet()) {
+      refuseSet(q, refused.getKey(), path + "." + refused.getKey(), refused.getValue());
+    }
+    JsonNode rollup = q.get("rollupUsage");
+    if (rollup != null && !rollup.isNull() && !rollup.asText().equals("ROLLUP_RAW")) {
+      // Raw points are all Casebook keeps, so only the raw-only usage can be honoured.
+      throw new InvalidInputException(
+          path + ".rollupUsage",
+          "rollups are not supported: rollupUsage may only be ROLLUP_RAW, got " + rollup);
+    }
+    JsonNode index = q.get("index");
+    if (index != null && !index.isNull() && !index.isIntegralNumber()) {
+      // OpenTSDB numbers sub-queries by position whatever index says; it must still be a number.
+      throw new InvalidInputException(path + ".index", "index must be an integer");
     }
     JsonNode tsuids = q.get("tsuids");
     if (tsuids != null && !tsuids.isNull() && !tsuids.isEmpty()) {
@@ -230,9 +286,19 @@ public record QueryJson(OpenTsdbQuery query, List<JsonNode> echoes, boolean dele
     return out;
   }
 
-  private static void refuseTrue(JsonNode body, String field) {
-    if (bool(body, field)) {
-      throw new InvalidInputException(field, field + " is not supported");
+  /** Refuses {@code name} when it is set: not absent, null, false, "false", 0 or empty. */
+  private static void refuseSet(JsonNode n, String name, String field, String message) {
+    JsonNode v = n.get(name);
+    if (v == null || v.isNull() || v.isMissingNode()) {
+      return;
+    }
+    boolean unset =
+        (v.isBoolean() && !v.asBoolean())
+            || (v.isTextual() && (v.asText().isEmpty() || v.asText().equalsIgnoreCase("false")))
+            || (v.isNumber() && v.asDouble() == 0)
+            || (v.isContainerNode() && v.isEmpty());
+    if (!unset) {
+      throw new InvalidInputException(field, message);
     }
   }
 
@@ -254,13 +320,30 @@ public record QueryJson(OpenTsdbQuery query, List<JsonNode> echoes, boolean dele
 
   // ---- the answer ----
 
-  /** The answer, one element per group of each sub-query in order, as OpenTSDB writes it. */
+  /** The answer, one element per group of each sub-query in order, without annotations. */
   public byte[] render(List<List<QueryResult>> perQuery) {
+    return render(
+        new AnnotatedAnswer(
+            perQuery,
+            perQuery.stream()
+                .map(q -> q.stream().map(r -> List.<Annotation>of()).toList())
+                .toList(),
+            List.of()));
+  }
+
+  /**
+   * The answer, one element per group of each sub-query in order, as OpenTSDB writes it: with a
+   * group's {@code annotations} and the {@code globalAnnotations} when there are any.
+   */
+  public byte[] render(AnnotatedAnswer answer) {
+    List<List<QueryResult>> perQuery = answer.results();
     ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
     try (JsonGenerator g = Json.mapper().getFactory().createGenerator(out)) {
       g.writeStartArray();
       for (int i = 0; i < perQuery.size(); i++) {
-        for (QueryResult r : perQuery.get(i)) {
+        List<QueryResult> groups = perQuery.get(i);
+        for (int j = 0; j < groups.size(); j++) {
+          QueryResult r = groups.get(j);
           g.writeStartObject();
           g.writeStringField("metric", r.metric());
           g.writeObjectFieldStart("tags");
@@ -277,6 +360,8 @@ public record QueryJson(OpenTsdbQuery query, List<JsonNode> echoes, boolean dele
             g.writeFieldName("query");
             writeEcho(g, i);
           }
+          writeNotes(g, "annotations", answer.notes().get(i).get(j));
+          writeNotes(g, "globalAnnotations", answer.globals());
           g.writeFieldName("dps");
           writePoints(g, r.points());
           g.writeEndObject();
@@ -287,6 +372,19 @@ public record QueryJson(OpenTsdbQuery query, List<JsonNode> echoes, boolean dele
       throw new UncheckedIOException("writing JSON to memory", e);
     }
     return out.toByteArray();
+  }
+
+  /** OpenTSDB writes a list of notes only when it has some. */
+  private static void writeNotes(JsonGenerator g, String field, List<Annotation> notes)
+      throws IOException {
+    if (notes.isEmpty()) {
+      return;
+    }
+    g.writeArrayFieldStart(field);
+    for (Annotation a : notes) {
+      g.writeObject(AnnotationJson.toMap(a));
+    }
+    g.writeEndArray();
   }
 
   private void writePoints(JsonGenerator g, List<ResultPoint> points) throws IOException {

@@ -10,6 +10,8 @@ import org.casebook.core.http.HttpResponse;
 import org.casebook.core.http.RouteTable;
 import org.casebook.tsdb.LastAnswer;
 import org.casebook.tsdb.PutResult;
+import org.casebook.tsdb.QueryLimitException;
+import org.casebook.tsdb.QueryResult;
 import org.casebook.tsdb.SeriesSpec;
 import org.casebook.tsdb.TagPair;
 import org.casebook.tsdb.Tags;
@@ -34,6 +36,9 @@ public final class TsdbRoutes {
       List.of(
           "/api/put",
           "/api/query",
+          "/api/annotation",
+          "/api/annotations",
+          "/api/stats",
           "/api/suggest",
           "/api/search",
           "/api/aggregators",
@@ -45,7 +50,8 @@ public final class TsdbRoutes {
       RouteTable.<TsdbService>builder()
           .post(
               "/api/put",
-              "Store points (one object or an array); ?summary, ?details, ?sync as OpenTSDB",
+              "Store points (one object or an array, gzip or deflate Content-Encoding taken);"
+                  + " ?summary, ?details, ?sync as OpenTSDB",
               opentsdb(TsdbRoutes::put))
           .get(
               "/api/suggest",
@@ -58,13 +64,15 @@ public final class TsdbRoutes {
           .get(
               "/api/query",
               "Query: start, end, m=agg:[interval-agg[-fill]:][rate[{…}]:]metric{tags}{filters}, ms,"
-                  + " arrays, show_query, delete (with the write token, when allowed)",
+                  + " arrays, show_query, no_annotations, global_annotations, delete (with the"
+                  + " write token, when allowed)",
               opentsdb(TsdbRoutes::queryGet))
           .postQuery(
               "/api/query",
               "Query as OpenTSDB's JSON: start, end, queries[aggregator, metric, downsample,"
                   + " rate, rateOptions, tags, filters, explicitTags], msResolution, showQuery,"
-                  + " delete (with the write token, when allowed)",
+                  + " noAnnotations, globalAnnotations, delete (with the write token, when"
+                  + " allowed); ?arrays for [time, value] points",
               opentsdb(TsdbRoutes::queryPost))
           .get(
               "/api/query/last",
@@ -90,6 +98,56 @@ public final class TsdbRoutes {
               "/api/config/filters",
               "Tag filter types with descriptions and examples",
               opentsdb((svc, req) -> HttpResponse.ok(TsdbService.filterTypes())))
+          .get(
+              "/api/config",
+              "The effective settings: OpenTSDB's keys (tsd.…) and Casebook's (tsdb.…)",
+              opentsdb((svc, req) -> HttpResponse.ok(svc.config().describe())))
+          .postQuery(
+              "/api/config",
+              "The effective settings, as GET",
+              opentsdb((svc, req) -> HttpResponse.ok(svc.config().describe())))
+          .get(
+              "/api/stats",
+              "The process's figures (its meters) as OpenTSDB lists its own",
+              opentsdb((svc, req) -> HttpResponse.ok(svc.stats())))
+          .postQuery(
+              "/api/stats",
+              "The process's figures, as GET",
+              opentsdb((svc, req) -> HttpResponse.ok(svc.stats())))
+          .get(
+              "/api/annotation",
+              "One annotation: tsuid (none: global), start_time",
+              opentsdb(AnnotationRoutes::getOne))
+          .post(
+              "/api/annotation",
+              "Create or merge an annotation {tsuid, startTime, endTime, description, notes,"
+                  + " custom}; 304 when nothing changes",
+              opentsdb((svc, req) -> AnnotationRoutes.save(svc, req, false)))
+          .put(
+              "/api/annotation",
+              "Create or replace an annotation (fields not given are reset); 304 when nothing"
+                  + " changes",
+              opentsdb((svc, req) -> AnnotationRoutes.save(svc, req, true)))
+          .delete(
+              "/api/annotation",
+              "Delete an annotation: tsuid (none: global), start_time",
+              opentsdb(AnnotationRoutes::deleteOne))
+          .post(
+              "/api/annotation/bulk",
+              "Create or merge many annotations (a JSON array)",
+              opentsdb((svc, req) -> AnnotationRoutes.saveAll(svc, req, false)))
+          .put(
+              "/api/annotation/bulk",
+              "Create or replace many annotations (a JSON array)",
+              opentsdb((svc, req) -> AnnotationRoutes.saveAll(svc, req, true)))
+          .delete(
+              "/api/annotation/bulk",
+              "Delete the annotations in a range: {startTime, endTime, tsuids, global}",
+              opentsdb(AnnotationRoutes::deleteRange))
+          .get(
+              "/api/annotations",
+              "Global annotations starting in start_time..end_time",
+              opentsdb(AnnotationRoutes::globals))
           .get("/api/version", "Version, as OpenTSDB reports it", opentsdb(TsdbRoutes::version))
           .post(
               "/api/uid/assign",
@@ -111,21 +169,36 @@ public final class TsdbRoutes {
         return handler.handle(service, req);
       } catch (RuntimeException e) {
         ErrorKind kind = ErrorKind.of(e);
-        if (kind == ErrorKind.INTERNAL) {
+        if (kind == ErrorKind.INTERNAL && !(e instanceof PutBodies.TooLargeException)) {
           LOG.error("{} {} failed", req.method(), req.path(), e);
         }
         String field = e instanceof InvalidInputException iie ? iie.field() : null;
+        int status = kind.httpStatus();
+        if (e instanceof QueryLimitException limit) {
+          // OpenTSDB answers its query limits with 413; the field is the setting to raise.
+          status = 413;
+          field = "tsdb." + limit.setting();
+        } else if (e instanceof PutBodies.TooLargeException tooLarge) {
+          status = 413;
+          field = tooLarge.field();
+          kind = ErrorKind.INVALID_INPUT;
+        }
         String message = kind == ErrorKind.INTERNAL ? "internal error" : e.getMessage();
         return HttpResponse.json(
-            kind.httpStatus(),
-            new OpenTsdbError(
-                new ErrorDetail(kind.httpStatus(), message, null, field, kind.code())));
+            status, new OpenTsdbError(new ErrorDetail(status, message, null, field, kind.code())));
       }
     };
   }
 
   private static HttpResponse put(TsdbService service, HttpRequest req) {
-    PutResult r = JsonPuts.put(service, req.body(), req.query("sync").isPresent());
+    if (req.query("sync_timeout").isPresent()) {
+      // A sync put here waits for the write buffer's flush, however long it takes.
+      throw new InvalidInputException(
+          "sync_timeout",
+          "sync_timeout is not supported: ?sync waits until the points are durable");
+    }
+    byte[] body = PutBodies.decode(req.body(), req.header("Content-Encoding").orElse(null));
+    PutResult r = JsonPuts.put(service, body, req.query("sync").isPresent());
     boolean details = req.query("details").isPresent();
     boolean summary = req.query("summary").isPresent();
     if (details) {
@@ -171,7 +244,13 @@ public final class TsdbRoutes {
           "show_tsuids",
           "delete",
           "use_calendar",
-          "tsuid");
+          "tsuid",
+          "no_annotations",
+          "global_annotations",
+          "show_stats",
+          "show_summary",
+          "padding",
+          "jsonp");
 
   private static HttpResponse queryGet(TsdbService service, HttpRequest req) {
     Map<String, List<String>> params = new java.util.LinkedHashMap<>();
@@ -185,7 +264,13 @@ public final class TsdbRoutes {
   }
 
   private static HttpResponse queryPost(TsdbService service, HttpRequest req) {
-    return answer(service, req, QueryJson.fromJson(JsonPuts.readTree(req.body()), service.nowMs()));
+    if (req.query("jsonp").isPresent()) {
+      throw new InvalidInputException("jsonp", "jsonp is not supported");
+    }
+    // OpenTSDB's serializer reads arrays from the query string of any method, by its presence.
+    boolean arrays = req.query("arrays").isPresent();
+    return answer(
+        service, req, QueryJson.fromJson(JsonPuts.readTree(req.body()), service.nowMs(), arrays));
   }
 
   private static HttpResponse answer(TsdbService service, HttpRequest req, QueryJson q) {
@@ -193,8 +278,9 @@ public final class TsdbRoutes {
       // A query is open to read; one that deletes needs the write token.
       return HttpResponse.needsToken();
     }
-    byte[] body =
-        q.render(q.delete() ? service.queryAndDelete(q.query()) : service.query(q.query()));
+    List<List<QueryResult>> results =
+        q.delete() ? service.queryAndDelete(q.query()) : service.query(q.query());
+    byte[] body = q.render(service.annotate(q.query(), results, q.seriesNotes(), q.globalNotes()));
     return new HttpResponse(200, "application/json; charset=UTF-8", body);
   }
 

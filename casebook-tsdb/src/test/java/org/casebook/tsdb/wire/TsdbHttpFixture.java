@@ -63,6 +63,17 @@ final class TsdbHttpFixture implements AutoCloseable {
     return client.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
   }
 
+  /** A raw body with the given headers (a compressed put, say). */
+  HttpResponse<String> sendBytes(
+      String method, String path, byte[] body, java.util.Map<String, String> headers)
+      throws Exception {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(base + path))
+            .method(method, HttpRequest.BodyPublishers.ofByteArray(body));
+    headers.forEach(b::header);
+    return client.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+  }
+
   /** The body of a 200 answer as JSON. */
   static JsonNode json(HttpResponse<String> r) throws Exception {
     assertThat(r.statusCode()).as(r.body()).isEqualTo(200);

@@ -26,6 +26,12 @@ public final class WriteGate {
     void close();
   }
 
+  /** A flush registered for pauses; close it to remove it. */
+  public interface Registration extends AutoCloseable {
+    @Override
+    void close();
+  }
+
   /** How long a write waits for a pause to end before it is refused as unavailable. */
   static final Duration DEFAULT_WAIT = Duration.ofSeconds(30);
 
@@ -56,13 +62,21 @@ public final class WriteGate {
    * with a retriable {@link StorageException}).
    */
   public Pass enter() {
+    return enter(maxWait);
+  }
+
+  /**
+   * As {@link #enter()}, waiting at most {@code wait} for a pause to end (a request served by a
+   * shared pool of workers waits briefly, so one paused system cannot hold every worker).
+   */
+  public Pass enter(Duration wait) {
     int[] d = depth.get();
     if (d[0] > 0) {
       d[0]++;
-      return this::leave;
+      return oncePass();
     }
     synchronized (this) {
-      long deadline = System.nanoTime() + maxWait.toNanos();
+      long deadline = System.nanoTime() + wait.toNanos();
       while (paused) {
         long left = deadline - System.nanoTime();
         if (left <= 0) {
@@ -70,7 +84,7 @@ public final class WriteGate {
               "the writes of "
                   + system
                   + " are paused for a backup for longer than "
-                  + maxWait.toSeconds()
+                  + Math.max(1, wait.toSeconds())
                   + " s; try again");
         }
         try {
@@ -83,7 +97,18 @@ public final class WriteGate {
       passesTaken++;
     }
     d[0] = 1;
-    return this::leave;
+    return oncePass();
+  }
+
+  /** A pass that leaves once however often it is closed. */
+  private Pass oncePass() {
+    java.util.concurrent.atomic.AtomicBoolean closed =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    return () -> {
+      if (closed.compareAndSet(false, true)) {
+        leave();
+      }
+    };
   }
 
   private void leave() {
@@ -103,10 +128,13 @@ public final class WriteGate {
 
   /**
    * Runs {@code flush} in every pause once the writes in flight have finished: a system that
-   * acknowledges writes before they are stored (a write buffer) makes them stored there.
+   * acknowledges writes before they are stored (a write buffer) makes them stored there. Close the
+   * answer when the buffer closes.
    */
-  public void flushOnPause(Runnable flush) {
-    flushes.add(Objects.requireNonNull(flush, "flush is null"));
+  public Registration flushOnPause(Runnable flush) {
+    Objects.requireNonNull(flush, "flush is null");
+    flushes.add(flush);
+    return () -> flushes.remove(flush);
   }
 
   /**
@@ -142,7 +170,7 @@ public final class WriteGate {
       } catch (InterruptedException e) {
         resume();
         throw StorageException.interrupted("wait for the writes of " + system + " to finish", e);
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | Error e) {
         resume();
         throw e;
       }
@@ -151,7 +179,7 @@ public final class WriteGate {
       for (Runnable flush : flushes) {
         flush.run();
       }
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
       resume();
       throw e;
     }

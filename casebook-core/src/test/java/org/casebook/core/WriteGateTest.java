@@ -171,6 +171,24 @@ class WriteGateTest {
   }
 
   @Test
+  void aPassClosedTwiceLeavesOnceAndARemovedFlushNoLongerRuns() {
+    WriteGate gate = new WriteGate("t");
+    AtomicInteger flushed = new AtomicInteger();
+    WriteGate.Registration flush = gate.flushOnPause(flushed::incrementAndGet);
+    try (WriteGate.Pass outer = gate.enter()) {
+      WriteGate.Pass inner = gate.enter();
+      inner.close();
+      inner.close();
+      assertThat(gate.inFlight()).as("the outer pass still holds").isEqualTo(1);
+    }
+    assertThat(gate.inFlight()).isZero();
+    gate.pause(Duration.ofSeconds(1)).close();
+    flush.close();
+    gate.pause(Duration.ofSeconds(1)).close();
+    assertThat(flushed.get()).isEqualTo(1);
+  }
+
+  @Test
   void aWriterCannotPauseItsOwnGate() {
     WriteGate gate = new WriteGate("t");
     try (WriteGate.Pass pass = gate.enter()) {

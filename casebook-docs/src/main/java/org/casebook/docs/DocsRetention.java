@@ -30,36 +30,9 @@ record DocsRetention(Map<String, Long> keepMsByType) {
               if (!type.equals("*")) {
                 DocLimits.typeName(type, "retention");
               }
-              rules.put(type, durationMs(duration, type + "=" + duration));
+              rules.put(type, NamedRules.durationMs(duration, type + "=" + duration));
             });
     return rules.isEmpty() ? FOREVER : new DocsRetention(rules);
-  }
-
-  private static long durationMs(String d, String rule) {
-    if (d.length() < 2) {
-      throw new IllegalArgumentException("rule '" + rule + "': a duration is a number and a unit");
-    }
-    long n;
-    try {
-      n = Long.parseLong(d.substring(0, d.length() - 1));
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(
-          "rule '" + rule + "': a duration is a number and a unit (h, d, w, y)", e);
-    }
-    long unit =
-        switch (d.charAt(d.length() - 1)) {
-          case 'h' -> 3_600_000L;
-          case 'd' -> 86_400_000L;
-          case 'w' -> 7 * 86_400_000L;
-          case 'y' -> 365 * 86_400_000L;
-          default ->
-              throw new IllegalArgumentException(
-                  "rule '" + rule + "': the unit is h, d, w or y, got '" + d + "'");
-        };
-    if (n < 1 || n > 1000L * 365 * 86_400_000L / unit) {
-      throw new IllegalArgumentException("rule '" + rule + "': the number must be 1 or more");
-    }
-    return n * unit;
   }
 
   /** How long documents of {@code type} are kept; empty: forever. */

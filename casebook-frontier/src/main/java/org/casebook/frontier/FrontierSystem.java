@@ -29,11 +29,16 @@ public final class FrontierSystem implements CasebookSystem {
   /** How often deleted channels are purged. */
   private static final long PURGE_PERIOD_SECONDS = 30;
 
+  /** The retention purge: first a minute after start, then hourly. */
+  private static final long RETENTION_FIRST_DELAY_SECONDS = 60;
+
+  private static final long RETENTION_PERIOD_SECONDS = 3600;
+
   /** URLFrontier's port. */
   public static final ListenerSpec GRPC =
       new ListenerSpec(
           "grpc",
-          "URLFrontier 2.5 gRPC (crawler-commons)",
+          "URLFrontier 2.6 gRPC (crawler-commons)",
           FrontierService.DEFAULT_GRPC_PORT,
           "crawlers (StormCrawler and other URLFrontier clients) put and get URLs here");
 
@@ -43,6 +48,20 @@ public final class FrontierSystem implements CasebookSystem {
           FrontierSchema.DEFAULT_NAMESPACE,
           "HBase namespace of the frontier's tables, created at start if missing: a second"
               + " frontier on the same HBase (a benchmark's, say) keeps its own.");
+
+  /** How long each crawl keeps its URLs. */
+  static final Setting<FrontierRetention> RETENTION =
+      new Setting<>(
+          "retention",
+          "CRAWL=DURATION,... (empty: keep forever)",
+          FrontierRetention.FOREVER,
+          "How long a crawl keeps its URLs after they were first stored, per crawl ID:"
+              + " news=30d,*=1y (* covers every other crawl; units d, w, y). Older URLs, queued"
+              + " or done, are removed as PurgeURLs removes them, hourly by the server and by"
+              + " `frontier purge`.",
+          FrontierRetention::parse);
+
+  static final List<Setting<?>> SETTINGS = List.of(NAMESPACE, RETENTION);
 
   @Override
   public SystemDescriptor descriptor() {
@@ -54,7 +73,7 @@ public final class FrontierSystem implements CasebookSystem {
         FrontierRoutes.ROUTES.specs(),
         List.of(GRPC),
         List.of(),
-        List.of(NAMESPACE));
+        SETTINGS);
   }
 
   /** The frontier's tables in the set namespace. */
@@ -77,13 +96,34 @@ public final class FrontierSystem implements CasebookSystem {
             PURGE_PERIOD_SECONDS,
             PURGE_PERIOD_SECONDS,
             TimeUnit.SECONDS);
+    ScheduledFuture<?> retention =
+        service.retention().keepsEverything()
+            ? null
+            : upkeep.scheduleWithFixedDelay(
+                () -> run("retention purge", () -> total(service.purgeExpired())),
+                RETENTION_FIRST_DELAY_SECONDS,
+                RETENTION_PERIOD_SECONDS,
+                TimeUnit.SECONDS);
     return RunningSystem.of(
         FrontierRoutes.ROUTES.bind(service),
         () -> {
+          boolean stopped = purge.isDone() || (retention != null && retention.isDone());
           Map<String, Object> details =
-              Map.of("grpcConnections", grpc.openConnections(), "purgeScheduled", !purge.isDone());
-          return purge.isDone() ? SystemHealth.degraded(details) : SystemHealth.up(details);
+              Map.of(
+                  "grpcConnections",
+                  grpc.openConnections(),
+                  "purgeScheduled",
+                  !purge.isDone(),
+                  "retention",
+                  service.retention().toString(),
+                  "retentionPurgeScheduled",
+                  retention != null && !retention.isDone());
+          return stopped ? SystemHealth.degraded(details) : SystemHealth.up(details);
         });
+  }
+
+  private static long total(Map<String, Long> perCrawl) {
+    return perCrawl.values().stream().mapToLong(Long::longValue).sum();
   }
 
   private static void run(String what, Supplier<Long> task) {

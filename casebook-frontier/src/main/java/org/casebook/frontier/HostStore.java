@@ -351,6 +351,20 @@ final class HostStore {
         CheckAndMutate.newBuilder(row).ifMatches(notYet).build(rm), "settle purge on channel");
   }
 
+  /**
+   * Forgets the channel's mark of the host's settled batch {@code batchId} once the host's batch is
+   * gone too (no rerun can need it), so the channel row does not keep a cell per host ever purged.
+   */
+  void clearPurgeSettled(long channel, byte[] hostId, long batchId) {
+    byte[] row = FrontierKeys.CHANNEL.encode(channel);
+    byte[] settled = FrontierKeys.PURGE_SETTLED.encode(hostId);
+    table.check(
+        CheckAndMutate.newBuilder(row)
+            .ifEquals(H, settled, Bytes.toBytes(batchId))
+            .build(new Delete(row).addColumns(H, settled)),
+        "forget a settled purge");
+  }
+
   /** Takes a batch's deletions off the host's counters and removes the batch, if still there. */
   boolean settlePurgeOnHost(long channel, byte[] hostId, byte[] batch, int day, Counts c) {
     byte[] row = hostRow(channel, hostId);

@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import org.casebook.core.ConflictException;
 import org.casebook.core.InvalidInputException;
+import org.casebook.core.WriteGate;
 
 /**
  * URLFrontier 2.6's PurgeURLs: removes the URLs of one queue, or of every queue of a crawl, that
@@ -36,8 +37,10 @@ final class Purges {
   private final Channels channels;
   private final Intake intake;
   private final Clock clock;
+  private final WriteGate writes;
 
-  Purges(FrontierStore stores, Channels channels, Intake intake, Clock clock) {
+  Purges(FrontierStore stores, Channels channels, Intake intake, Clock clock, WriteGate writes) {
+    this.writes = Objects.requireNonNull(writes, "writes is null");
     this.stores = Objects.requireNonNull(stores, "stores is null");
     this.channels = Objects.requireNonNull(channels, "channels is null");
     this.intake = Objects.requireNonNull(intake, "intake is null");
@@ -46,9 +49,11 @@ final class Purges {
 
   /**
    * Removes the URLs of {@code key}'s queue (empty: every queue) of a crawl first stored more than
-   * {@code days} days ago; answers how many this call removed. An unknown crawl or queue has none.
+   * {@code days} days ago (those with no creation date too when {@code undatedToo}, as the
+   * reference reads 0 there); answers how many this call removed. An unknown crawl or queue has
+   * none.
    */
-  long purge(String crawlId, String key, long days) {
+  long purge(String crawlId, String key, long days, boolean undatedToo) {
     InvalidInputException.check(days >= 0, "days", "must not be negative");
     InvalidInputException.check(days <= Integer.MAX_VALUE, "days", "out of range");
     String crawl = UrlRules.crawlId(crawlId);
@@ -61,14 +66,16 @@ final class Purges {
     Channel ch = found.get();
     long cutoffMs = clock.millis() - days * DAY_MS;
     if (oneQueue) {
-      return stores.hosts().host(ch.id(), only).isPresent() ? purgeHost(ch, only, cutoffMs) : 0;
+      return stores.hosts().host(ch.id(), only).isPresent()
+          ? purgeHost(ch, only, cutoffMs, undatedToo)
+          : 0;
     }
     long removed = 0;
     byte[] after = null;
     while (true) {
       List<HostRow> page = stores.hosts().page(ch.id(), after, HOST_PAGE, h -> true);
       for (HostRow h : page) {
-        removed += purgeHost(ch, h.hostId(), cutoffMs);
+        removed += purgeHost(ch, h.hostId(), cutoffMs, undatedToo);
       }
       if (page.size() < HOST_PAGE) {
         return removed;
@@ -86,27 +93,36 @@ final class Purges {
     return Math.floorDiv(createdMs, 1000) * 1000 < cutoffMs;
   }
 
-  private long purgeHost(Channel ch, byte[] hostId, long cutoffMs) {
-    long removed = finishPending(ch, hostId);
+  // A pass per batch: each leaves the rows and counters as a finished or resumable purge does, so
+  // a backup may pause between two.
+  private long purgeHost(Channel ch, byte[] hostId, long cutoffMs, boolean undatedToo) {
+    long removed;
+    try (WriteGate.Pass pass = writes.enter()) {
+      removed = finishPending(ch, hostId);
+    }
     byte[] after = null;
     while (true) {
       List<KnownStore.Entry> page = stores.known().page(ch.id(), hostId, after, BATCH);
       List<PurgeBatch.Victim> victims = new ArrayList<>();
       for (KnownStore.Entry e : page) {
         UrlStatus s = e.status();
-        if (older(s.createdMs(), cutoffMs)) {
+        if (older(s.createdMs(), cutoffMs) && (undatedToo || s.createdMs() > 0)) {
           victims.add(new PurgeBatch.Victim(e.urlId(), s.version(), s.priority(), s.createdMs()));
         }
       }
       if (!victims.isEmpty()) {
-        removed += run(ch, hostId, victims);
+        try (WriteGate.Pass pass = writes.enter()) {
+          removed += run(ch, hostId, victims);
+        }
       }
       if (page.size() < BATCH) {
         break;
       }
       after = page.get(page.size() - 1).urlId();
     }
-    unscheduleIfEmpty(ch, hostId);
+    try (WriteGate.Pass pass = writes.enter()) {
+      unscheduleIfEmpty(ch, hostId);
+    }
     return removed;
   }
 
@@ -212,7 +228,13 @@ final class Purges {
     if (removed > 0) {
       stores.hosts().settlePurgeOnChannel(ch.id(), hostId, batch.id(), day, c);
     }
-    return stores.hosts().settlePurgeOnHost(ch.id(), hostId, stored, day, c) ? removed : 0;
+    if (!stores.hosts().settlePurgeOnHost(ch.id(), hostId, stored, day, c)) {
+      return 0;
+    }
+    if (removed > 0) {
+      stores.hosts().clearPurgeSettled(ch.id(), hostId, batch.id());
+    }
+    return removed;
   }
 
   /** Deletes the known rows, then the queued rows, of {@code victims} still at their version. */

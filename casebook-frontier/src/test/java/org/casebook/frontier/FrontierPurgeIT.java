@@ -141,6 +141,50 @@ class FrontierPurgeIT {
   }
 
   @Test
+  void theRetentionSettingPurgesTheCrawlsItCoversAndKeepsTheOthers(HBaseRuntime runtime) {
+    FrontierServiceIT.MovableClock clock = new FrontierServiceIT.MovableClock();
+    String kept = TestIds.unique("keep");
+    String aged = TestIds.unique("aged");
+    String other = TestIds.unique("other");
+    try (Platform p =
+        Platform.builder(runtime, EmbeddedHBase.dataDir())
+            .clock(clock)
+            .settings(
+                org.casebook.core.settings.SettingSources.of(
+                    java.util.Optional.empty(),
+                    false,
+                    java.util.Map.of(),
+                    java.util.Map.of("frontier.retention", kept + "=20d," + aged + "=7d,*=1w")))
+            .build()) {
+      FrontierService s =
+          new FrontierService(p.contextFor(new FrontierSystem().descriptor()), ns());
+      assertThat(s.retention().toString()).isEqualTo(kept + "=20d," + aged + "=7d,*=7d");
+      for (String crawl : List.of(kept, aged, other)) {
+        fill(s, clock, crawl);
+      }
+      // Each fill moves the clock 3 days: now the old URLs of kept, aged and other are 12, 9 and
+      // 6 days old, their new ones 9, 6 and 3.
+      clock.millis.addAndGet(3 * DAY_MS);
+      java.util.Map<String, Long> removed = s.purgeExpired();
+      assertThat(removed).containsOnlyKeys(aged);
+      assertThat(removed.get(aged)).as("old URLs, queued and done").isEqualTo(24);
+      assertThat(s.listUrls(aged, "", 0, 100, null, false))
+          .extracting(u -> u.info().url())
+          .containsExactlyInAnyOrder(
+              "http://a.example/new", "http://b.example/new", "http://c.example/new");
+      assertThat(s.countUrls(other, "", null, false)).as("a week: nothing that old").isEqualTo(27);
+      assertThat(s.countUrls(kept, "", null, false)).isEqualTo(27);
+      assertCountersMatchRows(s, aged);
+      assertCountersMatchRows(s, kept);
+      assertThat(s.purgeExpired()).as("a rerun").isEmpty();
+    }
+    assertThatThrownBy(() -> FrontierRetention.parse("news=12h"))
+        .hasMessageContaining("whole days");
+    assertThatThrownBy(() -> FrontierRetention.parse("news=3d,news=4d"))
+        .hasMessageContaining("two rules");
+  }
+
+  @Test
   void aPurgeCutShortAtAnyStepIsFinishedByTheNextAsIfNeverStopped(HBaseRuntime runtime) {
     FrontierServiceIT.MovableClock clock = new FrontierServiceIT.MovableClock();
     try (Platform p = Platform.builder(runtime, EmbeddedHBase.dataDir()).clock(clock).build()) {

@@ -234,7 +234,8 @@ class BackupIT {
       assertThat(
               listing.map(p -> p.getFileName().toString()).filter(n -> !n.startsWith(".")).toList())
           .allMatch(n -> n.startsWith("cb." + copy + "."))
-          .hasSize(2);
+          .as("tsdb's uid, data and annotation tables")
+          .hasSize(3);
     }
     assertThat(cli("backup", "export", copy, "--to", dir.toString())).isEqualTo(4);
     assertThat(cli("backup", "delete", copy)).isZero();

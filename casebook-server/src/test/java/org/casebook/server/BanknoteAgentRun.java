@@ -50,7 +50,7 @@ final class BanknoteAgentRun implements AutoCloseable {
     Path spool = Files.createDirectories(EmbeddedHBase.scratchDir("banknote-kill-spool"));
     BanknoteGenerator gen =
         new BanknoteGenerator(
-            new BanknoteGenerator.Spec(12, 1, 600, 0, 0, false, 17, DAY, SHANGHAI));
+            new BanknoteGenerator.Spec(8, 1, 600, 0, 0, false, 17, DAY, SHANGHAI));
     Path generated = EmbeddedHBase.scratchDir("banknote-kill-gen");
     gen.write(generated, files::add);
     for (BanknoteGenerator.GeneratedFile f : files) {

@@ -183,7 +183,7 @@ class ClusterYarnIT {
                     "--days",
                     "3",
                     "--records",
-                    "30000",
+                    "10000",
                     "--first-day",
                     "2026-09-01")
                 .exit())

@@ -33,6 +33,7 @@ public final class TsdbService implements AutoCloseable {
   private final Compactor compactor;
   private final PointWriter writer;
   private final WriteGate writes;
+  private final WriteGate.Registration flushOnPause;
   private final QueryRunner queries;
   private final io.micrometer.core.instrument.Counter pointsDeleted;
   private final io.micrometer.core.instrument.Counter rowsPurged;
@@ -103,7 +104,7 @@ public final class TsdbService implements AutoCloseable {
     this.stats = new TsdbStats(context.metrics(), clock);
     this.writes = context.writes();
     // A backup's pause stores what was acknowledged before it (puts without sync are buffered).
-    writes.flushOnPause(writer::flush);
+    this.flushOnPause = writes.flushOnPause(writer::flush);
   }
 
   public TsdbConfig config() {
@@ -219,10 +220,9 @@ public final class TsdbService implements AutoCloseable {
       }
       // The first hour kept is the one holding now - keep: every hour before it has ended.
       int firstKept = TsdbKeys.hourOf(Math.max(0, now - keep.getAsLong()));
-      long rows;
-      try (WriteGate.Pass pass = writes.enter()) {
-        rows = points.purgeBefore(metric.id(), firstKept);
-      }
+      // No pass: whole rows of one table go, each atomically, so any snapshot holds a consistent
+      // state (some expired hours left for the next pass at most).
+      long rows = points.purgeBefore(metric.id(), firstKept);
       if (rows > 0) {
         out.put(metric.name(), rows);
         rowsPurged.increment(rows);
@@ -437,17 +437,14 @@ public final class TsdbService implements AutoCloseable {
 
   /** Compacts the rows of finished hours written or read since start: rows rewritten. */
   public int compactDue() {
-    try (WriteGate.Pass pass = writes.enter()) {
-      return compactor.runDue();
-    }
+    // No pass: a row is compacted by one atomic row mutation, which a snapshot holds whole.
+    return compactor.runDue();
   }
 
   /** Compacts every finished hour in the table: rows rewritten. */
   public int compactAll() {
-    try (WriteGate.Pass pass = writes.enter()) {
-      writer.flush();
-      return compactor.runAll();
-    }
+    writer.flush();
+    return compactor.runAll();
   }
 
   int compactionBacklog() {
@@ -461,6 +458,7 @@ public final class TsdbService implements AutoCloseable {
   /** Stores what is still gathered and flushes the write buffer. */
   @Override
   public void close() {
+    flushOnPause.close();
     points.close();
   }
 }

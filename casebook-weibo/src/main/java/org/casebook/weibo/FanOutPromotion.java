@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import org.casebook.core.Futures;
+import org.casebook.core.WriteGate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,12 +30,14 @@ final class FanOutPromotion {
   private final WeiboStore store;
   private final Clock clock;
   private final ExecutorService background;
+  private final WriteGate writes;
   private final Set<String> promoting = ConcurrentHashMap.newKeySet();
 
   /** Accounts seen in READ state. The state never moves back, so this cache is always right. */
   private final Set<String> readMerged = ConcurrentHashMap.newKeySet();
 
-  FanOutPromotion(WeiboStore store, Clock clock, ExecutorService background) {
+  FanOutPromotion(WeiboStore store, Clock clock, ExecutorService background, WriteGate writes) {
+    this.writes = Objects.requireNonNull(writes, "writes is null");
     this.store = Objects.requireNonNull(store, "store is null");
     this.clock = Objects.requireNonNull(clock, "clock is null");
     this.background = Objects.requireNonNull(background, "background is null");
@@ -80,14 +83,22 @@ final class FanOutPromotion {
     if (row.fanOut() == FanOut.READ) {
       return;
     }
+    // A pass per step: each leaves a promotion the next post or follower resumes, so a backup may
+    // pause between two.
     if (row.fanOut() == FanOut.WRITE) {
-      store.users().startPromotion(uid);
+      try (WriteGate.Pass pass = writes.enter()) {
+        store.users().startPromotion(uid);
+      }
     }
     long now = clock.millis();
     List<Post> recent =
         store.posts().postsSince(uid, PostIds.inboxHorizonId(now), Integer.MAX_VALUE);
     for (int i = 0; i < recent.size(); i += OUTBOX_CHUNK) {
-      store.inbox().addToOutbox(uid, recent.subList(i, Math.min(recent.size(), i + OUTBOX_CHUNK)));
+      try (WriteGate.Pass pass = writes.enter()) {
+        store
+            .inbox()
+            .addToOutbox(uid, recent.subList(i, Math.min(recent.size(), i + OUTBOX_CHUNK)));
+      }
     }
     long[] marked = {0};
     store
@@ -99,10 +110,14 @@ final class FanOutPromotion {
             followers -> {
               // Only followers in state following are listed; a marker left by one who unfollows
               // meanwhile is ignored by their timeline, which checks the follow itself.
-              store.inbox().addMarkers(followers, uid, now);
+              try (WriteGate.Pass pass = writes.enter()) {
+                store.inbox().addMarkers(followers, uid, now);
+              }
               marked[0] += followers.size();
             });
-    store.users().finishPromotion(uid);
+    try (WriteGate.Pass pass = writes.enter()) {
+      store.users().finishPromotion(uid);
+    }
     readMerged.add(uid);
     LOG.info(
         "{} now fans out on read ({} followers marked, {} recent posts in its outbox)",

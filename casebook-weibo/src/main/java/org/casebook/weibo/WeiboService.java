@@ -55,7 +55,9 @@ public final class WeiboService implements AutoCloseable {
     Objects.requireNonNull(context, "context is null");
     this.config = Objects.requireNonNull(config, "config is null");
     this.store = WeiboStore.open(context.connection(), WeiboSchema.in(namespace));
-    this.promotion = new FanOutPromotion(store, context.clock(), context.background("promotion"));
+    this.promotion =
+        new FanOutPromotion(
+            store, context.clock(), context.background("promotion"), context.writes());
     this.publisher =
         new Publisher(
             store,

@@ -379,7 +379,10 @@ class WeiboServiceIT {
             new WeiboService(server.contextFor("weibo"), new WeiboConfig(5, 50))) {
       FanOutPromotion elsewhere =
           new FanOutPromotion(
-              store, Clock.systemUTC(), server.contextFor("weibo-other").background("promotion"));
+              store,
+              Clock.systemUTC(),
+              server.contextFor("weibo-other").background("promotion"),
+              server.contextFor("weibo-other").writes());
       atNextTick.set(() -> elsewhere.promote(star));
       publisher.publish(star, "racing");
       assertThat(atNextTick.get()).as("the promotion ran inside the publish").isNull();

@@ -116,6 +116,7 @@ public final class HttpResponse {
           case 431 -> "headers_too_large";
           default -> status >= 500 ? "internal" : "invalid_input";
         };
-    return json(status, new ErrorBody(message, kind, field));
+    HttpResponse r = json(status, new ErrorBody(message, kind, field));
+    return status == 503 ? r.withHeader("Retry-After", Integer.toString(RETRY_AFTER_SECONDS)) : r;
   }
 }

@@ -9,6 +9,12 @@ public record Route(RouteSpec spec, HttpRoutes.Handler handler) {
     Objects.requireNonNull(handler, "handler is null");
   }
 
+  /**
+   * How long a write request waits for a backup's pause of its system before a 503: the pause lasts
+   * that system's snapshots, and the waiting request holds one of the shared workers.
+   */
+  static final java.time.Duration PAUSE_WAIT = java.time.Duration.ofSeconds(5);
+
   /** This route, a write passing {@code gate} for the whole of its handler (a read unchanged). */
   public Route passing(org.casebook.core.WriteGate gate) {
     if (!spec.isWrite()) {
@@ -17,7 +23,7 @@ public record Route(RouteSpec spec, HttpRoutes.Handler handler) {
     return new Route(
         spec,
         request -> {
-          try (org.casebook.core.WriteGate.Pass pass = gate.enter()) {
+          try (org.casebook.core.WriteGate.Pass pass = gate.enter(PAUSE_WAIT)) {
             return handler.handle(request);
           }
         });

@@ -40,4 +40,40 @@ public final class NamedRules {
     }
     return Collections.unmodifiableMap(rules);
   }
+
+  /**
+   * A duration of a rule, a number and a unit ({@code h}, {@code d}, {@code w}, {@code y} of 365
+   * days), in milliseconds: at least one unit, at most a thousand years.
+   *
+   * @param rule the whole rule, for messages
+   * @throws IllegalArgumentException naming the rule
+   */
+  public static long durationMs(String duration, String rule) {
+    String d = duration.strip();
+    if (d.length() < 2) {
+      throw new IllegalArgumentException("rule '" + rule + "': a duration is a number and a unit");
+    }
+    long n;
+    try {
+      n = Long.parseLong(d.substring(0, d.length() - 1));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          "rule '" + rule + "': a duration is a number and a unit (h, d, w, y)", e);
+    }
+    long unit =
+        switch (d.charAt(d.length() - 1)) {
+          case 'h' -> 3_600_000L;
+          case 'd' -> 86_400_000L;
+          case 'w' -> 7 * 86_400_000L;
+          case 'y' -> 365 * 86_400_000L;
+          default ->
+              throw new IllegalArgumentException(
+                  "rule '" + rule + "': the unit is h, d, w or y, got '" + d + "'");
+        };
+    if (n < 1 || n > 1000L * 365 * 86_400_000L / unit) {
+      throw new IllegalArgumentException(
+          "rule '" + rule + "': the number must be 1 or more, and at most a thousand years");
+    }
+    return n * unit;
+  }
 }

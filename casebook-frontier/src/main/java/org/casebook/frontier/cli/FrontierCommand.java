@@ -10,6 +10,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.casebook.core.InvalidInputException;
 import org.casebook.core.Json;
 import org.casebook.core.LocalFileException;
 import org.casebook.core.SystemContext;
@@ -50,6 +51,33 @@ public final class FrontierCommand {
   @Command(name = "channels", mixinStandardHelpOptions = true, description = "List channels.")
   int channels(@Mixin PageOptions page) {
     System.out.println(Json.writePretty(service().channels(page.request(PAGE))));
+    return 0;
+  }
+
+  @Command(
+      name = "purge",
+      mixinStandardHelpOptions = true,
+      description =
+          "Remove old URLs now: with --days, those of one crawl (or one queue with --key) first"
+              + " stored more than that many days ago, as URLFrontier's PurgeURLs; without it,"
+              + " as the retention setting says for every crawl it covers.")
+  int purge(
+      @Option(names = "--crawl", paramLabel = "CRAWL", description = "The crawl ID (with --days).")
+          String crawl,
+      @Option(names = "--key", paramLabel = "KEY", description = "One queue of the crawl.")
+          String key,
+      @Option(names = "--days", paramLabel = "N", description = "Keep URLs younger than N days.")
+          Long days) {
+    FrontierService s = service();
+    if (days == null) {
+      InvalidInputException.check(
+          crawl == null && key == null, "days", "--crawl and --key need --days");
+      System.out.println(Json.writePretty(java.util.Map.of("removed", s.purgeExpired())));
+    } else {
+      InvalidInputException.check(crawl != null, "crawl", "--days needs --crawl");
+      long removed = s.purgeUrls(crawl, key == null ? "" : key, days);
+      System.out.println(Json.writePretty(java.util.Map.of("removed", removed)));
+    }
     return 0;
   }
 

@@ -4,12 +4,10 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -236,17 +234,11 @@ final class PointStore implements AutoCloseable {
     return byTags;
   }
 
-  /** The tag runs of {@code metric}'s series with rows in hours {@code [fromHour, toHour]}. */
-  Set<ByteBuffer> seriesTags(byte[] metric, int fromHour, int toHour) {
-    Set<ByteBuffer> seen = new LinkedHashSet<>();
-    scan(
-        metric,
-        fromHour,
-        toHour,
-        true,
-        null,
-        r -> seen.add(ByteBuffer.wrap(keys.decode(r.getRow()).tags())));
-    return seen;
+  /**
+   * The tag run of each of {@code metric}'s rows in hours {@code [fromHour, toHour]} (keys only).
+   */
+  void rowTags(byte[] metric, int fromHour, int toHour, Consumer<byte[]> tagRuns) {
+    scan(metric, fromHour, toHour, true, null, r -> tagRuns.accept(keys.decode(r.getRow()).tags()));
   }
 
   /** Every row of {@code metric} in the hour range, bucket by bucket, each in key order. */

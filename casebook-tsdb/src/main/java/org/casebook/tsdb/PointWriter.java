@@ -6,17 +6,20 @@ import java.util.Map;
 
 /**
  * Turns checked points into cells — ids for names, the row key, the column, the value — and hands
- * them to the point store, which gathers them per row before they reach HBase.
+ * them to the point store, which gathers them per row before they reach HBase; a series new to the
+ * series index is indexed first.
  */
 final class PointWriter {
   private final PointStore store;
   private final Uids uids;
   private final Compactor compactor;
+  private final SeriesIndex index;
 
-  PointWriter(PointStore store, Uids uids, Compactor compactor) {
+  PointWriter(PointStore store, Uids uids, Compactor compactor, SeriesIndex index) {
     this.store = store;
     this.uids = uids;
     this.compactor = compactor;
+    this.index = index;
   }
 
   /**
@@ -28,17 +31,23 @@ final class PointWriter {
     byte[][] rows = new byte[n][];
     byte[][] qualifiers = new byte[n][];
     byte[][] values = new byte[n][];
+    byte[][] metrics = new byte[n][];
+    byte[][] tagRuns = new byte[n][];
     for (int i = 0; i < n; i++) {
       IncomingPoint p = points.get(i);
       byte[] metric = uids.getOrAssign(UidKind.METRIC, p.metric());
       int hour = TsdbKeys.hourOf(p.timestampMs());
-      rows[i] = store.keys().row(metric, hour, tagRun(p.tags()));
+      metrics[i] = metric;
+      tagRuns[i] = tagRun(p.tags());
+      rows[i] = store.keys().row(metric, hour, tagRuns[i]);
       values[i] = PointCodec.value(p.value(), p.narrowFloat());
       qualifiers[i] =
           PointCodec.qualifier(
               p.timestampMs(), p.millis(), PointCodec.flags(p.value().integer(), values[i].length));
       compactor.touched(rows[i], hour);
     }
+    // Before the points: a lookup must not miss a series whose points can be read.
+    index.index(metrics, tagRuns);
     store.add(rows, qualifiers, values);
   }
 

@@ -231,39 +231,6 @@ final class QueryRunner {
   }
 
   /**
-   * Series of {@code metric} whose tags include every {@code required} pair ({@code *} as a value:
-   * any value of that key), from the row keys of all its hours (OpenTSDB's lookup without meta
-   * tables scans the data table the same way).
-   */
-  List<LookupSeries> lookup(String metric, Map<String, String> required, int limit) {
-    byte[] metricId = metricId(metric);
-    java.util.Set<ByteBuffer> seen =
-        store.seriesTags(metricId, 0, TsdbKeys.hourOf(clock.millis()) + 24 * 366);
-    List<LookupSeries> out = new ArrayList<>();
-    for (ByteBuffer tagBytes : seen) {
-      Map<String, String> tags = tagNames(tagBytes);
-      boolean match = true;
-      for (Map.Entry<String, String> req : required.entrySet()) {
-        String v = tags.get(req.getKey());
-        if (v == null || !(req.getValue().equals("*") || req.getValue().equals(v))) {
-          match = false;
-          break;
-        }
-      }
-      if (match) {
-        out.add(new LookupSeries(TsdbKeys.tsuid(metricId, tagBytes.array()), metric, tags));
-        if (out.size() >= limit) {
-          break;
-        }
-      }
-    }
-    return out;
-  }
-
-  /** A series found by a lookup. */
-  record LookupSeries(String tsuid, String metric, Map<String, String> tags) {}
-
-  /**
    * The latest point of each series of {@code metric} whose tags include {@code required}, looking
    * back {@code backScanHours} hours from now.
    */

@@ -22,6 +22,9 @@ import org.casebook.core.key.KeyRange;
  * data  row [salt] | metric id | hour | tagk id tagv id …   one row per series and hour,
  *                                                           one column per point (or one
  *                                                           compacted cell)
+ * series row 0x00 | metric id                  the metric's series are all indexed (id 0: since
+ *                                              when the index exists)
+ *        row 0x01 | metric id | tagk id tagv id …   one row per series (its tsuid)
  * </pre>
  *
  * Ids are {@value #UID_WIDTH} bytes, as OpenTSDB's: fixed width, so the tag pairs at the end of a
@@ -88,6 +91,31 @@ final class TsdbKeys {
           .part("tags", PartType.TAIL)
           .build();
 
+  static final int INDEX_STATE_SPACE = 0;
+  static final int INDEX_SERIES_SPACE = 1;
+
+  /**
+   * The series index's state of a metric: whether every series of it is indexed. Metric id 0 is
+   * never handed out (counters start at 1); its row records when the index came to be.
+   */
+  static final KeyLayout INDEX_STATE =
+      KeyLayout.named("series index state row")
+          .part("space", PartType.BYTE)
+          .fixed("metric", UID_WIDTH)
+          .build();
+
+  /**
+   * One series of a metric, ever written: its tsuid after a space byte, unsalted (a lookup reads
+   * one metric's series in one bounded scan; each row is written once, so there is no hot spot to
+   * spread).
+   */
+  static final KeyLayout INDEX_SERIES =
+      KeyLayout.named("series index row")
+          .part("space", PartType.BYTE)
+          .fixed("metric", UID_WIDTH)
+          .part("tags", PartType.TAIL)
+          .build();
+
   static final List<KeyLayout> ALL =
       List.of(
           UID_COUNTER,
@@ -96,7 +124,9 @@ final class TsdbKeys {
           DATA,
           SALTED_DATA,
           AnnotationKeys.GLOBAL,
-          AnnotationKeys.SERIES);
+          AnnotationKeys.SERIES,
+          INDEX_STATE,
+          INDEX_SERIES);
 
   private TsdbKeys() {}
 
@@ -212,6 +242,33 @@ final class TsdbKeys {
           });
     }
     return out;
+  }
+
+  // ---- series index ----
+
+  /** The index row of the series {@code metric} and {@code tags} (a tag run). */
+  static byte[] indexSeriesRow(byte[] metric, byte[] tags) {
+    return INDEX_SERIES.encode(INDEX_SERIES_SPACE, metric, tags);
+  }
+
+  /** The index rows of {@code metric}'s series, in tsuid order. */
+  static KeyRange indexSeriesOf(byte[] metric) {
+    return KeyRange.prefix(INDEX_SERIES.prefix(INDEX_SERIES_SPACE, metric));
+  }
+
+  /** The tag run of a series index row. */
+  static byte[] indexSeriesTags(byte[] row) {
+    return (byte[]) INDEX_SERIES.decode(row).get("tags");
+  }
+
+  /** The row saying whether every series of {@code metric} is indexed. */
+  static byte[] indexStateRow(byte[] metric) {
+    return INDEX_STATE.encode(INDEX_STATE_SPACE, metric);
+  }
+
+  /** The row recording the index's start: metric id 0, which is never handed out. */
+  static byte[] indexBirthRow() {
+    return indexStateRow(uid(0));
   }
 
   // ---- data rows ----

@@ -21,15 +21,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The three tables, in namespace {@code tsdb} unless the {@code namespace} setting names another.
+ * The four tables, in namespace {@code tsdb} unless the {@code namespace} setting names another.
  * Family and qualifier names are one byte, as the seed advises: HBase repeats them in every cell.
  *
  * <p>Compression: ZSTD on the data table (points are most of the bytes and are read by scans, which
  * ZSTD kept at Snappy's rate with 1.7× less disk; 7.7× less than none), Snappy on the small
  * in-memory uid table and on the annotation table (a few notes, read per query and by GUIs);
- * figures in docs/SCALING.md.
+ * figures in docs/SCALING.md. The series index is Snappy too: small keys without values, read by
+ * lookups that wait for the answer.
  */
-record TsdbSchema(String namespace, TableName uid, TableName data, TableName annotation) {
+record TsdbSchema(
+    String namespace, TableName uid, TableName data, TableName annotation, TableName series) {
   private static final Logger LOG = LoggerFactory.getLogger(TsdbSchema.class);
 
   static final String DEFAULT_NAMESPACE = "tsdb";
@@ -52,12 +54,23 @@ record TsdbSchema(String namespace, TableName uid, TableName data, TableName ann
 
   static final byte[] NOTE = Bytes.toBytes("j");
 
+  /**
+   * series index family: {@link #SEEN} on a series row (empty), {@link #INDEXED} on a metric's
+   * state row (every series indexed), {@link #BORN} on the index's own state row.
+   */
+  static final byte[] S = Bytes.toBytes("s");
+
+  static final byte[] SEEN = Bytes.toBytes("e");
+  static final byte[] INDEXED = Bytes.toBytes("c");
+  static final byte[] BORN = Bytes.toBytes("b");
+
   static TsdbSchema in(String namespace) {
     return new TsdbSchema(
         namespace,
         TableName.valueOf(namespace, "uid"),
         TableName.valueOf(namespace, "data"),
-        TableName.valueOf(namespace, "annotation"));
+        TableName.valueOf(namespace, "annotation"),
+        TableName.valueOf(namespace, "series"));
   }
 
   /**
@@ -85,7 +98,14 @@ record TsdbSchema(String namespace, TableName uid, TableName data, TableName ann
             // Notes are few and small; unsalted, as OpenTSDB's global notes are.
             List.of(FamilySpec.of("a").withCompression(SNAPPY)),
             SplitPoints.none(),
-            AnnotationKeys.GLOBAL.shape() + "; " + AnnotationKeys.SERIES.shape()));
+            AnnotationKeys.GLOBAL.shape() + "; " + AnnotationKeys.SERIES.shape()),
+        new TableSpec(
+            series,
+            // One row per series, written once: no salt (nothing hot to spread), no splits up
+            // front (a metric's series are one key range, as the data rows' are).
+            List.of(FamilySpec.of("s").withCompression(SNAPPY)),
+            SplitPoints.none(),
+            TsdbKeys.INDEX_STATE.shape() + "; " + TsdbKeys.INDEX_SERIES.shape()));
   }
 
   /**

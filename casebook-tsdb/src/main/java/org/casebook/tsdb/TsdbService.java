@@ -35,6 +35,8 @@ public final class TsdbService implements AutoCloseable {
   private final WriteGate writes;
   private final WriteGate.Registration flushOnPause;
   private final QueryRunner queries;
+  private final SeriesIndex seriesIndex;
+  private final SeriesLookup lookups;
   private final io.micrometer.core.instrument.Counter pointsDeleted;
   private final io.micrometer.core.instrument.Counter rowsPurged;
   private final Annotations annotations;
@@ -80,6 +82,12 @@ public final class TsdbService implements AutoCloseable {
             TsdbKeys.data(config.saltBuckets()),
             context.background("gather-" + config.namespace()));
     this.uids = new Uids(uidStore);
+    // Before any write: the index's first use records the last metric that may have old data.
+    this.seriesIndex =
+        new SeriesIndex(
+            new SeriesIndexStore(context.connection(), schema),
+            uidStore.lastUid(UidKind.METRIC),
+            SeriesIndex.CACHED_SERIES);
     this.compactor =
         new Compactor(
             points,
@@ -87,7 +95,7 @@ public final class TsdbService implements AutoCloseable {
             config.compactionDelaySeconds(),
             config.backgroundCompaction(),
             context.metrics());
-    this.writer = new PointWriter(points, uids, compactor);
+    this.writer = new PointWriter(points, uids, compactor, seriesIndex);
     this.queries =
         new QueryRunner(
             points,
@@ -97,6 +105,7 @@ public final class TsdbService implements AutoCloseable {
             context.sideWork(),
             config.maxTags(),
             config.queryLimits());
+    this.lookups = new SeriesLookup(queries, points, seriesIndex, clock, context.metrics());
     this.pointsDeleted = context.metrics().counter("casebook.tsdb.deleted.points");
     this.rowsPurged = context.metrics().counter("casebook.tsdb.retention.purged.rows");
     this.annotations =
@@ -231,26 +240,31 @@ public final class TsdbService implements AutoCloseable {
     return out;
   }
 
-  /** Series of a metric whose tags include the given pairs ({@code *}: any value of the key). */
+  /**
+   * Series of a metric whose tags include the given pairs ({@code *}: any value of the key), in
+   * tsuid order: from the series index, or from the data rows while the metric is not indexed.
+   */
   public LookupAnswer lookup(String metric, List<TagPair> tags, int limit) {
-    long started = System.nanoTime();
-    Map<String, String> required = new LinkedHashMap<>();
-    for (TagPair t : tags) {
-      required.put(t.key(), t.value());
-    }
-    List<LookupResult> results = new ArrayList<>();
-    for (QueryRunner.LookupSeries s : queries.lookup(metric, required, limit)) {
-      results.add(new LookupResult(s.tsuid(), s.metric(), s.tags()));
-    }
-    return new LookupAnswer(
-        "LOOKUP",
-        metric,
-        tags,
-        limit,
-        (System.nanoTime() - started) / 1_000_000,
-        results,
-        0,
-        results.size());
+    return lookups.answer(metric, tags, limit);
+  }
+
+  /** The lookups (tests in this package). */
+  SeriesLookup lookups() {
+    return lookups;
+  }
+
+  /**
+   * Indexes the series of every metric from its data rows (each read once, keys only), for data
+   * written before the series index existed; {@code metricsDone} hears of each metric finished.
+   */
+  public ReindexReport reindex(LongConsumer metricsDone) {
+    int to = TsdbKeys.hourOf(clock.millis()) + 24 * 366;
+    List<byte[]> metrics = new ArrayList<>();
+    uidStore.names(UidKind.METRIC, "", Integer.MAX_VALUE).forEach(m -> metrics.add(m.id()));
+    // No pass: each index row is one idempotent put of its own, and a metric is marked complete
+    // only after its rows, so any snapshot holds a consistent index (at worst a metric to redo).
+    return seriesIndex.reindex(
+        metrics, (id, tags) -> points.rowTags(id, 0, to, tags), clock, metricsDone);
   }
 
   /** The latest point of each series matching {@code metric{tags}} within {@code backScanHours}. */

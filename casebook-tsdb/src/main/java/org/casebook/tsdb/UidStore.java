@@ -76,6 +76,17 @@ final class UidStore {
     }
   }
 
+  /** The last id the kind's counter handed out (0 if none). */
+  long lastUid(UidKind kind) {
+    byte[] row = TsdbKeys.counterRow(kind);
+    try (Table t = connection.getTable(schema.uid())) {
+      byte[] v = t.get(new Get(row).addColumn(TsdbSchema.U, TsdbSchema.NEXT)).value();
+      return v == null ? 0 : Bytes.toLong(v);
+    } catch (IOException e) {
+      throw StorageException.of("read an id counter", e);
+    }
+  }
+
   void putReverse(UidKind kind, byte[] id, String name) {
     byte[] row = TsdbKeys.reverseRow(kind, id);
     try (Table t = connection.getTable(schema.uid())) {

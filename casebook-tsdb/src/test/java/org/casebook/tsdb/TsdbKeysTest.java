@@ -23,7 +23,7 @@ class TsdbKeysTest {
 
   @Test
   void everyLayoutRoundTripsAndKeepsItsOrder() {
-    assertThat(TsdbKeys.ALL).hasSize(7);
+    assertThat(TsdbKeys.ALL).hasSize(9);
     for (KeyLayout layout : TsdbKeys.ALL) {
       KeyLayoutChecks.verify(layout, 300, TsdbKeysTest::generator);
     }
@@ -39,6 +39,24 @@ class TsdbKeysTest {
       r.nextBytes(b);
       return b;
     };
+  }
+
+  @Test
+  void aMetricsIndexedSeriesAreOneRangeInTsuidOrder() {
+    byte[] next = {0, 0, 2};
+    org.casebook.core.key.KeyRange range = TsdbKeys.indexSeriesOf(METRIC);
+    assertThat(range.contains(TsdbKeys.indexSeriesRow(METRIC, TAGS))).isTrue();
+    assertThat(range.contains(TsdbKeys.indexSeriesRow(METRIC, new byte[0]))).isTrue();
+    assertThat(range.contains(TsdbKeys.indexSeriesRow(next, TAGS))).isFalse();
+    assertThat(range.contains(TsdbKeys.indexStateRow(METRIC))).isFalse();
+    assertThat(range.contains(TsdbKeys.indexBirthRow())).isFalse();
+    // Row order is the tag run's unsigned byte order: a lookup's answer is in tsuid order.
+    byte[] high = {0, 0, 1, (byte) 0x80, 0, 1};
+    byte[] low = {0, 0, 1, 0x7F, 0, 1};
+    assertThat(
+            java.util.Arrays.compareUnsigned(
+                TsdbKeys.indexSeriesRow(METRIC, low), TsdbKeys.indexSeriesRow(METRIC, high)))
+        .isNegative();
   }
 
   @Test
@@ -61,6 +79,15 @@ class TsdbKeysTest {
         readme,
         "reverse row",
         TsdbKeys.UID_REVERSE.explain(TsdbKeys.REVERSE_SPACE, (int) UidKind.METRIC.code(), METRIC));
+    assertLine(
+        readme, "index state", TsdbKeys.INDEX_STATE.explain(TsdbKeys.INDEX_STATE_SPACE, METRIC));
+    assertLine(
+        readme,
+        "index series",
+        TsdbKeys.INDEX_SERIES.explain(TsdbKeys.INDEX_SERIES_SPACE, METRIC, TAGS));
+    assertThat(TsdbKeys.indexSeriesRow(METRIC, TAGS))
+        .isEqualTo(TsdbKeys.INDEX_SERIES.encode(TsdbKeys.INDEX_SERIES_SPACE, METRIC, TAGS));
+    assertThat(TsdbKeys.indexSeriesTags(TsdbKeys.indexSeriesRow(METRIC, TAGS))).isEqualTo(TAGS);
     long offset42 = HOUR * 3_600_000L + 42_000;
     assertLine(
         readme, "t: ", hex(PointCodec.qualifier(offset42, false, PointCodec.flags(true, 1))));

@@ -11,6 +11,7 @@ import org.casebook.core.LocalFileException;
 import org.casebook.core.SystemContext;
 import org.casebook.core.cli.Progress;
 import org.casebook.tsdb.ImportReport;
+import org.casebook.tsdb.ReindexReport;
 import org.casebook.tsdb.TsdbService;
 import org.casebook.tsdb.UidAssignment;
 import org.casebook.tsdb.gen.TsdbGenerator;
@@ -232,6 +233,23 @@ public final class TsdbCommand {
       out.put("purgedRows", service.purgeExpired());
     }
     System.out.println(Json.writePretty(out));
+    return 0;
+  }
+
+  @Command(
+      name = "reindex",
+      mixinStandardHelpOptions = true,
+      description =
+          "Build the series index from the data rows (each read once, keys only), for points"
+              + " written before the index existed; until then lookups of those metrics read"
+              + " their data rows. Safe to rerun and to run while serving.")
+  int reindex() {
+    ReindexReport report;
+    try (TsdbService service = service();
+        Progress p = Progress.start("reindex", 0, "metrics")) {
+      report = service.reindex(p::advance);
+    }
+    System.out.println(Json.writePretty(report));
     return 0;
   }
 

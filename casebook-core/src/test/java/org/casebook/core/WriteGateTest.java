@@ -72,20 +72,8 @@ class WriteGateTest {
     WriteGate gate = new WriteGate("t");
     AtomicInteger flushed = new AtomicInteger();
     gate.flushOnPause(flushed::incrementAndGet);
-    CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    Thread writer =
-        new Thread(
-            () -> {
-              try (WriteGate.Pass pass = gate.enter()) {
-                entered.countDown();
-                release.await();
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-            });
-    writer.start();
-    entered.await();
+    Thread writer = writerHolding(gate, release);
     Thread releaser =
         new Thread(
             () -> {
@@ -111,20 +99,8 @@ class WriteGateTest {
   @Test
   void aPauseThatCannotDrainGivesUpAndLetsWritesGoOn() throws Exception {
     WriteGate gate = new WriteGate("t");
-    CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    Thread writer =
-        new Thread(
-            () -> {
-              try (WriteGate.Pass pass = gate.enter()) {
-                entered.countDown();
-                release.await();
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-            });
-    writer.start();
-    entered.await();
+    Thread writer = writerHolding(gate, release);
     assertThatThrownBy(() -> gate.pause(Duration.ofMillis(50)))
         .isInstanceOf(StorageException.class)
         .hasMessageContaining("1 write(s) of t still running");
@@ -196,5 +172,24 @@ class WriteGateTest {
           .isInstanceOf(IllegalStateException.class);
     }
     assertThat(gate.inFlight()).isZero();
+  }
+
+  /** A writer thread that holds a pass of {@code gate} until {@code release}; started, inside. */
+  private static Thread writerHolding(WriteGate gate, CountDownLatch release)
+      throws InterruptedException {
+    CountDownLatch entered = new CountDownLatch(1);
+    Thread writer =
+        new Thread(
+            () -> {
+              try (WriteGate.Pass pass = gate.enter()) {
+                entered.countDown();
+                release.await();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
+    writer.start();
+    entered.await();
+    return writer;
   }
 }

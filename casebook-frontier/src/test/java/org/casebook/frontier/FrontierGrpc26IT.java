@@ -15,14 +15,12 @@ import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import crawlercommons.urlfrontier.Urlfrontier.URLStatusRequest;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.stub.StreamObserver;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.casebook.core.HBaseRuntime;
 import org.casebook.core.testing.EmbeddedHBase;
 import org.casebook.core.testing.TestIds;
+import org.casebook.frontier.wire.testing.PutStreams;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -77,36 +75,7 @@ class FrontierGrpc26IT {
 
   /** PutDiscovered: every batch sent on one stream, every ack once the stream completed. */
   private List<BatchAck> putDiscovered(DiscoveredBatch... batches) {
-    List<BatchAck> acks = new ArrayList<>();
-    CompletableFuture<Void> done = new CompletableFuture<>();
-    StreamObserver<DiscoveredBatch> in =
-        f.async.putDiscovered(
-            new StreamObserver<>() {
-              @Override
-              public void onNext(BatchAck value) {
-                synchronized (acks) {
-                  acks.add(value);
-                }
-              }
-
-              @Override
-              public void onError(Throwable t) {
-                done.completeExceptionally(t);
-              }
-
-              @Override
-              public void onCompleted() {
-                done.complete(null);
-              }
-            });
-    for (DiscoveredBatch b : batches) {
-      in.onNext(b);
-    }
-    in.onCompleted();
-    done.orTimeout(60, TimeUnit.SECONDS).join();
-    synchronized (acks) {
-      return List.copyOf(acks);
-    }
+    return PutStreams.stream(f.async::putDiscovered, List.of(batches));
   }
 
   @Test

@@ -1,8 +1,5 @@
 package org.casebook.server;
 
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -41,8 +38,6 @@ import picocli.CommandLine.ParentCommand;
       BackupCommand.Delete.class
     })
 final class BackupCommand {
-  private static final DateTimeFormatter DEFAULT_NAME =
-      DateTimeFormatter.ofPattern("'backup-'yyyyMMdd-HHmmss", Locale.ROOT);
 
   private final List<CasebookSystem> systems;
   private final CliContext context;
@@ -130,14 +125,26 @@ final class BackupCommand {
   }
 
   static void print(Backup b) {
+    print(
+        b.name(),
+        b.created().toString(),
+        b.tables().size(),
+        b.systems(),
+        b.bytes(),
+        b.bytesFreedByDelete());
+  }
+
+  /** One backup's line, from its fields (a serve's answer gives them as JSON). */
+  static void print(
+      String name, String created, int tables, List<String> systems, long bytes, long freed) {
     System.out.printf(
         "%s  taken %s  %d table(s) of %s  refers to %s; deleting it frees %s%n",
-        b.name(),
-        b.created(),
-        b.tables().size(),
-        String.join(", ", b.systems()),
-        BackupCatalog.readable(b.bytes()),
-        BackupCatalog.readable(b.bytesFreedByDelete()));
+        name,
+        created,
+        tables,
+        String.join(", ", systems),
+        BackupCatalog.readable(bytes),
+        BackupCatalog.readable(freed));
   }
 
   @Command(
@@ -181,7 +188,7 @@ final class BackupCommand {
 
     @Override
     public Integer call() {
-      String backup = name != null ? name : DEFAULT_NAME.format(ZonedDateTime.now(ZoneOffset.UTC));
+      String backup = name != null ? name : BackupCatalog.defaultName();
       Map<String, List<TableName>> declared = parent.declared(systems);
       if (!online) {
         java.util.Optional<java.net.URI> serve = parent.serveAddress();

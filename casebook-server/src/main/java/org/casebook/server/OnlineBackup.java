@@ -1,14 +1,10 @@
 package org.casebook.server;
 
 import java.time.Duration;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.hbase.TableName;
 import org.casebook.core.InvalidInputException;
@@ -32,9 +28,6 @@ final class OnlineBackup {
   /** How long the writes in flight may take to finish before a system's pause gives up. */
   static final Duration DRAIN = Duration.ofSeconds(20);
 
-  static final DateTimeFormatter DEFAULT_NAME =
-      DateTimeFormatter.ofPattern("'backup-'yyyyMMdd-HHmmss", Locale.ROOT);
-
   /** The request: both fields optional (every served system; {@code backup-<UTC time>}). */
   record Request(String name, List<String> systems) {}
 
@@ -48,8 +41,7 @@ final class OnlineBackup {
 
   HttpResponse create(HttpRequest req) {
     Request r = req.body().length == 0 ? new Request(null, null) : req.body(Request.class);
-    String name =
-        r.name() != null ? r.name() : DEFAULT_NAME.format(ZonedDateTime.now(ZoneOffset.UTC));
+    String name = r.name() != null ? r.name() : BackupCatalog.defaultName();
     List<String> chosen =
         r.systems() == null || r.systems().isEmpty()
             ? List.copyOf(served.keySet())

@@ -102,21 +102,26 @@ final class ServeCommand implements Callable<Integer> {
   /** The token from --token-file, else --token / $CASEBOOK_TOKEN, else open writes. */
   AccessRule accessRule() {
     if (tokenFile != null) {
-      try {
-        String first =
-            java.nio.file.Files.readAllLines(tokenFile, java.nio.charset.StandardCharsets.UTF_8)
-                .stream()
-                .findFirst()
-                .orElse("")
-                .strip();
-        org.casebook.core.InvalidInputException.check(
-            !first.isEmpty(), "token-file", tokenFile + " is empty");
-        return AccessRule.token(first);
-      } catch (java.io.IOException e) {
-        throw org.casebook.core.LocalFileException.of("read the token file", tokenFile, e);
-      }
+      return AccessRule.token(readTokenFile(tokenFile));
     }
     return token == null || token.isBlank() ? AccessRule.open() : AccessRule.token(token);
+  }
+
+  /** The token in the first line of {@code tokenFile}; an empty one is refused. */
+  static String readTokenFile(java.nio.file.Path tokenFile) {
+    try {
+      String first =
+          java.nio.file.Files.readAllLines(tokenFile, java.nio.charset.StandardCharsets.UTF_8)
+              .stream()
+              .findFirst()
+              .orElse("")
+              .strip();
+      org.casebook.core.InvalidInputException.check(
+          !first.isEmpty(), "token-file", tokenFile + " is empty");
+      return first;
+    } catch (java.io.IOException e) {
+      throw org.casebook.core.LocalFileException.of("read the token file", tokenFile, e);
+    }
   }
 
   @Override

@@ -7,7 +7,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -16,11 +15,9 @@ import java.util.Map;
 import org.casebook.core.ConflictException;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.Json;
-import org.casebook.core.LocalFileException;
 import org.casebook.core.NotFoundException;
 import org.casebook.core.PreconditionFailedException;
 import org.casebook.core.StorageException;
-import org.casebook.core.backup.BackupCatalog;
 
 /**
  * {@code backup create} beside a running serve: the serve takes it ({@code POST /api/backups}), as
@@ -63,26 +60,18 @@ final class ServedBackup {
     }
     List<String> names = new java.util.ArrayList<>();
     answer.path("systems").forEach(n -> names.add(n.asText()));
-    System.out.printf(
-        "%s  taken %s  %d table(s) of %s  refers to %s; deleting it frees %s%n",
+    BackupCommand.print(
         answer.path("name").asText(),
         answer.path("created").asText(),
         answer.path("tables").size(),
-        String.join(", ", names),
-        BackupCatalog.readable(answer.path("bytes").asLong(-1)),
-        BackupCatalog.readable(answer.path("bytesFreedByDelete").asLong(-1)));
+        names,
+        answer.path("bytes").asLong(-1),
+        answer.path("bytesFreedByDelete").asLong(-1));
   }
 
   private static String token(Path tokenFile) {
     if (tokenFile != null) {
-      try {
-        return Files.readAllLines(tokenFile, StandardCharsets.UTF_8).stream()
-            .findFirst()
-            .orElse("")
-            .strip();
-      } catch (IOException e) {
-        throw LocalFileException.of("read the token file", tokenFile, e);
-      }
+      return ServeCommand.readTokenFile(tokenFile);
     }
     String env = System.getenv("CASEBOOK_TOKEN");
     return env == null || env.isBlank() ? null : env.strip();

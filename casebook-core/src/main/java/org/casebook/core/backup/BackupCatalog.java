@@ -233,6 +233,16 @@ public final class BackupCatalog {
     }
   }
 
+  private static final java.time.format.DateTimeFormatter DEFAULT_NAME =
+      java.time.format.DateTimeFormatter.ofPattern(
+              "'backup-'yyyyMMdd-HHmmss", java.util.Locale.ROOT)
+          .withZone(java.time.ZoneOffset.UTC);
+
+  /** The name of a backup taken now when none is given: {@code backup-<UTC date-time>}. */
+  public static String defaultName() {
+    return DEFAULT_NAME.format(Instant.now());
+  }
+
   /** Every backup, oldest first. */
   public List<Backup> list() {
     try (Admin admin = connection.getAdmin()) {

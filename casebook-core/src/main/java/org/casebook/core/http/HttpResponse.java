@@ -87,15 +87,11 @@ public final class HttpResponse {
               com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
           String field) {}
 
-  /** Seconds a client is asked to wait before it tries a 503 again. */
+  /** Seconds a client is asked to wait before it tries a 503 again (the server adds the header). */
   public static final int RETRY_AFTER_SECONDS = 5;
 
-  /** The error of {@code kind}; a 503 (storage unavailable, a shutdown) says when to retry. */
   public static HttpResponse error(ErrorKind kind, String message, String field) {
-    HttpResponse r = json(kind.httpStatus(), new ErrorBody(message, kind.code(), field));
-    return kind.httpStatus() == 503
-        ? r.withHeader("Retry-After", Integer.toString(RETRY_AFTER_SECONDS))
-        : r;
+    return json(kind.httpStatus(), new ErrorBody(message, kind.code(), field));
   }
 
   /** 401: the request changes data and did not present the write token. */
@@ -116,7 +112,6 @@ public final class HttpResponse {
           case 431 -> "headers_too_large";
           default -> status >= 500 ? "internal" : "invalid_input";
         };
-    HttpResponse r = json(status, new ErrorBody(message, kind, field));
-    return status == 503 ? r.withHeader("Retry-After", Integer.toString(RETRY_AFTER_SECONDS)) : r;
+    return json(status, new ErrorBody(message, kind, field));
   }
 }

@@ -184,13 +184,8 @@ public final class TsdbRoutes {
           kind = ErrorKind.INVALID_INPUT;
         }
         String message = kind == ErrorKind.INTERNAL ? "internal error" : e.getMessage();
-        HttpResponse r =
-            HttpResponse.json(
-                status,
-                new OpenTsdbError(new ErrorDetail(status, message, null, field, kind.code())));
-        return status == 503
-            ? r.withHeader("Retry-After", Integer.toString(HttpResponse.RETRY_AFTER_SECONDS))
-            : r;
+        return HttpResponse.json(
+            status, new OpenTsdbError(new ErrorDetail(status, message, null, field, kind.code())));
       }
     };
   }

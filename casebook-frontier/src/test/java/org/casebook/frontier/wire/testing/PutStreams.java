@@ -8,19 +8,29 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /** PutURLs for tests: one stream, every item sent, every acknowledgement once it completed. */
 public final class PutStreams {
   private PutStreams() {}
 
   public static List<AckMessage> putAll(URLFrontierGrpc.URLFrontierStub stub, URLItem... items) {
-    List<AckMessage> acks = new ArrayList<>();
+    return stream(stub::putURLs, List.of(items));
+  }
+
+  /**
+   * Any client stream: opens it with {@code open}, sends every item, and answers every reply once
+   * the server completed the stream.
+   */
+  public static <I, A> List<A> stream(
+      Function<StreamObserver<A>, StreamObserver<I>> open, List<I> items) {
+    List<A> acks = new ArrayList<>();
     CompletableFuture<Void> done = new CompletableFuture<>();
-    StreamObserver<URLItem> in =
-        stub.putURLs(
+    StreamObserver<I> in =
+        open.apply(
             new StreamObserver<>() {
               @Override
-              public void onNext(AckMessage value) {
+              public void onNext(A value) {
                 synchronized (acks) {
                   acks.add(value);
                 }
@@ -36,7 +46,7 @@ public final class PutStreams {
                 done.complete(null);
               }
             });
-    for (URLItem it : items) {
+    for (I it : items) {
       in.onNext(it);
     }
     in.onCompleted();

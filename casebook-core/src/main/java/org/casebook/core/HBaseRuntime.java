@@ -52,6 +52,12 @@ public final class HBaseRuntime implements Closeable {
   private static final String LOCK_FILE = "casebook.lock";
   private static final String RUNTIME_FILE = "casebook-runtime.properties";
 
+  /**
+   * {@code false} makes the embedded runtime's connection call its region server over loopback RPC
+   * like any other client, instead of in process (the default).
+   */
+  public static final String IN_PROCESS_CALLS_KEY = "casebook.embedded.in-process-calls";
+
   /** How often the embedded region server reports to its master, in ms. */
   static final String REPORT_INTERVAL_KEY = "hbase.regionserver.msginterval";
 
@@ -383,6 +389,7 @@ public final class HBaseRuntime implements Closeable {
     conf.set("hbase.netty.rpcserver.allocator", "heap");
     conf.setBoolean("hbase.server.allocator.pool.enabled", false);
     overrides.forEach(conf::set);
+    boolean inProcess = inProcessCalls(conf);
 
     MiniZooKeeperCluster zk = new MiniZooKeeperCluster(conf);
     LocalHBaseCluster cluster = null;
@@ -403,7 +410,8 @@ public final class HBaseRuntime implements Closeable {
       conf.setInt(HConstants.ZOOKEEPER_CLIENT_PORT, zkPort);
       cluster = new LocalHBaseCluster(conf, 1, 1, HMaster.class, HRegionServer.class);
       cluster.startup();
-      connection = ConnectionFactory.createConnection(conf);
+      connection =
+          inProcess ? inProcessConnection(conf, cluster) : ConnectionFactory.createConnection(conf);
       awaitRegionServer(connection, 120_000);
       Path runtimeFile = dataDir.resolve(RUNTIME_FILE);
       Properties p = new Properties();
@@ -419,7 +427,12 @@ public final class HBaseRuntime implements Closeable {
           false,
           conf,
           connection,
-          "embedded (data " + dataDir + ", ZooKeeper 127.0.0.1:" + zkPort + ")",
+          "embedded (data "
+              + dataDir
+              + ", ZooKeeper 127.0.0.1:"
+              + zkPort
+              + (inProcess ? ", in-process calls" : "")
+              + ")",
           millisSince(t0),
           zk,
           cluster,
@@ -430,6 +443,38 @@ public final class HBaseRuntime implements Closeable {
       closeQuietlyAfterFailure(connection, cluster, zk, e);
       throw e;
     }
+  }
+
+  /**
+   * Whether the embedded runtime's connection calls its region server in process ({@link
+   * #IN_PROCESS_CALLS_KEY}, on unless set to {@code false}).
+   */
+  static boolean inProcessCalls(Configuration conf) {
+    String value = conf.getTrimmed(IN_PROCESS_CALLS_KEY, "true");
+    InvalidInputException.check(
+        value.equals("true") || value.equals("false"),
+        IN_PROCESS_CALLS_KEY,
+        "must be true or false, not " + value);
+    return value.equals("true");
+  }
+
+  /**
+   * The connection HBase gives its own servers: a call to a region of the local region server runs
+   * on the caller's thread in that server's request code, with no socket, no Netty and no handler
+   * queue between them (a Get over loopback RPC costs several times the Get itself). Master calls
+   * and other servers' regions still go over RPC. Processes attached to this HBase (a CLI beside a
+   * serve, MapReduce tasks) connect over RPC as before.
+   */
+  private static Connection inProcessConnection(Configuration conf, LocalHBaseCluster cluster)
+      throws IOException {
+    HRegionServer server = cluster.getRegionServer(0);
+    return org.apache.hadoop.hbase.client.ServerConnectionUtils.createShortCircuitConnection(
+        conf,
+        null,
+        server.getServerName(),
+        server.getRSRpcServices(),
+        server.getRSRpcServices(),
+        null);
   }
 
   private static void closeQuietlyAfterFailure(

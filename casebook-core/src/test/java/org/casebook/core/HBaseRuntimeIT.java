@@ -25,6 +25,10 @@ class HBaseRuntimeIT {
     assertThat(runtime.mode()).isEqualTo(HBaseRuntime.Mode.EMBEDDED);
     assertThat(runtime.attached()).isFalse();
     assertThat(runtime.liveRegionServers()).isEqualTo(1);
+    assertThat(runtime.connection().getClass().getSimpleName())
+        .as("the owner calls its own region server in process")
+        .isEqualTo("ShortCircuitingClusterConnection");
+    assertThat(runtime.description()).contains("in-process calls");
     assertThat(java.nio.file.Files.getPosixFilePermissions(EmbeddedHBase.dataDir()))
         .as("the data directory is private to its user")
         .isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
@@ -75,8 +79,15 @@ class HBaseRuntimeIT {
         }
       }
     }
-    try (HBaseRuntime second = HBaseRuntime.start(RuntimeSettings.embedded(dir))) {
+    // The second start calls its region server over RPC, and reads what the first wrote in process.
+    try (HBaseRuntime second =
+        HBaseRuntime.start(
+            RuntimeSettings.embedded(dir)
+                .withOverrides(java.util.Map.of(HBaseRuntime.IN_PROCESS_CALLS_KEY, "false")))) {
       assertThat(second.attached()).isFalse();
+      assertThat(second.connection().getClass().getSimpleName())
+          .isNotEqualTo("ShortCircuitingClusterConnection");
+      assertThat(second.description()).doesNotContain("in-process calls");
       try (Table t = second.connection().getTable(name)) {
         for (int i = 0; i < 100; i++) {
           assertThat(Bytes.toInt(t.get(new Get(Bytes.toBytes("row" + i))).getValue(F, F)))

@@ -7,7 +7,10 @@ import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HConstants;
 import org.junit.jupiter.api.Test;
 
-/** The deadlines a cluster connection gets, and the operator's own values left alone. */
+/**
+ * The connection's settings: a cluster connection's deadlines (the operator's own values kept), and
+ * the embedded connection's in-process calls.
+ */
 class RequestDeadlinesTest {
   @Test
   void theConnectionGetsTheDeadlinesWhereOnlyHBaseDefaultsSpeak() {
@@ -27,5 +30,18 @@ class RequestDeadlinesTest {
     Configuration client = HBaseRuntime.withRequestDeadlines(conf);
     assertThat(client.getInt(HConstants.HBASE_CLIENT_OPERATION_TIMEOUT, 0)).isEqualTo(60_000);
     assertThat(client.getInt(HConstants.HBASE_CLIENT_META_OPERATION_TIMEOUT, 0)).isEqualTo(10_000);
+  }
+
+  @Test
+  void inProcessCallsAreOnUnlessTurnedOffAndAnyOtherValueIsRefused() {
+    Configuration conf = HBaseConfiguration.create();
+    assertThat(HBaseRuntime.inProcessCalls(conf)).isTrue();
+    conf.set(HBaseRuntime.IN_PROCESS_CALLS_KEY, "false");
+    assertThat(HBaseRuntime.inProcessCalls(conf)).isFalse();
+    conf.set(HBaseRuntime.IN_PROCESS_CALLS_KEY, "no");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> HBaseRuntime.inProcessCalls(conf))
+        .isInstanceOfSatisfying(
+            InvalidInputException.class,
+            e -> assertThat(e.field()).isEqualTo(HBaseRuntime.IN_PROCESS_CALLS_KEY));
   }
 }

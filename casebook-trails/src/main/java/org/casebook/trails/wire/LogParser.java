@@ -94,7 +94,7 @@ public final class LogParser {
       ts = tsNode.asLong();
     } else if (tsNode.isTextual()) {
       try {
-        ts = Instant.parse(tsNode.asText()).toEpochMilli();
+        ts = isoMillis(tsNode.asText());
       } catch (DateTimeParseException | ArithmeticException e) {
         return Parsed.reject(
             "bad ts",
@@ -132,6 +132,62 @@ public final class LogParser {
       fields.put(f.name(), normalised);
     }
     return Parsed.ok(new Event(uid, type.get(), ts, fields));
+  }
+
+  /**
+   * Epoch milliseconds of an ISO-8601 instant, as {@link Instant#parse} reads it. The generator's
+   * and most loggers' shape ({@code 2026-09-01T20:15:03Z}, optionally {@code .123} before the
+   * {@code Z}) is read digit by digit: {@code Instant.parse} was a seventh of the bulk load's map
+   * CPU. Anything else, out-of-range fields included, goes to {@code Instant.parse}, which accepts
+   * or rejects it.
+   */
+  static long isoMillis(String s) {
+    int n = s.length();
+    if ((n == 20 || n == 24)
+        && s.charAt(4) == '-'
+        && s.charAt(7) == '-'
+        && s.charAt(10) == 'T'
+        && s.charAt(13) == ':'
+        && s.charAt(16) == ':'
+        && s.charAt(n - 1) == 'Z'
+        && (n == 20 || s.charAt(19) == '.')) {
+      int year = digits(s, 0, 4);
+      int month = digits(s, 5, 2);
+      int day = digits(s, 8, 2);
+      int hour = digits(s, 11, 2);
+      int minute = digits(s, 14, 2);
+      int second = digits(s, 17, 2);
+      int millis = n == 24 ? digits(s, 20, 3) : 0;
+      if (year >= 0
+          && month >= 1
+          && month <= 12
+          && day >= 1
+          && day <= java.time.Month.of(month).length(java.time.Year.isLeap(year))
+          && hour >= 0
+          && hour <= 23
+          && minute >= 0
+          && minute <= 59
+          && second >= 0
+          && second <= 59
+          && millis >= 0) {
+        long days = java.time.LocalDate.of(year, month, day).toEpochDay();
+        return days * 86_400_000L + hour * 3_600_000L + minute * 60_000L + second * 1_000L + millis;
+      }
+    }
+    return Instant.parse(s).toEpochMilli();
+  }
+
+  /** The decimal number of {@code count} ASCII digits at {@code from}, or -1 if one is not. */
+  private static int digits(String s, int from, int count) {
+    int v = 0;
+    for (int i = from; i < from + count; i++) {
+      char c = s.charAt(i);
+      if (c < '0' || c > '9') {
+        return -1;
+      }
+      v = v * 10 + (c - '0');
+    }
+    return v;
   }
 
   /** The value in canonical text, or null if it does not fit the field's kind. */

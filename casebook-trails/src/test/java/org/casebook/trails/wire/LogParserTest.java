@@ -47,4 +47,51 @@ class LogParserTest {
             LogLines.startsWithByteOrderMark(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF}, 3))
         .isTrue();
   }
+
+  /**
+   * The digit-by-digit read agrees with {@code Instant.parse} everywhere, and refuses what it does.
+   */
+  @Test
+  void timestampsReadAsInstantParseReadsThem() {
+    java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+    for (int i = 0; i < 20_000; i++) {
+      java.time.Instant t =
+          java.time.Instant.ofEpochMilli(random.nextLong(0, 253_402_300_800_000L));
+      String whole = java.time.format.DateTimeFormatter.ISO_INSTANT.format(t);
+      assertThat(LogParser.isoMillis(whole))
+          .as(whole)
+          .isEqualTo(java.time.Instant.parse(whole).toEpochMilli());
+    }
+    for (String s :
+        List.of(
+            "2024-02-29T23:59:59Z",
+            "2026-09-01T20:15:03.007Z",
+            "1970-01-01T00:00:00Z",
+            "2026-09-01t20:15:03z",
+            "2026-09-01T20:15:03.5Z",
+            "2026-09-01T20:15:03.123456Z",
+            "2026-09-01T20:15:03+02:00",
+            "2026-09-01T24:00:00Z",
+            "2026-12-31T23:59:60Z",
+            "2026-02-29T10:00:00Z",
+            "2026-13-01T10:00:00Z",
+            "2026-09-31T10:00:00Z",
+            "2026-09-01T20:60:00Z",
+            "2026-09-01T20:15:03.12xZ",
+            "2026-09-01T20:15:03",
+            "2026-0a-01T10:00:00Z")) {
+      assertThat(outcome(() -> LogParser.isoMillis(s)))
+          .as(s)
+          .isEqualTo(outcome(() -> java.time.Instant.parse(s).toEpochMilli()));
+    }
+  }
+
+  /** The value, or the class of what was thrown. */
+  private static Object outcome(java.util.function.LongSupplier read) {
+    try {
+      return read.getAsLong();
+    } catch (RuntimeException e) {
+      return e.getClass();
+    }
+  }
 }

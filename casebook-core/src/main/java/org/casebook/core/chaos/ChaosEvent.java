@@ -1,0 +1,37 @@
+package org.casebook.core.chaos;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One action {@link RegionChaos} took: when (ms since the run started), on which region, what came
+ * of it ({@code done}, {@code skipped: why} or {@code failed: HBase's message}) and how long it
+ * took.
+ */
+public record ChaosEvent(
+    long atMillis,
+    ChaosAction action,
+    String table,
+    String region,
+    String outcome,
+    long tookMillis) {
+
+  public boolean done() {
+    return outcome.equals("done");
+  }
+
+  public boolean failed() {
+    return outcome.startsWith("failed");
+  }
+
+  public Map<String, Object> toJson() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("at_ms", atMillis);
+    m.put("action", action.label());
+    m.put("table", table);
+    m.put("region", region);
+    m.put("outcome", outcome);
+    m.put("took_ms", tookMillis);
+    return m;
+  }
+}

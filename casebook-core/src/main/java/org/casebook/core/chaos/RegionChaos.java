@@ -1,0 +1,298 @@
+package org.casebook.core.chaos;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.hadoop.hbase.HRegionLocation;
+import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.client.RegionLocator;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.FilterList;
+import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
+import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.casebook.core.Threads;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * HBase's own events, on purpose, while a load runs (the region actions of HBase's ChaosMonkey):
+ * one thread that, every {@code pause}, picks an action and a table at random from a seeded
+ * generator and applies it to one region through {@link Admin}. The same seed on the same tables
+ * and regions picks the same sequence; what HBase makes of each action (a split refused because the
+ * region still holds references, a merge of regions in transition) is recorded, never thrown.
+ */
+public final class RegionChaos implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(RegionChaos.class);
+
+  /** Rows read from a region to pick a split point among. */
+  static final int SPLIT_SAMPLE_ROWS = 256;
+
+  /** What to do, how often, and for how long one action may run. */
+  public record Options(
+      long seed, Duration pause, List<ChaosAction> actions, Duration actionTimeout) {
+    public Options {
+      Objects.requireNonNull(pause, "pause is null");
+      Objects.requireNonNull(actionTimeout, "actionTimeout is null");
+      actions = List.copyOf(actions);
+      if (actions.isEmpty()) {
+        throw new IllegalArgumentException("no actions");
+      }
+    }
+  }
+
+  private final Connection connection;
+  private final List<TableName> tables;
+  private final Options options;
+  private final SplittableRandom random;
+  private final java.util.ArrayDeque<ChaosAction> round = new java.util.ArrayDeque<>();
+  private final List<ChaosEvent> events = Collections.synchronizedList(new ArrayList<>());
+  private final long startNanos = System.nanoTime();
+  private final Thread thread;
+  private volatile boolean stopping;
+  private volatile Throwable crashed;
+
+  private RegionChaos(Connection connection, List<TableName> tables, Options options) {
+    this.connection = Objects.requireNonNull(connection, "connection is null");
+    this.tables = List.copyOf(tables);
+    if (this.tables.isEmpty()) {
+      throw new IllegalArgumentException("no tables");
+    }
+    this.options = options;
+    this.random = new SplittableRandom(options.seed());
+    this.thread = Threads.daemon("region-chaos").newThread(this::loop);
+  }
+
+  /** Starts acting on {@code tables} at once. */
+  public static RegionChaos start(Connection connection, List<TableName> tables, Options options) {
+    RegionChaos chaos = new RegionChaos(connection, tables, options);
+    chaos.thread.start();
+    return chaos;
+  }
+
+  /**
+   * Stops after the action under way (which has its action timeout to end) and returns every action
+   * taken, in order.
+   */
+  public List<ChaosEvent> stop() {
+    stopping = true;
+    try {
+      thread.join(options.actionTimeout().toMillis() + 10_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (thread.isAlive()) {
+      LOG.warn("region chaos: an action is still running after its timeout; not waiting longer");
+    }
+    if (crashed != null) {
+      throw new IllegalStateException("region chaos stopped on an unexpected error", crashed);
+    }
+    synchronized (events) {
+      return List.copyOf(events);
+    }
+  }
+
+  @Override
+  public void close() {
+    if (!stopping) {
+      stop();
+    }
+  }
+
+  /**
+   * Waits until no region of the cluster is in transition (a split, merge or move finished), up to
+   * {@code timeout}; false if some still are then.
+   */
+  public static boolean awaitSettled(Connection connection, Duration timeout)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    try (Admin admin = connection.getAdmin()) {
+      while (true) {
+        boolean quiet =
+            admin
+                .getClusterMetrics(
+                    java.util.EnumSet.of(
+                        org.apache.hadoop.hbase.ClusterMetrics.Option.REGIONS_IN_TRANSITION))
+                .getRegionStatesInTransition()
+                .isEmpty();
+        if (quiet) {
+          return true;
+        }
+        if (System.nanoTime() > deadline) {
+          return false;
+        }
+        Thread.sleep(100);
+      }
+    } catch (IOException e) {
+      throw org.casebook.core.StorageException.of("read the regions in transition", e);
+    }
+  }
+
+  private void loop() {
+    try (Admin admin = connection.getAdmin()) {
+      while (!stopping) {
+        act(admin);
+        long until = System.nanoTime() + options.pause().toNanos();
+        while (!stopping && System.nanoTime() < until) {
+          Thread.sleep(Math.min(50, Math.max(1, (until - System.nanoTime()) / 1_000_000)));
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (IOException | RuntimeException e) {
+      crashed = e;
+      LOG.error("region chaos stopped", e);
+    }
+  }
+
+  private void act(Admin admin) throws InterruptedException {
+    if (round.isEmpty()) {
+      List<ChaosAction> next = new ArrayList<>(options.actions());
+      for (int i = next.size() - 1; i > 0; i--) {
+        Collections.swap(next, i, random.nextInt(i + 1));
+      }
+      round.addAll(next);
+    }
+    ChaosAction action = round.poll();
+    TableName table = tables.get(random.nextInt(tables.size()));
+    long at = millisSinceStart();
+    long t0 = System.nanoTime();
+    String region = "-";
+    String outcome;
+    try {
+      List<RegionInfo> regions = new ArrayList<>(admin.getRegions(table));
+      regions.sort(RegionInfo.COMPARATOR);
+      RegionInfo target = regions.get(random.nextInt(regions.size()));
+      region = target.getEncodedName();
+      outcome =
+          switch (action) {
+            case FLUSH -> {
+              admin.flushRegion(target.getRegionName());
+              yield "done";
+            }
+            case COMPACT -> {
+              admin.compactRegion(target.getRegionName());
+              yield "done";
+            }
+            case MAJOR_COMPACT -> {
+              admin.majorCompactRegion(target.getRegionName());
+              yield "done";
+            }
+            case SPLIT -> split(admin, table, target);
+            case MERGE -> {
+              if (regions.size() < 2) {
+                yield "skipped: the table has one region";
+              }
+              int i = random.nextInt(regions.size() - 1);
+              region = regions.get(i).getEncodedName() + "+" + regions.get(i + 1).getEncodedName();
+              yield await(
+                  admin.mergeRegionsAsync(
+                      new byte[][] {
+                        regions.get(i).getEncodedNameAsBytes(),
+                        regions.get(i + 1).getEncodedNameAsBytes()
+                      },
+                      false));
+            }
+            case MOVE -> move(admin, table, target);
+          };
+    } catch (IOException e) {
+      outcome = "refused: " + firstLine(e);
+    }
+    ChaosEvent event =
+        new ChaosEvent(at, action, table.getNameAsString(), region, outcome, millisSince(t0));
+    events.add(event);
+    LOG.info(
+        "region chaos: {} {} {}: {} ({} ms)",
+        action.label(),
+        event.table(),
+        event.region(),
+        outcome,
+        event.tookMillis());
+  }
+
+  private String split(Admin admin, TableName table, RegionInfo region)
+      throws IOException, InterruptedException {
+    List<byte[]> rows = new ArrayList<>();
+    Scan scan =
+        new Scan()
+            .withStartRow(region.getStartKey())
+            .withStopRow(region.getEndKey())
+            .setFilter(new FilterList(new FirstKeyOnlyFilter(), new KeyOnlyFilter()))
+            .setLimit(SPLIT_SAMPLE_ROWS)
+            .setCaching(SPLIT_SAMPLE_ROWS);
+    try (Table t = connection.getTable(table);
+        ResultScanner scanner = t.getScanner(scan)) {
+      for (Result r : scanner) {
+        if (!Bytes.equals(r.getRow(), region.getStartKey())) {
+          rows.add(r.getRow());
+        }
+      }
+    }
+    if (rows.isEmpty()) {
+      return "skipped: no row to split at";
+    }
+    return await(
+        admin.splitRegionAsync(region.getRegionName(), rows.get(random.nextInt(rows.size()))));
+  }
+
+  private String move(Admin admin, TableName table, RegionInfo region) throws IOException {
+    List<ServerName> servers = new ArrayList<>(admin.getRegionServers());
+    if (servers.size() < 2) {
+      return "skipped: one RegionServer";
+    }
+    servers.sort(ServerName::compareTo);
+    ServerName now;
+    try (RegionLocator locator = connection.getRegionLocator(table)) {
+      HRegionLocation location = locator.getRegionLocation(region.getStartKey(), true);
+      now = location.getServerName();
+    }
+    servers.remove(now);
+    ServerName to = servers.get(random.nextInt(servers.size()));
+    admin.move(region.getEncodedNameAsBytes(), to);
+    return "done";
+  }
+
+  private String await(Future<?> future) throws IOException, InterruptedException {
+    try {
+      future.get(options.actionTimeout().toMillis(), TimeUnit.MILLISECONDS);
+      return "done";
+    } catch (TimeoutException e) {
+      return "timed out after " + options.actionTimeout().toSeconds() + " s (left to HBase)";
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      return "refused: " + firstLine(cause);
+    }
+  }
+
+  private static String firstLine(Throwable e) {
+    String m = String.valueOf(e.getMessage());
+    int nl = m.indexOf('\n');
+    String line = nl < 0 ? m : m.substring(0, nl);
+    return e.getClass().getSimpleName()
+        + ": "
+        + (line.length() > 200 ? line.substring(0, 200) + "…" : line);
+  }
+
+  private long millisSinceStart() {
+    return millisSince(startNanos);
+  }
+
+  private static long millisSince(long t0) {
+    return (System.nanoTime() - t0) / 1_000_000;
+  }
+}

@@ -5,8 +5,8 @@ import java.util.Map;
 
 /**
  * One action {@link RegionChaos} took: when (ms since the run started), on which region, what came
- * of it ({@code done}, {@code skipped: why} or {@code failed: HBase's message}) and how long it
- * took.
+ * of it ({@code done}, {@code skipped: why}, {@code refused: HBase's answer} or {@code timed out …})
+ * and how long it took.
  */
 public record ChaosEvent(
     long atMillis,
@@ -20,8 +20,9 @@ public record ChaosEvent(
     return outcome.equals("done");
   }
 
-  public boolean failed() {
-    return outcome.startsWith("failed");
+  /** HBase did not finish the action within the run's action timeout (it may still). */
+  public boolean timedOut() {
+    return outcome.startsWith("timed out");
   }
 
   public Map<String, Object> toJson() {

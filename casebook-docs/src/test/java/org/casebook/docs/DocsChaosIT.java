@@ -60,11 +60,16 @@ class DocsChaosIT {
       Map<String, Object> body =
           DocsServiceIT.json(
               Map.of(
-                  "title", "page " + d,
-                  "url", url,
-                  "created", DAY + "T12:00:00Z",
-                  "views", 0,
-                  "tags", List.of()));
+                  "title",
+                  "page " + d,
+                  "url",
+                  url,
+                  "created",
+                  DAY + "T12:00:00Z",
+                  "views",
+                  0,
+                  "tags",
+                  List.of()));
       ids.add(docs.put("blog", url, body, OptionalLong.empty()).document().id());
     }
     String thread = "https://" + host + "/thread";
@@ -152,7 +157,11 @@ class DocsChaosIT {
     do {
       org.casebook.core.page.Page<Document> page =
           docs.comments(
-              "bbs", thread, null, CommentOrder.OLDEST, new PageRequest(PageRequest.MAX_LIMIT, cursor));
+              "bbs",
+              thread,
+              null,
+              CommentOrder.OLDEST,
+              new PageRequest(PageRequest.MAX_LIMIT, cursor));
       page.items().forEach(c -> storedComments.add((String) c.fields().get("content")));
       cursor = page.next();
     } while (cursor.isPresent());

@@ -1,7 +1,6 @@
 package org.casebook.server;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -14,7 +13,6 @@ import org.casebook.core.Json;
 import org.casebook.core.PreconditionFailedException;
 import org.casebook.core.backup.Backup;
 import org.casebook.core.backup.BackupCatalog;
-import org.casebook.core.schema.TableSpec;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -54,21 +52,7 @@ final class BackupCommand {
 
   /** The chosen systems' declared tables where the settings put them (all systems when none). */
   Map<String, List<TableName>> declared(List<String> chosen) {
-    Map<String, List<TableName>> out = new LinkedHashMap<>();
-    List<CasebookSystem> picked = new ArrayList<>();
-    if (chosen.isEmpty()) {
-      picked.addAll(systems);
-    } else {
-      for (String name : new LinkedHashSet<>(chosen)) {
-        picked.add(context.system(name));
-      }
-    }
-    for (CasebookSystem s : picked) {
-      out.put(
-          s.descriptor().name(),
-          Systems.tables(s, context.settingSources()).stream().map(TableSpec::name).toList());
-    }
-    return out;
+    return context.declaredTables(chosen);
   }
 
   /**

@@ -112,6 +112,32 @@ final class CliContext implements Session, AutoCloseable {
     return runtime;
   }
 
+  /**
+   * The declared tables of the systems named in {@code chosen} (all systems when empty), where the
+   * settings put them, by system.
+   */
+  java.util.Map<String, List<org.apache.hadoop.hbase.TableName>> declaredTables(
+      List<String> chosen) {
+    java.util.Map<String, List<org.apache.hadoop.hbase.TableName>> out =
+        new java.util.LinkedHashMap<>();
+    List<CasebookSystem> picked = new java.util.ArrayList<>();
+    if (chosen.isEmpty()) {
+      picked.addAll(systems);
+    } else {
+      for (String name : new java.util.LinkedHashSet<>(chosen)) {
+        picked.add(system(name));
+      }
+    }
+    for (CasebookSystem s : picked) {
+      out.put(
+          s.descriptor().name(),
+          Systems.tables(s, settingSources()).stream()
+              .map(org.casebook.core.schema.TableSpec::name)
+              .toList());
+    }
+    return out;
+  }
+
   @Override
   public List<CasebookSystem> systems() {
     return systems;

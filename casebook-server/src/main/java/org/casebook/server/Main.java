@@ -92,6 +92,7 @@ public final class Main implements Runnable {
     cli.addSubcommand("config", new ConfigCommand(systems, context));
     cli.addSubcommand("backup", new BackupCommand(systems, context));
     cli.addSubcommand("hotspot", new HotspotCommand(context));
+    cli.addSubcommand("chaos", new ChaosCommand(context));
     for (CasebookSystem system : systems) {
       cli.addSubcommand(system.descriptor().name(), system.command(context.contextOf(system)));
     }

@@ -118,6 +118,55 @@ class CliIT {
     assertThat(cli("trails", "ingest", dir.resolve("missing.jsonl").toString())).isEqualTo(2);
   }
 
+  /** The region actions on a system's tables, seeded, every action reported; bad input refused. */
+  @Test
+  void chaosActsOnTheChosenSystemsTablesAndReportsEveryAction() throws Exception {
+    assertThat(cli("weibo", "publish", "chaos-cli", "a post so the tables hold a row")).isZero();
+    java.nio.file.Path results = EmbeddedHBase.scratchDir("chaos-results");
+    String before = System.getProperty("casebook.bench.dir");
+    System.setProperty("casebook.bench.dir", results.toString());
+    try {
+      assertThat(
+              cli(
+                  "chaos",
+                  "--systems",
+                  "weibo",
+                  "--seconds",
+                  "2",
+                  "--pause-ms",
+                  "100",
+                  "--seed",
+                  "11",
+                  "--actions",
+                  "flush,move,compact"))
+          .as(err.toString(StandardCharsets.UTF_8))
+          .isZero();
+    } finally {
+      if (before == null) {
+        System.clearProperty("casebook.bench.dir");
+      } else {
+        System.setProperty("casebook.bench.dir", before);
+      }
+    }
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("chaos: seed 11, 4 tables of weibo");
+    assertThat(out.toString(StandardCharsets.UTF_8))
+        .contains("action")
+        .containsPattern("flush +[1-9]")
+        .containsPattern("move +0 +[1-9]");
+    try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.list(results)) {
+      java.nio.file.Path json = files.findFirst().orElseThrow();
+      com.fasterxml.jackson.databind.JsonNode report =
+          org.casebook.core.Json.mapper().readTree(json.toFile());
+      assertThat(report.get("seed").asLong()).isEqualTo(11);
+      assertThat(report.get("events")).isNotEmpty();
+    }
+    assertThat(cli("chaos", "--actions", "flush,explode")).isEqualTo(2);
+    assertThat(cli("chaos", "--systems", "nope")).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .contains("casebook: invalid actions: no action 'explode'")
+        .contains("casebook: invalid system:");
+  }
+
   @Test
   void userMistakesExitNonZeroWithAMessageAndNoStackTrace() {
     assertThat(cli("weibo", "follow", "same", "same")).isEqualTo(2);

@@ -5,8 +5,8 @@ import java.util.Map;
 
 /**
  * One action {@link RegionChaos} took: when (ms since the run started), on which region, what came
- * of it ({@code done}, {@code skipped: why}, {@code refused: HBase's answer} or {@code timed out …})
- * and how long it took.
+ * of it ({@code done}, {@code skipped: why}, {@code refused: HBase's answer} or {@code timed out
+ * …}) and how long it took.
  */
 public record ChaosEvent(
     long atMillis,

@@ -64,6 +64,11 @@ public final class RegionChaos implements AutoCloseable {
   private final List<ChaosEvent> events = Collections.synchronizedList(new ArrayList<>());
   private final long startNanos = System.nanoTime();
   private final Thread thread;
+
+  /** Runs blocking Admin calls; one left hanging past its timeout does not hold up the next. */
+  private final java.util.concurrent.ExecutorService calls =
+      java.util.concurrent.Executors.newCachedThreadPool(Threads.daemon("region-chaos-call"));
+
   private volatile boolean stopping;
   private volatile Throwable crashed;
 
@@ -99,6 +104,7 @@ public final class RegionChaos implements AutoCloseable {
     if (thread.isAlive()) {
       LOG.warn("region chaos: an action is still running after its timeout; not waiting longer");
     }
+    calls.shutdown();
     if (crashed != null) {
       throw new IllegalStateException("region chaos stopped on an unexpected error", crashed);
     }
@@ -181,18 +187,9 @@ public final class RegionChaos implements AutoCloseable {
       region = target.getEncodedName();
       outcome =
           switch (action) {
-            case FLUSH -> {
-              admin.flushRegion(target.getRegionName());
-              yield "done";
-            }
-            case COMPACT -> {
-              admin.compactRegion(target.getRegionName());
-              yield "done";
-            }
-            case MAJOR_COMPACT -> {
-              admin.majorCompactRegion(target.getRegionName());
-              yield "done";
-            }
+            case FLUSH -> blocking(() -> admin.flushRegion(target.getRegionName()));
+            case COMPACT -> blocking(() -> admin.compactRegion(target.getRegionName()));
+            case MAJOR_COMPACT -> blocking(() -> admin.majorCompactRegion(target.getRegionName()));
             case SPLIT -> split(admin, table, target);
             case MERGE -> {
               if (regions.size() < 2) {
@@ -250,7 +247,8 @@ public final class RegionChaos implements AutoCloseable {
         admin.splitRegionAsync(region.getRegionName(), rows.get(random.nextInt(rows.size()))));
   }
 
-  private String move(Admin admin, TableName table, RegionInfo region) throws IOException {
+  private String move(Admin admin, TableName table, RegionInfo region)
+      throws IOException, InterruptedException {
     List<ServerName> servers = new ArrayList<>(admin.getRegionServers());
     if (servers.size() < 2) {
       return "skipped: one RegionServer";
@@ -263,8 +261,21 @@ public final class RegionChaos implements AutoCloseable {
     }
     servers.remove(now);
     ServerName to = servers.get(random.nextInt(servers.size()));
-    admin.move(region.getEncodedNameAsBytes(), to);
-    return "done";
+    return blocking(() -> admin.move(region.getEncodedNameAsBytes(), to));
+  }
+
+  /** An Admin call that blocks until HBase is done, run so that it gets the action timeout too. */
+  private interface AdminCall {
+    void run() throws IOException;
+  }
+
+  private String blocking(AdminCall call) throws IOException, InterruptedException {
+    return await(
+        calls.submit(
+            () -> {
+              call.run();
+              return null;
+            }));
   }
 
   private String await(Future<?> future) throws IOException, InterruptedException {

@@ -49,7 +49,9 @@ class RegionChaosIT {
             4,
             (worker, i) -> {
               // Spread over the key space, so every region of every split keeps getting rows.
-              String row = String.format("%08x-%d-%d", (worker * 7919 + i * 104729) & 0xffffffffL, worker, i);
+              String row =
+                  String.format(
+                      "%08x-%d-%d", (worker * 7919 + i * 104729) & 0xffffffffL, worker, i);
               try (Table t = runtime.connection().getTable(spec.name())) {
                 t.put(new Put(Bytes.toBytes(row)).addColumn(F, F, Bytes.toBytes(i)));
                 acknowledged.add(row);

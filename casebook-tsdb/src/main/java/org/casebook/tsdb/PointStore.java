@@ -61,8 +61,16 @@ final class PointStore implements AutoCloseable {
   private final AtomicLong asyncFailures = new AtomicLong();
 
   private final Object gatherLock = new Object();
-  // Serialises hand-overs, so an older gathering reaches the write buffer before a newer one.
-  private final Object handOverLock = new Object();
+
+  /*
+   * Serialises hand-overs and flushes. Hand-overs in order, so an older gathering reaches the write
+   * buffer before a newer one. Flushes one at a time, because the write buffer's flush sends what
+   * is queued and waits for that alone: with two at once, the second found an empty queue and
+   * returned while the first still sent its points (a synchronous put was acknowledged before it
+   * was stored; found by TsdbChaosIT). Every way into the write buffer goes through this lock,
+   * its own periodic flush included, which is why the store flushes on its own timer.
+   */
+  private final Object flushLock = new Object();
   private Map<ByteBuffer, Put> gathered = new LinkedHashMap<>();
   private int gatheredCells;
   private boolean closed;
@@ -81,13 +89,10 @@ final class PointStore implements AutoCloseable {
       this.data =
           connection.getBufferedMutator(
               new BufferedMutatorParams(schema.data())
-                  // Telnet points are acknowledged when queued, as OpenTSDB's are: a short
-                  // periodic flush bounds what a crash can lose (with the gathering period,
-                  // 200 ms); HTTP puts with ?sync flush before answering.
-                  .setWriteBufferPeriodicFlushTimeoutMs(200 - GATHER_PERIOD_MS)
-                  // The timer looks once a second by default, which would stretch the bound
-                  // to over a second.
-                  .setWriteBufferPeriodicFlushTimerTickMs(25)
+                  // Telnet points are acknowledged when queued, as OpenTSDB's are: the store's
+                  // periodic flush (every gathering period) bounds what a crash can lose; HTTP
+                  // puts with ?sync flush before answering. The buffer's own periodic flush stays
+                  // off: it would run outside the flush lock.
                   .writeBufferSize(4L << 20)
                   .listener(
                       (e, mutator) -> {
@@ -99,7 +104,7 @@ final class PointStore implements AutoCloseable {
     }
     this.periodicHandOver =
         timer.scheduleWithFixedDelay(
-            this::handOverQuietly, GATHER_PERIOD_MS, GATHER_PERIOD_MS, TimeUnit.MILLISECONDS);
+            this::flushQuietly, GATHER_PERIOD_MS, GATHER_PERIOD_MS, TimeUnit.MILLISECONDS);
   }
 
   TsdbKeys.DataRows keys() {
@@ -114,7 +119,7 @@ final class PointStore implements AutoCloseable {
 
   /**
    * Queues one cell per point ({@code rows[i]}, {@code qualifiers[i]}, {@code values[i]}): durable
-   * within the gathering period plus the write buffer's flush period, or once {@link #flush}
+   * within the gathering period plus one flush, or once {@link #flush}
    * returns.
    */
   void add(byte[][] rows, byte[][] qualifiers, byte[][] values) {
@@ -139,19 +144,31 @@ final class PointStore implements AutoCloseable {
     }
   }
 
-  /** Returns once every point added before the call is durable in HBase. */
+  /**
+   * Returns once every point added before the call is durable in HBase; throws if a write of this
+   * flush failed after HBase's retries (the write buffer reports those to its listener, not to the
+   * caller, and flushes are serialised, so any failure counted meanwhile is this flush's).
+   */
   void flush() {
-    handOver();
-    try {
-      data.flush();
-    } catch (IOException e) {
-      throw StorageException.of("write points", e);
+    synchronized (flushLock) {
+      long failedBefore = asyncFailures.get();
+      handOver();
+      try {
+        data.flush();
+      } catch (IOException e) {
+        throw StorageException.of("write points", e);
+      }
+      long failed = asyncFailures.get() - failedBefore;
+      if (failed > 0) {
+        throw StorageException.unavailable(
+            failed + " point write(s) failed after HBase's retries; the points may be sent again");
+      }
     }
   }
 
   /** Moves the gathered points into the table's write buffer. */
   private void handOver() {
-    synchronized (handOverLock) {
+    synchronized (flushLock) {
       List<Put> puts;
       synchronized (gatherLock) {
         if (gathered.isEmpty()) {
@@ -169,13 +186,13 @@ final class PointStore implements AutoCloseable {
     }
   }
 
-  private void handOverQuietly() {
+  private void flushQuietly() {
     try {
-      handOver();
+      flush();
     } catch (RuntimeException e) {
-      // Logged, not thrown: a thrown exception would cancel the schedule; the points stay
-      // with the write buffer, whose failures are counted in the system's health.
-      LOG.warn("handing gathered points to the write buffer failed", e);
+      // Logged, not thrown: a thrown exception would cancel the schedule; failed writes are
+      // counted in the system's health.
+      LOG.warn("the periodic flush of gathered points failed", e);
     }
   }
 
@@ -515,7 +532,7 @@ final class PointStore implements AutoCloseable {
   public void close() {
     periodicHandOver.cancel(false);
     try {
-      synchronized (handOverLock) {
+      synchronized (flushLock) {
         handOver();
         synchronized (gatherLock) {
           closed = true;

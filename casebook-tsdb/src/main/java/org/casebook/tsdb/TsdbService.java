@@ -147,7 +147,7 @@ public final class TsdbService implements AutoCloseable {
 
   /**
    * Writes checked points, whichever protocol brought them: durable when this returns with {@code
-   * sync}, else within the write buffer's flush period (200 ms), as OpenTSDB's.
+   * sync}, else within the store's gathering period and one flush (under 200 ms), as OpenTSDB's.
    */
   public void write(List<IncomingPoint> points, boolean sync) {
     try (WriteGate.Pass pass = writes.enter()) {

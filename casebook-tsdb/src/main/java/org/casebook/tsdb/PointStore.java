@@ -119,8 +119,7 @@ final class PointStore implements AutoCloseable {
 
   /**
    * Queues one cell per point ({@code rows[i]}, {@code qualifiers[i]}, {@code values[i]}): durable
-   * within the gathering period plus one flush, or once {@link #flush}
-   * returns.
+   * within the gathering period plus one flush, or once {@link #flush} returns.
    */
   void add(byte[][] rows, byte[][] qualifiers, byte[][] values) {
     boolean full;

@@ -36,11 +36,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Issue #33: the collector's exactly-once promise while HBase splits, merges, flushes and compacts
- * the banknote tables. Workers deliver generated device files as the agent does (FSN files in
- * pieces, JSON-lines files as note batches) and re-send files already acknowledged, as an agent
- * does when an acknowledgement is lost; afterwards every listing must hold each acknowledged note
- * exactly once.
+ * The collector's exactly-once promise while HBase splits, merges, flushes and compacts the
+ * banknote tables. Workers deliver generated device files as the agent does (FSN files in pieces,
+ * JSON-lines files as note batches) and re-send files already acknowledged, as an agent does when
+ * an acknowledgement is lost; afterwards every listing must hold each acknowledged note exactly
+ * once.
  */
 @ExtendWith(EmbeddedHBase.class)
 class BanknoteChaosIT {

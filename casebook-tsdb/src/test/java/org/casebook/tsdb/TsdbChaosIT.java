@@ -25,9 +25,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Issue #33: points written while HBase splits, merges, flushes and compacts the tsdb tables. A
- * point acknowledged by a synchronous write (what {@code /api/put?sync} and the telnet path end in)
- * must be readable right away and afterwards exactly once, before and after row compaction.
+ * Points written while HBase splits, merges, flushes and compacts the tsdb tables. A point
+ * acknowledged by a synchronous write (what {@code /api/put?sync} ends in) must be readable right
+ * away and afterwards exactly once, before and after row compaction.
  */
 @ExtendWith(EmbeddedHBase.class)
 class TsdbChaosIT {

@@ -17,11 +17,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Issue #33: the feed keeps its promises while HBase splits, merges, flushes and compacts its
- * regions. Follow, unfollow and publish from several threads (the load of {@link
- * WeiboConcurrencyIT}) while region chaos acts on every table of the feed; once the regions
- * settled, every invariant: both sides of each relation agree, counters equal the edges, each
- * timeline holds exactly the posts of the accounts followed.
+ * The feed keeps its promises while HBase splits, merges, flushes and compacts its regions. Follow,
+ * unfollow and publish from several threads (the load of {@link WeiboConcurrencyIT}) while region
+ * chaos acts on every table of the feed; once the regions settled, every invariant: both sides of
+ * each relation agree, counters equal the edges, each timeline holds exactly the posts of the
+ * accounts followed.
  */
 @ExtendWith(EmbeddedHBase.class)
 class WeiboChaosIT {

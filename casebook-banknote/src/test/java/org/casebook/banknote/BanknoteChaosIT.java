@@ -109,7 +109,7 @@ class BanknoteChaosIT {
               runtime.connection(),
               List.of(schema.notes(), schema.devices(), schema.suspects(), schema.batches()),
               33L,
-              Duration.ofSeconds(8),
+              Duration.ofSeconds(6),
               Duration.ofMillis(300),
               WORKERS,
               (worker, iteration) -> deliverStep(service, ledger, randoms[worker], iteration));

@@ -94,7 +94,7 @@ class DocsChaosIT {
             runtime.connection(),
             DocsService.schemas("docs").stream().map(TableSpec::name).toList(),
             33,
-            Duration.ofSeconds(8),
+            Duration.ofSeconds(6),
             Duration.ofMillis(300),
             4,
             (worker, i) -> {

@@ -78,7 +78,7 @@ class TsdbChaosIT {
                 runtime.connection(),
                 List.of(schema.uid(), schema.data(), schema.annotation(), schema.series()),
                 33L,
-                Duration.ofSeconds(8),
+                Duration.ofSeconds(6),
                 Duration.ofMillis(300),
                 WORKERS,
                 (worker, iteration) -> {

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(EmbeddedHBase.class)
 class WeiboChaosIT {
   private static final long SEED = 33;
-  private static final Duration DURATION = Duration.ofSeconds(8);
+  private static final Duration DURATION = Duration.ofSeconds(6);
   private static final Duration PAUSE = Duration.ofMillis(300);
   private static final int WORKERS = 4;
   private static final int USERS = 8;

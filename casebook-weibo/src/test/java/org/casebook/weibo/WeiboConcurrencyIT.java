@@ -30,7 +30,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class WeiboConcurrencyIT {
   private static final int USERS = 8;
   private static final int THREADS = 16;
-  private static final int OPERATIONS = 2_000;
+  private static final int OPERATIONS = 1_200;
   private static final int MAX_POSTS_PER_USER = 150;
 
   private Platform platform;

@@ -175,55 +175,100 @@ public final class RegionChaos implements AutoCloseable {
       round.addAll(next);
     }
     ChaosAction action = round.poll();
-    TableName table = tables.get(random.nextInt(tables.size()));
+    int first = random.nextInt(tables.size());
     long at = millisSinceStart();
     long t0 = System.nanoTime();
-    String region = "-";
-    String outcome;
+    Acted acted;
     try {
-      List<RegionInfo> regions = new ArrayList<>(admin.getRegions(table));
-      regions.sort(RegionInfo.COMPARATOR);
-      RegionInfo target = regions.get(random.nextInt(regions.size()));
-      region = target.getEncodedName();
-      outcome =
-          switch (action) {
-            case FLUSH -> blocking(() -> admin.flushRegion(target.getRegionName()));
-            case COMPACT -> blocking(() -> admin.compactRegion(target.getRegionName()));
-            case MAJOR_COMPACT -> blocking(() -> admin.majorCompactRegion(target.getRegionName()));
-            case SPLIT -> split(admin, table, target);
-            case MERGE -> {
-              if (regions.size() < 2) {
-                yield "skipped: the table has one region";
-              }
-              int i = random.nextInt(regions.size() - 1);
-              region = regions.get(i).getEncodedName() + "+" + regions.get(i + 1).getEncodedName();
-              yield await(
-                  admin.mergeRegionsAsync(
-                      new byte[][] {
-                        regions.get(i).getEncodedNameAsBytes(),
-                        regions.get(i + 1).getEncodedNameAsBytes()
-                      },
-                      false));
-            }
-            case MOVE -> move(admin, table, target);
-          };
+      acted = act(admin, action, first);
     } catch (IOException e) {
-      outcome = "refused: " + firstLine(e);
+      acted = new Acted(tables.get(first), "-", "refused: " + firstLine(e));
     }
     ChaosEvent event =
-        new ChaosEvent(at, action, table.getNameAsString(), region, outcome, millisSince(t0));
+        new ChaosEvent(
+            at,
+            action,
+            acted.table().getNameAsString(),
+            acted.region(),
+            acted.outcome(),
+            millisSince(t0));
     events.add(event);
     LOG.info(
         "region chaos: {} {} {}: {} ({} ms)",
         action.label(),
         event.table(),
         event.region(),
-        outcome,
+        event.outcome(),
         event.tookMillis());
   }
 
-  private String split(Admin admin, TableName table, RegionInfo region)
+  /** Where an action went and what came of it. */
+  private record Acted(TableName table, String region, String outcome) {}
+
+  /**
+   * Applies {@code action} to a region of the table at {@code first}; a split or a merge that table
+   * cannot take (no row to split at, one region) goes to the next table that can, so a table the
+   * load leaves empty does not use up the run's splits and merges.
+   */
+  private Acted act(Admin admin, ChaosAction action, int first)
       throws IOException, InterruptedException {
+    boolean movable = action == ChaosAction.SPLIT || action == ChaosAction.MERGE;
+    Acted skipped = null;
+    for (int k = 0; k < (movable ? tables.size() : 1); k++) {
+      TableName table = tables.get((first + k) % tables.size());
+      List<RegionInfo> regions = new ArrayList<>(admin.getRegions(table));
+      regions.sort(RegionInfo.COMPARATOR);
+      RegionInfo target = regions.get(random.nextInt(regions.size()));
+      String region = target.getEncodedName();
+      switch (action) {
+        case FLUSH -> {
+          return new Acted(
+              table, region, blocking(() -> admin.flushRegion(target.getRegionName())));
+        }
+        case COMPACT -> {
+          return new Acted(
+              table, region, blocking(() -> admin.compactRegion(target.getRegionName())));
+        }
+        case MAJOR_COMPACT -> {
+          return new Acted(
+              table, region, blocking(() -> admin.majorCompactRegion(target.getRegionName())));
+        }
+        case MOVE -> {
+          return new Acted(table, region, move(admin, table, target));
+        }
+        case SPLIT -> {
+          byte[] at = splitRow(table, target);
+          if (at == null) {
+            skipped = new Acted(table, region, "skipped: no table has a row to split at");
+            continue;
+          }
+          return new Acted(
+              table, region, await(admin.splitRegionAsync(target.getRegionName(), at)));
+        }
+        case MERGE -> {
+          if (regions.size() < 2) {
+            skipped = new Acted(table, "-", "skipped: every table has one region");
+            continue;
+          }
+          int i = random.nextInt(regions.size() - 1);
+          return new Acted(
+              table,
+              regions.get(i).getEncodedName() + "+" + regions.get(i + 1).getEncodedName(),
+              await(
+                  admin.mergeRegionsAsync(
+                      new byte[][] {
+                        regions.get(i).getEncodedNameAsBytes(),
+                        regions.get(i + 1).getEncodedNameAsBytes()
+                      },
+                      false)));
+        }
+      }
+    }
+    return skipped;
+  }
+
+  /** A row of {@code region} other than its first, picked by the seed; null if it has none. */
+  private byte[] splitRow(TableName table, RegionInfo region) throws IOException {
     List<byte[]> rows = new ArrayList<>();
     Scan scan =
         new Scan()
@@ -240,11 +285,7 @@ public final class RegionChaos implements AutoCloseable {
         }
       }
     }
-    if (rows.isEmpty()) {
-      return "skipped: no row to split at";
-    }
-    return await(
-        admin.splitRegionAsync(region.getRegionName(), rows.get(random.nextInt(rows.size()))));
+    return rows.isEmpty() ? null : rows.get(random.nextInt(rows.size()));
   }
 
   private String move(Admin admin, TableName table, RegionInfo region)

@@ -44,7 +44,7 @@ class RegionChaosIT {
             runtime.connection(),
             List.of(spec.name()),
             7,
-            Duration.ofSeconds(6),
+            Duration.ofSeconds(5),
             Duration.ofMillis(250),
             4,
             (worker, i) -> {

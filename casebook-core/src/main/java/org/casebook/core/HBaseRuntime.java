@@ -163,45 +163,6 @@ public final class HBaseRuntime implements Closeable {
     }
   }
 
-  /**
-   * How long one client operation on a cluster may take, retries included, unless the operator's
-   * site files or {@code --hbase} say otherwise: HBase's default (20 minutes) makes a request wait
-   * out a dead RegionServer's detection and recovery; bounded, it fails as storage unavailable (503
-   * with {@code Retry-After}) and the caller retries.
-   */
-  static final Map<String, Integer> REQUEST_DEADLINES =
-      Map.of(
-          HConstants.HBASE_CLIENT_OPERATION_TIMEOUT, 10_000,
-          HConstants.HBASE_CLIENT_META_OPERATION_TIMEOUT, 10_000);
-
-  /**
-   * The connection's configuration: {@code conf} with the request deadlines where the operator set
-   * none. Batch jobs keep {@code conf} (their tasks wait out a region's move).
-   */
-  static Configuration withRequestDeadlines(Configuration conf) {
-    Configuration client = new Configuration(conf);
-    REQUEST_DEADLINES.forEach(
-        (key, millis) -> {
-          if (!setByOperator(conf, key)) {
-            client.setInt(key, millis);
-          }
-        });
-    return client;
-  }
-
-  private static boolean setByOperator(Configuration conf, String key) {
-    String[] sources = conf.getPropertySources(key);
-    if (sources == null) {
-      return false;
-    }
-    for (String source : sources) {
-      if (!source.endsWith("-default.xml")) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   private static void applyQuorum(Configuration conf, String quorum) {
     StringBuilder hosts = new StringBuilder();
     String port = null;
@@ -240,7 +201,8 @@ public final class HBaseRuntime implements Closeable {
             + ":"
             + conf.get(HConstants.ZOOKEEPER_CLIENT_PORT, "2181");
     conf.setInt("hbase.client.retries.number", conf.getInt("hbase.client.retries.number", 10));
-    Connection connection = ConnectionFactory.createConnection(withRequestDeadlines(conf));
+    Connection connection =
+        ConnectionFactory.createConnection(ClientConnections.withRequestDeadlines(conf));
     try {
       awaitRegionServer(connection, 60_000);
     } catch (IOException | RuntimeException e) {
@@ -389,7 +351,7 @@ public final class HBaseRuntime implements Closeable {
     conf.set("hbase.netty.rpcserver.allocator", "heap");
     conf.setBoolean("hbase.server.allocator.pool.enabled", false);
     overrides.forEach(conf::set);
-    boolean inProcess = inProcessCalls(conf);
+    boolean inProcess = ClientConnections.inProcessCalls(conf);
 
     MiniZooKeeperCluster zk = new MiniZooKeeperCluster(conf);
     LocalHBaseCluster cluster = null;
@@ -411,7 +373,9 @@ public final class HBaseRuntime implements Closeable {
       cluster = new LocalHBaseCluster(conf, 1, 1, HMaster.class, HRegionServer.class);
       cluster.startup();
       connection =
-          inProcess ? inProcessConnection(conf, cluster) : ConnectionFactory.createConnection(conf);
+          inProcess
+              ? ClientConnections.inProcess(conf, cluster.getRegionServer(0))
+              : ConnectionFactory.createConnection(conf);
       awaitRegionServer(connection, 120_000);
       Path runtimeFile = dataDir.resolve(RUNTIME_FILE);
       Properties p = new Properties();
@@ -443,38 +407,6 @@ public final class HBaseRuntime implements Closeable {
       closeQuietlyAfterFailure(connection, cluster, zk, e);
       throw e;
     }
-  }
-
-  /**
-   * Whether the embedded runtime's connection calls its region server in process ({@link
-   * #IN_PROCESS_CALLS_KEY}, on unless set to {@code false}).
-   */
-  static boolean inProcessCalls(Configuration conf) {
-    String value = conf.getTrimmed(IN_PROCESS_CALLS_KEY, "true");
-    InvalidInputException.check(
-        value.equals("true") || value.equals("false"),
-        IN_PROCESS_CALLS_KEY,
-        "must be true or false, not " + value);
-    return value.equals("true");
-  }
-
-  /**
-   * The connection HBase gives its own servers: a call to a region of the local region server runs
-   * on the caller's thread in that server's request code, with no socket, no Netty and no handler
-   * queue between them (a Get over loopback RPC costs several times the Get itself). Master calls
-   * and other servers' regions still go over RPC. Processes attached to this HBase (a CLI beside a
-   * serve, MapReduce tasks) connect over RPC as before.
-   */
-  private static Connection inProcessConnection(Configuration conf, LocalHBaseCluster cluster)
-      throws IOException {
-    HRegionServer server = cluster.getRegionServer(0);
-    return org.apache.hadoop.hbase.client.ServerConnectionUtils.createShortCircuitConnection(
-        conf,
-        null,
-        server.getServerName(),
-        server.getRSRpcServices(),
-        server.getRSRpcServices(),
-        null);
   }
 
   private static void closeQuietlyAfterFailure(

@@ -15,7 +15,7 @@ class RequestDeadlinesTest {
   @Test
   void theConnectionGetsTheDeadlinesWhereOnlyHBaseDefaultsSpeak() {
     Configuration conf = HBaseConfiguration.create();
-    Configuration client = HBaseRuntime.withRequestDeadlines(conf);
+    Configuration client = ClientConnections.withRequestDeadlines(conf);
     assertThat(client.getInt(HConstants.HBASE_CLIENT_OPERATION_TIMEOUT, 0)).isEqualTo(10_000);
     assertThat(client.getInt(HConstants.HBASE_CLIENT_META_OPERATION_TIMEOUT, 0)).isEqualTo(10_000);
     assertThat(conf.getInt(HConstants.HBASE_CLIENT_OPERATION_TIMEOUT, 0))
@@ -27,7 +27,7 @@ class RequestDeadlinesTest {
   void aValueTheOperatorSetIsKept() {
     Configuration conf = HBaseConfiguration.create();
     conf.set(HConstants.HBASE_CLIENT_OPERATION_TIMEOUT, "60000");
-    Configuration client = HBaseRuntime.withRequestDeadlines(conf);
+    Configuration client = ClientConnections.withRequestDeadlines(conf);
     assertThat(client.getInt(HConstants.HBASE_CLIENT_OPERATION_TIMEOUT, 0)).isEqualTo(60_000);
     assertThat(client.getInt(HConstants.HBASE_CLIENT_META_OPERATION_TIMEOUT, 0)).isEqualTo(10_000);
   }
@@ -35,11 +35,11 @@ class RequestDeadlinesTest {
   @Test
   void inProcessCallsAreOnUnlessTurnedOffAndAnyOtherValueIsRefused() {
     Configuration conf = HBaseConfiguration.create();
-    assertThat(HBaseRuntime.inProcessCalls(conf)).isTrue();
+    assertThat(ClientConnections.inProcessCalls(conf)).isTrue();
     conf.set(HBaseRuntime.IN_PROCESS_CALLS_KEY, "false");
-    assertThat(HBaseRuntime.inProcessCalls(conf)).isFalse();
+    assertThat(ClientConnections.inProcessCalls(conf)).isFalse();
     conf.set(HBaseRuntime.IN_PROCESS_CALLS_KEY, "no");
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> HBaseRuntime.inProcessCalls(conf))
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ClientConnections.inProcessCalls(conf))
         .isInstanceOfSatisfying(
             InvalidInputException.class,
             e -> assertThat(e.field()).isEqualTo(HBaseRuntime.IN_PROCESS_CALLS_KEY));

@@ -180,7 +180,7 @@ final class ChaosCommand implements Callable<Integer> {
     Map<ChaosAction, long[]> counts = new EnumMap<>(ChaosAction.class);
     for (ChaosEvent e : events) {
       long[] c = counts.computeIfAbsent(e.action(), a -> new long[4]);
-      c[e.done() ? 0 : e.outcome().startsWith("skipped") ? 1 : e.timedOut() ? 3 : 2]++;
+      c[e.done() ? 0 : e.skipped() ? 1 : e.timedOut() ? 3 : 2]++;
     }
     StringBuilder b = new StringBuilder();
     b.append(

@@ -20,6 +20,11 @@ public record ChaosEvent(
     return outcome.equals("done");
   }
 
+  /** The run found nothing the action could apply to (one RegionServer, no row to split at). */
+  public boolean skipped() {
+    return outcome.startsWith("skipped");
+  }
+
   /** HBase did not finish the action within the run's action timeout (it may still). */
   public boolean timedOut() {
     return outcome.startsWith("timed out");

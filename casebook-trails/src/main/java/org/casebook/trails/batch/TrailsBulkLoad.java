@@ -69,6 +69,12 @@ public final class TrailsBulkLoad {
    */
   public static final long COMPRESS_SHUFFLE_FROM_BYTES = 2L << 30;
 
+  /**
+   * Sort-buffer bytes a map fills per byte of log it reads: the cells as the shuffle serialises
+   * them (about 4.2 per byte of generated log) and the buffer's 16-byte entry per output record.
+   */
+  static final int SHUFFLE_BYTES_PER_LOG_BYTE = 5;
+
   /** HBase's pure-Java LZ4 as a Hadoop codec: no native library needed. */
   static final String SHUFFLE_CODEC = "org.apache.hadoop.hbase.io.compress.aircompressor.Lz4Codec";
 
@@ -109,16 +115,14 @@ public final class TrailsBulkLoad {
     Configuration conf = new Configuration(context.configuration());
     boolean local = MapReduceJobs.isLocal(conf);
     if (local) {
-      // A log is one file: splits of a quarter of it per core (8 to 128 MB) keep both cores
-      // mapping; a map's output (about five times its input as cells) then fits one sort buffer.
-      long split =
-          Math.max(
-              8L << 20,
-              Math.min(
-                  128L << 20, sizeOf(input) / (4L * Runtime.getRuntime().availableProcessors())));
-      MapReduceJobs.setUnlessConfigured(
-          conf, "mapreduce.input.fileinputformat.split.maxsize", Long.toString(split));
       MapReduceJobs.setUnlessConfigured(conf, "mapreduce.task.io.sort.mb", "128");
+      MapReduceJobs.setUnlessConfigured(
+          conf,
+          "mapreduce.input.fileinputformat.split.maxsize",
+          Long.toString(localSplitBytes(sizeOf(input), conf)));
+      // Many small map outputs reach each reducer: merged a few dozen at a time, not ten, they are
+      // read and written once instead of in several passes.
+      MapReduceJobs.setUnlessConfigured(conf, "mapreduce.task.io.sort.factor", "64");
       if (sizeOf(input) >= COMPRESS_SHUFFLE_FROM_BYTES) {
         MapReduceJobs.setUnlessConfigured(conf, "mapreduce.map.output.compress", "true");
         MapReduceJobs.setUnlessConfigured(
@@ -213,6 +217,21 @@ public final class TrailsBulkLoad {
     } finally {
       removeWork(conf, work);
     }
+  }
+
+  /**
+   * The split size of a local job: a quarter of the log per core keeps both cores mapping, and no
+   * split is larger than what one sort buffer holds of its output (about {@value
+   * #SHUFFLE_BYTES_PER_LOG_BYTE} bytes per byte of log, cells and the buffer's own record entries):
+   * a map whose output fits the buffer sorts and spills it once, where a larger one spills several
+   * times and then merges its spills, reading and writing its whole output again.
+   */
+  static long localSplitBytes(long logBytes, Configuration conf) {
+    long buffer = (long) conf.getInt("mapreduce.task.io.sort.mb", 128) << 20;
+    double fill = conf.getFloat("mapreduce.map.sort.spill.percent", 0.8f);
+    long fitsOneSpill = (long) (buffer * fill / SHUFFLE_BYTES_PER_LOG_BYTE);
+    long perCore = logBytes / (4L * Runtime.getRuntime().availableProcessors());
+    return Math.max(4L << 20, Math.min(fitsOneSpill, perCore));
   }
 
   /** Deletes the work directory (the log's copy, HFiles not loaded, side files), come what may. */

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -37,11 +38,15 @@ class FrontierHandoutRacesIT {
   }
 
   private static List<UrlInfo> put(FrontierService s, String crawl, int n) {
+    return put(s, crawl, "", n);
+  }
+
+  private static List<UrlInfo> put(FrontierService s, String crawl, String prefix, int n) {
     List<UrlInfo> urls = new ArrayList<>();
     List<UrlItem> items = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       String key = "h" + (i % HOSTS) + ".example";
-      UrlInfo u = UrlInfo.of("http://" + key + "/" + i, crawl).withKey(key);
+      UrlInfo u = UrlInfo.of("http://" + key + "/" + prefix + i, crawl).withKey(key);
       urls.add(u);
       items.add(UrlItem.discovered(u));
       if (items.size() == 100 || i == n - 1) {
@@ -102,60 +107,62 @@ class FrontierHandoutRacesIT {
   void anAcknowledgementDuringAHandOutIsNotUndoneByItsInFlightMark(HBaseRuntime runtime)
       throws Exception {
     String crawl = "acked";
-    int n = 900;
+    int n = 600;
+    int rounds = 5;
     try (Platform p = Platform.create(runtime, EmbeddedHBase.dataDir())) {
       FrontierService s = frontier(p, crawl);
-      List<UrlInfo> urls = new ArrayList<>(put(s, crawl, n));
-      Collections.shuffle(urls, new java.util.Random(7));
       Map<String, Long> ackedAt = new ConcurrentHashMap<>();
       Map<String, List<Long>> givenAt = new ConcurrentHashMap<>();
-      AtomicInteger nextAck = new AtomicInteger();
       ExecutorService pool = Executors.newFixedThreadPool(THREADS);
-      List<Future<?>> ackers = new ArrayList<>();
-      List<Future<?>> crawlers = new ArrayList<>();
-      // Half the threads acknowledge every URL as fetched, in an order of their own, while the
-      // other half hands URLs out: acknowledgements land between a hand-out's read and its mark.
-      for (int t = 0; t < THREADS / 2; t++) {
-        ackers.add(
-            pool.submit(
-                () -> {
-                  for (int i = nextAck.getAndAdd(3); i < n; i = nextAck.getAndAdd(3)) {
-                    List<UrlItem> done = new ArrayList<>();
-                    for (UrlInfo u : urls.subList(i, Math.min(n, i + 3))) {
-                      done.add(UrlItem.known(u, 0));
+      for (int r = 0; r < rounds; r++) {
+        List<UrlInfo> urls = new ArrayList<>(put(s, crawl, r + "-", n));
+        Collections.shuffle(urls, new java.util.Random(r));
+        AtomicInteger nextAck = new AtomicInteger();
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<?>> running = new ArrayList<>();
+        // Half the threads acknowledge every URL as fetched, in an order of their own, while the
+        // other half hands every queue out whole (no limit per queue: long reads, large batches
+        // of marks): acknowledgements land between a hand-out's read and its marks.
+        for (int t = 0; t < THREADS / 2; t++) {
+          running.add(
+              pool.submit(
+                  () -> {
+                    start.await();
+                    for (int i = nextAck.getAndAdd(3); i < n; i = nextAck.getAndAdd(3)) {
+                      List<UrlItem> done = new ArrayList<>();
+                      for (UrlInfo u : urls.subList(i, Math.min(n, i + 3))) {
+                        done.add(UrlItem.known(u, 0));
+                      }
+                      List<PutAck> acks = s.put(done);
+                      long at = System.nanoTime();
+                      for (PutAck a : acks) {
+                        assertThat(a.status()).isEqualTo(PutStatus.OK);
+                        ackedAt.put(a.id(), at);
+                      }
                     }
-                    List<PutAck> acks = s.put(done);
-                    long at = System.nanoTime();
-                    for (PutAck a : acks) {
-                      assertThat(a.status()).isEqualTo(PutStatus.OK);
-                      ackedAt.put(a.id(), at);
+                    return null;
+                  }));
+          running.add(
+              pool.submit(
+                  () -> {
+                    start.await();
+                    while (nextAck.get() < n) {
+                      long begun = System.nanoTime();
+                      for (UrlInfo u :
+                          s.getUrls(HandOutRequest.of(crawl, 0, 0).withDelayRequestable(600))) {
+                        givenAt
+                            .computeIfAbsent(
+                                u.url(), k -> Collections.synchronizedList(new ArrayList<>()))
+                            .add(begun);
+                      }
                     }
-                  }
-                  return null;
-                }));
-      }
-      for (int t = 0; t < THREADS / 2; t++) {
-        crawlers.add(
-            pool.submit(
-                () -> {
-                  while (nextAck.get() < n) {
-                    long start = System.nanoTime();
-                    for (UrlInfo u :
-                        s.getUrls(HandOutRequest.of(crawl, 0, 3).withDelayRequestable(600))) {
-                      givenAt
-                          .computeIfAbsent(
-                              u.url(), k -> Collections.synchronizedList(new ArrayList<>()))
-                          .add(start);
-                    }
-                  }
-                  return null;
-                }));
-      }
-      for (Future<?> f : ackers) {
-        f.get();
-      }
-      for (Future<?> f : crawlers) {
-        f.get();
+                    return null;
+                  }));
+        }
+        start.countDown();
+        for (Future<?> f : running) {
+          f.get();
+        }
       }
       pool.shutdown();
       List<String> afterAck = new ArrayList<>();
@@ -170,7 +177,7 @@ class FrontierHandoutRacesIT {
           .as("handed out by a call begun after the URL was acknowledged")
           .isEmpty();
       QueueStats stats = s.stats(crawl, "");
-      assertThat(stats.completed()).isEqualTo(n);
+      assertThat(stats.completed()).isEqualTo((long) n * rounds);
       assertThat(stats.queued()).isZero();
       assertThat(stats.inFlight()).as("URLs in flight once every URL is done").isZero();
     }
@@ -202,7 +209,8 @@ class FrontierHandoutRacesIT {
                           UrlItem.discovered(
                               UrlInfo.of("http://" + key + "/" + u, crawl).withKey(key)));
                     }
-                    assertThat(s.put(items)).allMatch(a -> a.status() == PutStatus.OK);
+                    // SKIPPED: handed out and acknowledged while its own put was in flight.
+                    assertThat(s.put(items)).noneMatch(a -> a.status() == PutStatus.FAIL);
                   }
                   return null;
                 }));

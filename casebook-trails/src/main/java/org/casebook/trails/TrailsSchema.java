@@ -58,18 +58,10 @@ record TrailsSchema(TableName events, TableName tall, TableName wide) {
             tall, List.of(family("h", ZSTD, ttl)), SplitPoints.none(), TrailsKeys.TALL_ROW.shape()),
         new TableSpec(
             wide,
-            List.of(family("h", SNAPPY, ttl).withBlockSize(WIDE_BLOCK_BYTES)),
+            List.of(family("h", SNAPPY, ttl)),
             SplitPoints.none(),
             TrailsKeys.WIDE_ROW.shape() + "; columns " + TrailsKeys.WIDE_COLUMN.shape()));
   }
-
-  /**
-   * The wide history's block size. The latest 20 read one wide row by a Get, at random over all
-   * users: once the table outgrows the block cache nearly every Get reads and decompresses a block
-   * for that one row, so a block of 8 KiB instead of HBase's 64 KiB costs an eighth of the work per
-   * uncached Get, at some cost in compression (the trails README measures both).
-   */
-  static final int WIDE_BLOCK_BYTES = 8 << 10;
 
   /**
    * A trails family: ROW_INDEX_V1 blocks, so that reaching a row inside a 64 KiB block is a binary

@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import org.casebook.core.HBaseRuntime;
 import org.casebook.core.Platform;
 import org.casebook.core.SystemContext;
@@ -81,21 +79,7 @@ class TrailsBulkLoadChaosIT {
           .anyMatch(e -> e.action() == ChaosAction.SPLIT && e.done());
       assertThat(underChaos.accepted()).isPositive();
 
-      List<String> users = new ArrayList<>();
-      for (int i = 0; i < USERS; i++) {
-        users.add(LogGenerator.userId(i));
-      }
-      TrailQuery all = new TrailQuery(users, DAY1, DAY1.plusDays(5), Set.of(), Set.of());
-      var expected = puts.trails(all);
-      assertThat(bulk.trails(all)).as("every event of both logs").isEqualTo(expected);
-      for (int i = 0; i < USERS; i += 5) {
-        String u = LogGenerator.userId(i);
-        for (HistoryLayout layout : HistoryLayout.values()) {
-          assertThat(bulk.all(u, 10_000, layout))
-              .as(u + " " + layout)
-              .isEqualTo(puts.all(u, 10_000, layout));
-        }
-      }
+      TrailsBulkLoadIT.assertSameData(puts, bulk, USERS, DAY1, DAY1.plusDays(5), 5, false);
     } finally {
       schemas.dropNamespace(putsNs);
       schemas.dropNamespace(bulkNs);

@@ -141,20 +141,38 @@ class TrailsBulkLoadIT {
   }
 
   private void assertSameData() {
-    List<String> users = new ArrayList<>();
-    for (int i = 0; i < USERS; i++) {
-      users.add(LogGenerator.userId(i));
+    assertSameData(puts, bulk, USERS, DAY1, DAY1.plusDays(2), 7, true);
+  }
+
+  /**
+   * {@code actual} answers as {@code expected} does: every trail of the first {@code users}
+   * generated users from {@code from} to {@code to}, and every {@code historyStep}-th user's whole
+   * history in both layouts; with {@code nonEmpty}, the trails hold events.
+   */
+  static void assertSameData(
+      TrailsService expected,
+      TrailsService actual,
+      int users,
+      LocalDate from,
+      LocalDate to,
+      int historyStep,
+      boolean nonEmpty) {
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < users; i++) {
+      ids.add(LogGenerator.userId(i));
     }
-    TrailQuery all = new TrailQuery(users, DAY1, DAY1.plusDays(2), Set.of(), Set.of());
-    var expected = puts.trails(all);
-    assertThat(expected.values().stream().mapToInt(t -> t.events().size()).sum()).isPositive();
-    assertThat(bulk.trails(all)).isEqualTo(expected);
-    for (int i = 0; i < USERS; i += 7) {
+    TrailQuery all = new TrailQuery(ids, from, to, Set.of(), Set.of());
+    var trails = expected.trails(all);
+    if (nonEmpty) {
+      assertThat(trails.values().stream().mapToInt(t -> t.events().size()).sum()).isPositive();
+    }
+    assertThat(actual.trails(all)).as("every trail").isEqualTo(trails);
+    for (int i = 0; i < users; i += historyStep) {
       String u = LogGenerator.userId(i);
       for (HistoryLayout layout : HistoryLayout.values()) {
-        assertThat(bulk.all(u, 10_000, layout))
+        assertThat(actual.all(u, 10_000, layout))
             .as(u + " " + layout)
-            .isEqualTo(puts.all(u, 10_000, layout));
+            .isEqualTo(expected.all(u, 10_000, layout));
       }
     }
   }

@@ -19,6 +19,7 @@ import java.util.Locale;
  *   <tr><td>precondition failed</td><td>412</td><td>4</td></tr>
  *   <tr><td>storage unavailable</td><td>503</td><td>5</td></tr>
  *   <tr><td>interrupted</td><td>503</td><td>6</td></tr>
+ *   <tr><td>insufficient storage</td><td>507</td><td>9</td></tr>
  *   <tr><td>local file error</td><td>500</td><td>7</td></tr>
  *   <tr><td>batch job failed</td><td>502</td><td>8</td></tr>
  *   <tr><td>internal error</td><td>500</td><td>1</td></tr>
@@ -31,6 +32,7 @@ public enum ErrorKind {
   PRECONDITION_FAILED(412, 4, "precondition failed"),
   STORAGE_UNAVAILABLE(503, 5, "storage unavailable"),
   INTERRUPTED(503, 6, "interrupted"),
+  INSUFFICIENT_STORAGE(507, 9, "insufficient storage"),
   LOCAL_FILE(500, 7, "local file error"),
   BATCH_JOB_FAILED(502, 8, "batch job failed"),
   INTERNAL(500, 1, "internal error");

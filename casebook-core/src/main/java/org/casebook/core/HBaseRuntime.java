@@ -481,6 +481,37 @@ public final class HBaseRuntime implements Closeable {
     return attached;
   }
 
+  /**
+   * Why the embedded HBase this process owns no longer serves: its region server or master aborted
+   * (a WAL it cannot write, say) or stopped while this runtime is open. Empty while it serves, and
+   * always for a cluster or an attached runtime, whose HBase recovers on its own.
+   */
+  public java.util.Optional<String> embeddedFailure() {
+    if (cluster == null || closed) {
+      return java.util.Optional.empty();
+    }
+    for (org.apache.hadoop.hbase.util.JVMClusterUtil.RegionServerThread t :
+        cluster.getRegionServers()) {
+      HRegionServer rs = t.getRegionServer();
+      if (rs.isAborted() || rs.isStopped() || !t.isAlive()) {
+        return java.util.Optional.of(
+            "the embedded region server "
+                + (rs.isAborted() ? "aborted" : "stopped")
+                + " (its log above says why)");
+      }
+    }
+    for (org.apache.hadoop.hbase.util.JVMClusterUtil.MasterThread t : cluster.getMasters()) {
+      HMaster m = t.getMaster();
+      if (m.isAborted() || m.isStopped() || !t.isAlive()) {
+        return java.util.Optional.of(
+            "the embedded master "
+                + (m.isAborted() ? "aborted" : "stopped")
+                + " (its log above says why)");
+      }
+    }
+    return java.util.Optional.empty();
+  }
+
   public String description() {
     return description;
   }

@@ -37,6 +37,7 @@ public final class Platform implements AutoCloseable {
   private final ThreadPoolExecutor sideWork;
   private final List<PlatformContext> contexts = new ArrayList<>();
   private final Map<String, WriteGate> gates = new HashMap<>();
+  private final DiskSpaceGuard disk;
 
   private Platform(Builder b) {
     this.runtime = b.runtime;
@@ -47,6 +48,14 @@ public final class Platform implements AutoCloseable {
     this.bindAddress = b.bindAddress;
     this.ports = Map.copyOf(b.ports);
     this.settings = b.settings;
+    this.disk = DiskSpaceGuard.of(runtime, dataDir);
+    if (disk.active()) {
+      io.micrometer.core.instrument.Gauge.builder(
+              "casebook.disk.free", disk, DiskSpaceGuard::usableBytes)
+          .description("free space on the disk under the embedded HBase's data")
+          .baseUnit("bytes")
+          .register(metrics);
+    }
     // Bounded to the machine: side work is HBase calls that mostly wait, so a few per core.
     int threads = b.sideWorkThreads;
     this.sideWork =
@@ -147,7 +156,12 @@ public final class Platform implements AutoCloseable {
 
   /** The gate of {@code system}'s writes in this process (one per name, made when first asked). */
   public synchronized WriteGate writeGate(String system) {
-    return gates.computeIfAbsent(system, WriteGate::new);
+    return gates.computeIfAbsent(system, s -> new WriteGate(s, disk));
+  }
+
+  /** The floor of free space under the embedded HBase's data (none on a cluster). */
+  public DiskSpaceGuard disk() {
+    return disk;
   }
 
   public HBaseRuntime runtime() {

@@ -37,6 +37,7 @@ public final class WriteGate {
 
   private final String system;
   private final Duration maxWait;
+  private final DiskSpaceGuard disk;
   private final ThreadLocal<int[]> depth = ThreadLocal.withInitial(() -> new int[1]);
   private int inFlight;
   private boolean paused;
@@ -45,12 +46,22 @@ public final class WriteGate {
       new java.util.concurrent.CopyOnWriteArrayList<>();
 
   public WriteGate(String system) {
-    this(system, DEFAULT_WAIT);
+    this(system, DEFAULT_WAIT, DiskSpaceGuard.none());
+  }
+
+  /** A gate that also refuses changes while {@code disk} is below its floor. */
+  public WriteGate(String system, DiskSpaceGuard disk) {
+    this(system, DEFAULT_WAIT, disk);
   }
 
   WriteGate(String system, Duration maxWait) {
+    this(system, maxWait, DiskSpaceGuard.none());
+  }
+
+  WriteGate(String system, Duration maxWait, DiskSpaceGuard disk) {
     this.system = Objects.requireNonNull(system, "system is null");
     this.maxWait = Objects.requireNonNull(maxWait, "maxWait is null");
+    this.disk = Objects.requireNonNull(disk, "disk is null");
   }
 
   public String system() {
@@ -59,7 +70,8 @@ public final class WriteGate {
 
   /**
    * Lets one change in: waits while a pause holds the writes (at most the gate's wait, then refuses
-   * with a retriable {@link StorageException}).
+   * with a retriable {@link StorageException}); refuses it with an {@link
+   * InsufficientStorageException} while the disk is below its floor.
    */
   public Pass enter() {
     return enter(maxWait);
@@ -75,6 +87,7 @@ public final class WriteGate {
       d[0]++;
       return oncePass();
     }
+    disk.checkWrite(system);
     synchronized (this) {
       long deadline = System.nanoTime() + wait.toNanos();
       while (paused) {
@@ -98,6 +111,14 @@ public final class WriteGate {
     }
     d[0] = 1;
     return oncePass();
+  }
+
+  /**
+   * Refuses, before it starts, work that will write about {@code bytes} into the embedded HBase (a
+   * bulk load's HFiles) when the disk would fall below its floor.
+   */
+  public void requireSpace(long bytes, String what) {
+    disk.require(bytes, what);
   }
 
   /** A pass that leaves once however often it is closed. */

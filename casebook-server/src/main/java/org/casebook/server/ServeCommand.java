@@ -187,7 +187,67 @@ final class ServeCommand implements Callable<Integer> {
         listeners,
         platform.runtime().description(),
         (System.nanoTime() - t0) / 1e9);
+    java.util.concurrent.atomic.AtomicInteger exitCode =
+        new java.util.concurrent.atomic.AtomicInteger();
+    if (platform.runtime().mode() == org.casebook.core.HBaseRuntime.Mode.EMBEDDED
+        && !platform.runtime().attached()) {
+      watchEmbeddedHBase(platform, hooks, shutdown, stopped, exitCode);
+    }
     stopped.await();
-    return 0;
+    return exitCode.get();
   }
+
+  /**
+   * Stops the server, non-zero, when the embedded HBase it owns stops serving (a region server
+   * abort): every request would fail from then on, and a restart replays the WAL. A bounded stop:
+   * what the systems still hold for a dead HBase cannot be stored anyway.
+   */
+  private static void watchEmbeddedHBase(
+      Platform platform,
+      org.apache.hadoop.util.ShutdownHookManager hooks,
+      Runnable shutdown,
+      CountDownLatch stopped,
+      java.util.concurrent.atomic.AtomicInteger exitCode) {
+    Thread watchdog =
+        new Thread(
+            () -> {
+              try {
+                while (!stopped.await(1, java.util.concurrent.TimeUnit.SECONDS)) {
+                  java.util.Optional<String> failure = platform.runtime().embeddedFailure();
+                  if (failure.isEmpty()) {
+                    continue;
+                  }
+                  int code = org.casebook.core.ErrorKind.STORAGE_UNAVAILABLE.exitCode();
+                  System.err.printf(
+                      "HBase stopped serving: %s. Casebook stops (exit %d); start it again: HBase"
+                          + " replays its WAL, so every acknowledged write comes back.%n",
+                      failure.get(), code);
+                  exitCode.set(code);
+                  try {
+                    hooks.removeShutdownHook(shutdown);
+                  } catch (IllegalStateException shuttingDown) {
+                    return; // a stop is under way already
+                  }
+                  Thread stopper = new Thread(shutdown, "casebook-stop-after-hbase-failure");
+                  stopper.setDaemon(true);
+                  stopper.start();
+                  if (!stopped.await(
+                      STOP_AFTER_FAILURE_SECONDS, java.util.concurrent.TimeUnit.SECONDS)) {
+                    System.err.printf(
+                        "the stop did not finish in %d s; exiting%n", STOP_AFTER_FAILURE_SECONDS);
+                    Runtime.getRuntime().halt(code);
+                  }
+                  return;
+                }
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            },
+            "casebook-hbase-watchdog");
+    watchdog.setDaemon(true);
+    watchdog.start();
+  }
+
+  /** How long the stop after an HBase failure may take before the process exits regardless. */
+  private static final int STOP_AFTER_FAILURE_SECONDS = 30;
 }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.casebook.core.CasebookSystem;
+import org.casebook.core.DiskSpaceGuard;
 import org.casebook.core.HBaseRuntime;
 import org.casebook.core.Platform;
 import org.casebook.core.RunningSystem;
@@ -176,7 +177,12 @@ final class Server implements AutoCloseable {
       com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
   record HBaseHealth(String mode, Integer regionServers, String error) {}
 
-  record Health(String status, HBaseHealth hbase, List<SystemEntry> systems) {}
+  /** The disk under the embedded HBase's data: writes are refused below its floor. */
+  record DiskHealth(long freeBytes, long minFreeBytes, boolean writesRefused) {}
+
+  @com.fasterxml.jackson.annotation.JsonInclude(
+      com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+  record Health(String status, HBaseHealth hbase, DiskHealth disk, List<SystemEntry> systems) {}
 
   private HttpResponse health() {
     HBaseRuntime runtime = platform.runtime();
@@ -215,7 +221,14 @@ final class Server implements AutoCloseable {
               ls,
               h.details()));
     }
+    DiskSpaceGuard guard = platform.disk();
+    DiskHealth disk = null;
+    if (guard.active()) {
+      boolean low = guard.low();
+      disk = new DiskHealth(guard.usableBytes(), guard.minFreeBytes(), low);
+      degraded |= low;
+    }
     String status = !up ? "down" : degraded ? "degraded" : "up";
-    return HttpResponse.json(up ? 200 : 503, new Health(status, hbase, list));
+    return HttpResponse.json(up ? 200 : 503, new Health(status, hbase, disk, list));
   }
 }

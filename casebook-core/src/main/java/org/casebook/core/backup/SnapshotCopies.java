@@ -159,7 +159,12 @@ final class SnapshotCopies {
       Path root = rootDir();
       FileSystem rootFs = root.getFileSystem(conf);
       long bytes = fs.getContentSummary(from).getLength();
-      checkRoom(rootFs, root, bytes, "the copy under " + from);
+      // Embedded, HBase's own files share that disk: the copy must leave their floor free too.
+      long floor =
+          rootFs instanceof org.apache.hadoop.fs.LocalFileSystem
+              ? org.casebook.core.DiskSpaceGuard.minFreeBytes(conf)
+              : 0;
+      checkRoom(rootFs, root, bytes + floor, "the copy under " + from + " (and the disk's floor)");
       progress.accept(
           "importing "
               + found.size()

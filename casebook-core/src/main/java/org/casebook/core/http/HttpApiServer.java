@@ -452,8 +452,9 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
       r.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
     }
     response.headers().forEach((k, v) -> r.headers().set(k, v));
-    // Every 503, whoever built it, says when to try again.
-    if (response.status() == 503 && !r.headers().contains(HttpHeaderNames.RETRY_AFTER)) {
+    // Every 503 and 507, whoever built it, says when to try again.
+    if ((response.status() == 503 || response.status() == 507)
+        && !r.headers().contains(HttpHeaderNames.RETRY_AFTER)) {
       r.headers().setInt(HttpHeaderNames.RETRY_AFTER, HttpResponse.RETRY_AFTER_SECONDS);
     }
     return r;

@@ -112,7 +112,7 @@ final class RouteDispatcher {
         LOG.error("internal error on {} {}", method, where, e);
         return HttpResponse.error(kind, "internal error: " + e.getClass().getSimpleName(), null);
       }
-      case STORAGE_UNAVAILABLE, LOCAL_FILE, INTERRUPTED ->
+      case STORAGE_UNAVAILABLE, LOCAL_FILE, INTERRUPTED, INSUFFICIENT_STORAGE ->
           LOG.warn("{} on {} {}: {}", kind.label(), method, where, e.getMessage());
       default -> {}
     }

@@ -81,6 +81,7 @@ public final class FrontierGrpc extends URLFrontierGrpc.URLFrontierImplBase {
           case NOT_FOUND -> Status.NOT_FOUND;
           case CONFLICT, PRECONDITION_FAILED -> Status.FAILED_PRECONDITION;
           case STORAGE_UNAVAILABLE, INTERRUPTED -> Status.UNAVAILABLE;
+          case INSUFFICIENT_STORAGE -> Status.RESOURCE_EXHAUSTED;
           default -> Status.INTERNAL;
         };
     if (s == Status.INTERNAL) {

@@ -114,6 +114,8 @@ public final class TrailsBulkLoad {
     TrailsRowCodec rows = TrailsRowCodec.in(namespace);
     Configuration conf = new Configuration(context.configuration());
     boolean local = MapReduceJobs.isLocal(conf);
+    // The compressed HFiles of a log take less room than its text: its size is a safe bound.
+    context.writes().requireSpace(sizeOf(input), "a bulk load of " + input);
     if (local) {
       MapReduceJobs.setUnlessConfigured(conf, "mapreduce.task.io.sort.mb", "128");
       MapReduceJobs.setUnlessConfigured(

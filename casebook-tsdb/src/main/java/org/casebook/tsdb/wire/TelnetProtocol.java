@@ -98,6 +98,10 @@ public final class TelnetProtocol implements LineProtocol {
         }
         try {
           service.write(batch, false);
+        } catch (org.casebook.core.InsufficientStorageException e) {
+          // Refused before anything was written, as every write is while the disk is low.
+          LOG.warn("telnet put of {} point(s) refused: {}", batch.size(), e.getMessage());
+          out.line("put: refused: " + e.getMessage());
         } catch (CasebookException e) {
           LOG.warn("telnet put of {} point(s) failed", batch.size(), e);
           out.line("put: HBase error: " + e.getMessage());

@@ -12,6 +12,7 @@ import org.casebook.core.HBaseRuntime;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.chaos.ChaosAction;
 import org.casebook.core.chaos.ChaosEvent;
+import org.casebook.core.chaos.ProcessCommands;
 import org.casebook.core.chaos.RegionChaos;
 import org.casebook.core.cli.ResultFiles;
 import picocli.CommandLine.Command;
@@ -35,7 +36,21 @@ import picocli.CommandLine.Option;
           + " theirs to report. Moves need two RegionServers or more (a cluster); embedded, they are"
           + " skipped.",
       "Actions: split (at one of the region's own rows), merge (two adjacent regions), flush,"
-          + " compact, major-compact, move."
+          + " compact, major-compact, move; on a cluster whose daemons it may kill, also"
+          + " kill-regionserver and kill-master.",
+      "The kills run the operator's shell commands, since the daemons are other processes: kill -9"
+          + " a RegionServer the seed picks among the live ones (never the last one), wait the"
+          + " restart pause, start it again, then wait until every region of the tables is online on"
+          + " a live RegionServer and report that recovery time. The master likewise, once a run"
+          + " by default. {host} and {port} in a command stand for the daemon acted on. Given the"
+          + " commands, the kills join the default actions.",
+      "On the cluster kit (KIT its directory, W its work directory, RegionServer N's pid in"
+          + " W/pids/regionserverN.pid, the first's in regionserver.pid, ports 29620, 29630 ...):",
+      "  --kill-regionserver-command 'n=$(( ({port} - 29620) / 10 + 1 ));"
+          + " kill -9 $(cat $W/pids/regionserver$([ $n = 1 ] || echo $n).pid)'",
+      "  --start-regionserver-command 'CLUSTER_REGIONSERVERS=2 $KIT/up.sh'",
+      "  --kill-master-command 'kill -9 $(cat $W/pids/hmaster.pid)'",
+      "  --start-master-command 'CLUSTER_REGIONSERVERS=2 $KIT/up.sh'"
     })
 final class ChaosCommand implements Callable<Integer> {
   @Option(
@@ -80,6 +95,58 @@ final class ChaosCommand implements Callable<Integer> {
           "How long to wait for a split or merge before recording it as timed out (default ${DEFAULT-VALUE}).")
   int actionTimeoutSeconds;
 
+  @Option(
+      names = "--kill-regionserver-command",
+      paramLabel = "COMMAND",
+      description =
+          "Shell command that kills one RegionServer at once, {host} and {port} filled in (needs"
+              + " --start-regionserver-command).")
+  String killRegionServer = "";
+
+  @Option(
+      names = "--start-regionserver-command",
+      paramLabel = "COMMAND",
+      description =
+          "Shell command that starts the killed RegionServer again and returns once it started.")
+  String startRegionServer = "";
+
+  @Option(
+      names = "--kill-master-command",
+      paramLabel = "COMMAND",
+      description =
+          "Shell command that kills the active HMaster at once (needs --start-master-command).")
+  String killMaster = "";
+
+  @Option(
+      names = "--start-master-command",
+      paramLabel = "COMMAND",
+      description = "Shell command that starts the HMaster again.")
+  String startMaster = "";
+
+  @Option(
+      names = "--restart-pause-seconds",
+      paramLabel = "N",
+      defaultValue = "10",
+      description =
+          "How long a killed daemon stays down before its start (default ${DEFAULT-VALUE}).")
+  int restartPauseSeconds;
+
+  @Option(
+      names = "--recovery-timeout-seconds",
+      paramLabel = "N",
+      defaultValue = "180",
+      description =
+          "How long to wait, from a kill, for every region to be online again; also the bound of"
+              + " each command (default ${DEFAULT-VALUE}).")
+  int recoveryTimeoutSeconds;
+
+  @Option(
+      names = "--master-kills",
+      paramLabel = "N",
+      defaultValue = "1",
+      description = "How many times a run may kill the master (default ${DEFAULT-VALUE}).")
+  int masterKills;
+
   private final CliContext context;
 
   ChaosCommand(CliContext context) {
@@ -96,7 +163,18 @@ final class ChaosCommand implements Callable<Integer> {
         actionTimeoutSeconds >= 1 && actionTimeoutSeconds <= 3600,
         "action-timeout-seconds",
         "--action-timeout-seconds must be 1..3600");
-    List<ChaosAction> chosen = chosenActions();
+    InvalidInputException.check(
+        restartPauseSeconds >= 0 && restartPauseSeconds <= 3600,
+        "restart-pause-seconds",
+        "--restart-pause-seconds must be 0..3600");
+    InvalidInputException.check(
+        recoveryTimeoutSeconds >= 1 && recoveryTimeoutSeconds <= 3600,
+        "recovery-timeout-seconds",
+        "--recovery-timeout-seconds must be 1..3600");
+    InvalidInputException.check(
+        masterKills >= 0 && masterKills <= 1000, "master-kills", "--master-kills must be 0..1000");
+    ProcessCommands processes = processCommands();
+    List<ChaosAction> chosen = chosenActions(processes);
     long s = seed != null ? seed : new java.security.SecureRandom().nextLong();
     Map<String, List<TableName>> declared = context.declaredTables(systems);
     HBaseRuntime runtime = context.runtimeOnly();
@@ -130,7 +208,11 @@ final class ChaosCommand implements Callable<Integer> {
                 s,
                 Duration.ofMillis(pauseMillis),
                 chosen,
-                Duration.ofSeconds(actionTimeoutSeconds)))) {
+                Duration.ofSeconds(actionTimeoutSeconds),
+                processes,
+                Duration.ofSeconds(restartPauseSeconds),
+                Duration.ofSeconds(recoveryTimeoutSeconds),
+                masterKills))) {
       Thread.sleep(seconds * 1000L);
       events = chaos.stop();
     }
@@ -145,9 +227,33 @@ final class ChaosCommand implements Callable<Integer> {
     return 0;
   }
 
-  private List<ChaosAction> chosenActions() {
+  /** The kill and start commands given, checked: a kill needs its start command. */
+  ProcessCommands processCommands() {
+    try {
+      return new ProcessCommands(killRegionServer, startRegionServer, killMaster, startMaster);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidInputException(
+          killRegionServer.isBlank() != startRegionServer.isBlank()
+              ? "kill-regionserver-command"
+              : "kill-master-command",
+          e.getMessage());
+    }
+  }
+
+  /**
+   * The actions asked for; by default the region actions and the kills whose commands were given. A
+   * kill asked for without its commands is refused rather than silently skipped.
+   */
+  List<ChaosAction> chosenActions(ProcessCommands processes) {
     if (actions.isEmpty()) {
-      return List.of(ChaosAction.values());
+      List<ChaosAction> all = new ArrayList<>(ChaosAction.regionActions());
+      if (processes.killsRegionServers()) {
+        all.add(ChaosAction.KILL_REGIONSERVER);
+      }
+      if (processes.killsMaster()) {
+        all.add(ChaosAction.KILL_MASTER);
+      }
+      return all;
     }
     List<ChaosAction> out = new ArrayList<>();
     for (String a : actions) {
@@ -168,6 +274,14 @@ final class ChaosCommand implements Callable<Integer> {
                                       .map(ChaosAction::label)
                                       .toList())
                               + ")"));
+      InvalidInputException.check(
+          action != ChaosAction.KILL_REGIONSERVER || processes.killsRegionServers(),
+          "actions",
+          "kill-regionserver needs --kill-regionserver-command and --start-regionserver-command");
+      InvalidInputException.check(
+          action != ChaosAction.KILL_MASTER || processes.killsMaster(),
+          "actions",
+          "kill-master needs --kill-master-command and --start-master-command");
       if (!out.contains(action)) {
         out.add(action);
       }
@@ -175,7 +289,10 @@ final class ChaosCommand implements Callable<Integer> {
     return out;
   }
 
-  /** Per action: how many were done, skipped, refused, timed out. */
+  /**
+   * Per action: how many were done, skipped, refused, timed out; then each kill that was not
+   * skipped, with its daemon and recovery time.
+   */
   static String table(List<ChaosEvent> events) {
     Map<ChaosAction, long[]> counts = new EnumMap<>(ChaosAction.class);
     for (ChaosEvent e : events) {
@@ -185,10 +302,26 @@ final class ChaosCommand implements Callable<Integer> {
     StringBuilder b = new StringBuilder();
     b.append(
         String.format(
-            "%-14s %6s %8s %8s %10s%n", "action", "done", "skipped", "refused", "timed out"));
+            "%-17s %6s %8s %8s %10s%n", "action", "done", "skipped", "refused", "timed out"));
     counts.forEach(
         (a, c) ->
-            b.append(String.format("%-14s %6d %8d %8d %10d%n", a.label(), c[0], c[1], c[2], c[3])));
+            b.append(String.format("%-17s %6d %8d %8d %10d%n", a.label(), c[0], c[1], c[2], c[3])));
+    for (ChaosEvent e : events) {
+      if (e.action().killsProcess() && !e.skipped()) {
+        b.append(
+            String.format(
+                java.util.Locale.ROOT,
+                "%-17s %-21s at %8.1f s: %s%s%n",
+                e.action().label(),
+                e.region(),
+                e.atMillis() / 1000.0,
+                e.outcome(),
+                e.recovered()
+                    ? String.format(
+                        java.util.Locale.ROOT, ", recovered in %.1f s", e.recoveryMillis() / 1000.0)
+                    : ""));
+      }
+    }
     return b.toString();
   }
 }

@@ -15,6 +15,7 @@ import org.casebook.core.chaos.RegionChaos;
 import org.casebook.core.cli.Progress;
 import org.casebook.core.schema.SchemaManager;
 import org.casebook.core.schema.TableSpec;
+import org.casebook.core.testing.ChaosLoad;
 import org.casebook.core.testing.EmbeddedHBase;
 import org.casebook.core.testing.TestIds;
 import org.casebook.trails.gen.LogGenerator;
@@ -63,11 +64,13 @@ class TrailsBulkLoadChaosIT {
           RegionChaos.start(
               runtime.connection(),
               bulkTables.stream().map(TableSpec::name).toList(),
-              new RegionChaos.Options(
-                  SEED,
-                  Duration.ofMillis(50),
-                  List.of(ChaosAction.SPLIT, ChaosAction.SPLIT, ChaosAction.MERGE),
-                  Duration.ofSeconds(20)))) {
+              // On a cluster given the kill commands, RegionServers are killed during the job too.
+              ChaosLoad.withProperties(
+                  new RegionChaos.Options(
+                      SEED,
+                      Duration.ofMillis(50),
+                      List.of(ChaosAction.SPLIT, ChaosAction.SPLIT, ChaosAction.MERGE),
+                      Duration.ofSeconds(20))))) {
         underChaos =
             bulk.ingestBulk(
                 second, options(dir.resolve("b2.rejects")), dir.resolve("w2"), Progress.silent());

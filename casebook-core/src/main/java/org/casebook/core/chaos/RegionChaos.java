@@ -35,7 +35,9 @@ import org.slf4j.LoggerFactory;
  * one thread that, every {@code pause}, picks an action and a table at random from a seeded
  * generator and applies it to one region through {@link Admin}. The same seed on the same tables
  * and regions picks the same sequence; what HBase makes of each action (a split refused because the
- * region still holds references, a merge of regions in transition) is recorded, never thrown.
+ * region still holds references, a merge of regions in transition) is recorded, never thrown. Given
+ * the operator's {@link ProcessCommands}, it also kills RegionServers and the master ({@link
+ * DaemonKills}); without them those actions are recorded as skipped.
  */
 public final class RegionChaos implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RegionChaos.class);
@@ -43,16 +45,73 @@ public final class RegionChaos implements AutoCloseable {
   /** Rows read from a region to pick a split point among. */
   static final int SPLIT_SAMPLE_ROWS = 256;
 
-  /** What to do, how often, and for how long one action may run. */
+  /**
+   * What to do, how often, and for how long one action may run; for the kill actions, the commands
+   * that kill and start the daemons, the pause before the start, how long the cluster may take to
+   * recover (and each command to end), and how many times a run may kill the master.
+   */
   public record Options(
-      long seed, Duration pause, List<ChaosAction> actions, Duration actionTimeout) {
+      long seed,
+      Duration pause,
+      List<ChaosAction> actions,
+      Duration actionTimeout,
+      ProcessCommands processes,
+      Duration restartPause,
+      Duration recoveryTimeout,
+      int masterKills) {
+    public static final Duration DEFAULT_RESTART_PAUSE = Duration.ofSeconds(10);
+    public static final Duration DEFAULT_RECOVERY_TIMEOUT = Duration.ofSeconds(180);
+
     public Options {
       Objects.requireNonNull(pause, "pause is null");
       Objects.requireNonNull(actionTimeout, "actionTimeout is null");
+      Objects.requireNonNull(processes, "processes is null");
+      Objects.requireNonNull(restartPause, "restartPause is null");
+      Objects.requireNonNull(recoveryTimeout, "recoveryTimeout is null");
       actions = List.copyOf(actions);
       if (actions.isEmpty()) {
         throw new IllegalArgumentException("no actions");
       }
+      if (restartPause.isNegative()
+          || recoveryTimeout.isNegative()
+          || recoveryTimeout.isZero()
+          || masterKills < 0) {
+        throw new IllegalArgumentException(
+            "restartPause must be >= 0, recoveryTimeout > 0, masterKills >= 0");
+      }
+    }
+
+    /** Region actions only: the kill actions, if listed, are recorded as skipped. */
+    public Options(long seed, Duration pause, List<ChaosAction> actions, Duration actionTimeout) {
+      this(
+          seed,
+          pause,
+          actions,
+          actionTimeout,
+          ProcessCommands.NONE,
+          DEFAULT_RESTART_PAUSE,
+          DEFAULT_RECOVERY_TIMEOUT,
+          1);
+    }
+
+    /** These options with the daemons killed through {@code processes}. */
+    public Options withProcesses(
+        ProcessCommands processes, Duration restartPause, Duration recoveryTimeout) {
+      return new Options(
+          seed,
+          pause,
+          actions,
+          actionTimeout,
+          processes,
+          restartPause,
+          recoveryTimeout,
+          masterKills);
+    }
+
+    /** These options with the master killed at most {@code times} a run. */
+    public Options withMasterKills(int times) {
+      return new Options(
+          seed, pause, actions, actionTimeout, processes, restartPause, recoveryTimeout, times);
     }
   }
 
@@ -64,6 +123,7 @@ public final class RegionChaos implements AutoCloseable {
   private final List<ChaosEvent> events = Collections.synchronizedList(new ArrayList<>());
   private final long startNanos = System.nanoTime();
   private final Thread thread;
+  private final DaemonKills kills;
 
   /** Runs blocking Admin calls; one left hanging past its timeout does not hold up the next. */
   private final java.util.concurrent.ExecutorService calls =
@@ -81,6 +141,7 @@ public final class RegionChaos implements AutoCloseable {
     this.options = options;
     this.random = new SplittableRandom(options.seed());
     this.thread = Threads.daemon("region-chaos").newThread(this::loop);
+    this.kills = new DaemonKills(connection, this.tables, options, random);
   }
 
   /** Starts acting on {@code tables} at once. */
@@ -91,13 +152,18 @@ public final class RegionChaos implements AutoCloseable {
   }
 
   /**
-   * Stops after the action under way (which has its action timeout to end) and returns every action
-   * taken, in order.
+   * Stops after the action under way (which has its action timeout to end; a kill, its restart and
+   * recovery wait) and returns every action taken, in order.
    */
   public List<ChaosEvent> stop() {
     stopping = true;
     try {
-      thread.join(options.actionTimeout().toMillis() + 10_000);
+      // A kill under way is waited for to its end: its daemon is started again before this returns.
+      long kill =
+          options.actions().stream().anyMatch(ChaosAction::killsProcess)
+              ? DaemonKills.longest(options).toMillis()
+              : 0;
+      thread.join(options.actionTimeout().toMillis() + kill + 10_000);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -188,22 +254,28 @@ public final class RegionChaos implements AutoCloseable {
         new ChaosEvent(
             at,
             action,
-            acted.table().getNameAsString(),
+            action.killsProcess() ? "-" : acted.table().getNameAsString(),
             acted.region(),
             acted.outcome(),
-            millisSince(t0));
+            millisSince(t0),
+            acted.recoveryMillis());
     events.add(event);
     LOG.info(
-        "region chaos: {} {} {}: {} ({} ms)",
+        "region chaos: {} {} {}: {} ({} ms{})",
         action.label(),
         event.table(),
         event.region(),
         event.outcome(),
-        event.tookMillis());
+        event.tookMillis(),
+        event.recovered() ? ", recovered in " + event.recoveryMillis() + " ms" : "");
   }
 
-  /** Where an action went and what came of it. */
-  private record Acted(TableName table, String region, String outcome) {}
+  /** Where an action went and what came of it (and, for a kill, the recovery time). */
+  private record Acted(TableName table, String region, String outcome, long recoveryMillis) {
+    Acted(TableName table, String region, String outcome) {
+      this(table, region, outcome, -1);
+    }
+  }
 
   /**
    * Applies {@code action} to a region of the table at {@code first}; a split or a merge that table
@@ -212,6 +284,14 @@ public final class RegionChaos implements AutoCloseable {
    */
   private Acted act(Admin admin, ChaosAction action, int first)
       throws IOException, InterruptedException {
+    if (action.killsProcess()) {
+      DaemonKills.Killed killed =
+          action == ChaosAction.KILL_MASTER
+              ? kills.killMaster(admin)
+              : kills.killRegionServer(admin);
+      return new Acted(
+          tables.get(first), killed.daemon(), killed.outcome(), killed.recoveryMillis());
+    }
     boolean movable = action == ChaosAction.SPLIT || action == ChaosAction.MERGE;
     Acted skipped = null;
     for (int k = 0; k < (movable ? tables.size() : 1); k++) {
@@ -245,6 +325,7 @@ public final class RegionChaos implements AutoCloseable {
           return new Acted(
               table, region, await(admin.splitRegionAsync(target.getRegionName(), at)));
         }
+        case KILL_REGIONSERVER, KILL_MASTER -> throw new IllegalStateException("a kill: " + action);
         case MERGE -> {
           if (regions.size() < 2) {
             skipped = new Acted(table, "-", "skipped: every table has one region");
@@ -331,7 +412,7 @@ public final class RegionChaos implements AutoCloseable {
     }
   }
 
-  private static String firstLine(Throwable e) {
+  static String firstLine(Throwable e) {
     String m = String.valueOf(e.getMessage());
     int nl = m.indexOf('\n');
     String line = nl < 0 ? m : m.substring(0, nl);

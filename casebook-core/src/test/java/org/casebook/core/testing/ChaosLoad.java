@@ -14,6 +14,7 @@ import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.casebook.core.chaos.ChaosAction;
 import org.casebook.core.chaos.ChaosEvent;
+import org.casebook.core.chaos.ProcessCommands;
 import org.casebook.core.chaos.RegionChaos;
 
 /**
@@ -22,8 +23,18 @@ import org.casebook.core.chaos.RegionChaos;
  * compacts the system's tables; then the chaos stops and the regions settle, and the test verifies
  * the system's invariants from its API. A step's exception is counted by class, not fatal: under
  * chaos a retriable error is expected, an acknowledged write lost is not.
+ *
+ * <p>On a cluster ({@link EmbeddedHBase#onCluster}) system properties lengthen the run and add the
+ * kill actions: {@code casebook.chaos.seconds=N} replaces every run's duration, and {@code
+ * casebook.chaos.kill-regionserver-command} with {@code casebook.chaos.start-regionserver-command}
+ * (and {@code casebook.chaos.kill-master-command} with {@code casebook.chaos.start-master-command})
+ * kill and start the daemons as {@link ProcessCommands} says, {@code
+ * casebook.chaos.restart-pause-seconds} apart. Without them a run is as it always was.
  */
 public final class ChaosLoad {
+  public static final String SECONDS_PROPERTY = "casebook.chaos.seconds";
+  public static final String PROPERTY_PREFIX = "casebook.chaos.";
+
   /** One step of a worker's load. */
   public interface Step {
     void run(int worker, long iteration) throws Exception;
@@ -33,6 +44,34 @@ public final class ChaosLoad {
   public record Report(List<ChaosEvent> events, long steps, Map<String, Long> errors) {
     public long done(ChaosAction action) {
       return events.stream().filter(e -> e.action() == action && e.done()).count();
+    }
+
+    /**
+     * One line per action with its outcomes counted, each kill with its daemon and recovery time,
+     * and the load's errors: what a run on a cluster is read by.
+     */
+    public String summary() {
+      Map<ChaosAction, Map<String, Long>> outcomes = new java.util.EnumMap<>(ChaosAction.class);
+      StringBuilder kills = new StringBuilder();
+      for (ChaosEvent e : events) {
+        String kind =
+            e.done() ? "done" : e.skipped() ? "skipped" : e.timedOut() ? "timed out" : "refused";
+        outcomes.computeIfAbsent(e.action(), a -> new TreeMap<>()).merge(kind, 1L, Long::sum);
+        if (e.action().killsProcess() && !e.skipped()) {
+          kills.append(
+              String.format(
+                  "  %-17s %-21s at %6d ms: %s%s%n",
+                  e.action().label(),
+                  e.region(),
+                  e.atMillis(),
+                  e.outcome(),
+                  e.recovered() ? ", recovered in " + e.recoveryMillis() + " ms" : ""));
+        }
+      }
+      StringBuilder b = new StringBuilder("chaos summary: ");
+      b.append(steps).append(" steps, errors ").append(errors).append('\n');
+      outcomes.forEach((a, o) -> b.append(String.format("  %-17s %s%n", a.label(), o)));
+      return b.append(kills).toString();
     }
 
     @Override
@@ -72,6 +111,7 @@ public final class ChaosLoad {
       int workers,
       Step step)
       throws InterruptedException {
+    duration = duration(duration);
     ExecutorService pool = Executors.newFixedThreadPool(workers);
     AtomicLong steps = new AtomicLong();
     Map<String, Long> errors = new ConcurrentHashMap<>();
@@ -101,8 +141,9 @@ public final class ChaosLoad {
         RegionChaos.start(
             connection,
             tables,
-            new RegionChaos.Options(
-                seed, pause, List.of(ChaosAction.values()), Duration.ofSeconds(30)))) {
+            withProperties(
+                new RegionChaos.Options(
+                    seed, pause, ChaosAction.regionActions(), Duration.ofSeconds(30))))) {
       for (Future<?> f : running) {
         try {
           f.get();
@@ -115,6 +156,51 @@ public final class ChaosLoad {
       pool.shutdownNow();
     }
     RegionChaos.awaitSettled(connection, Duration.ofSeconds(60));
-    return new Report(events, steps.get(), new TreeMap<>(errors));
+    Report report = new Report(events, steps.get(), new TreeMap<>(errors));
+    System.out.print(report.summary());
+    return report;
+  }
+
+  /** {@code duration}, or {@value #SECONDS_PROPERTY} seconds when that is given. */
+  public static Duration duration(Duration duration) {
+    String seconds = System.getProperty(SECONDS_PROPERTY, "").strip();
+    return seconds.isEmpty() ? duration : Duration.ofSeconds(Long.parseLong(seconds));
+  }
+
+  /**
+   * {@code options} with the kill commands of the system properties, and the kill actions they make
+   * possible added to the actions; {@code options} as they are when none is given.
+   */
+  public static RegionChaos.Options withProperties(RegionChaos.Options options) {
+    ProcessCommands commands =
+        new ProcessCommands(
+            property("kill-regionserver-command"),
+            property("start-regionserver-command"),
+            property("kill-master-command"),
+            property("start-master-command"));
+    List<ChaosAction> actions = new ArrayList<>(options.actions());
+    if (commands.killsRegionServers()) {
+      actions.add(ChaosAction.KILL_REGIONSERVER);
+    }
+    if (commands.killsMaster()) {
+      actions.add(ChaosAction.KILL_MASTER);
+    }
+    if (actions.size() == options.actions().size()) {
+      return options;
+    }
+    String pause = property("restart-pause-seconds");
+    return new RegionChaos.Options(
+            options.seed(), options.pause(), actions, options.actionTimeout())
+        .withProcesses(
+            commands,
+            pause.isEmpty()
+                ? RegionChaos.Options.DEFAULT_RESTART_PAUSE
+                : Duration.ofSeconds(Long.parseLong(pause)),
+            RegionChaos.Options.DEFAULT_RECOVERY_TIMEOUT)
+        .withMasterKills(options.masterKills());
+  }
+
+  private static String property(String name) {
+    return System.getProperty(PROPERTY_PREFIX + name, "").strip();
   }
 }

@@ -15,9 +15,21 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * JUnit 5 extension: one embedded HBase per test JVM, started on first use and stopped when the
  * JVM's test run ends. Test classes use {@code @ExtendWith(EmbeddedHBase.class)} and take an {@link
  * HBaseRuntime} parameter. Tests share tables, so each test uses its own ids.
+ *
+ * <p>Given {@code -Dcasebook.it.zk=HOST:PORT}, it connects to that running cluster instead (cluster
+ * mode, as {@code --zk} does), with {@code -Dcasebook.it.hbase.KEY=VALUE} as extra HBase
+ * configuration (the cluster kit lacks ZSTD: {@code
+ * -Dcasebook.it.hbase.casebook.compression.substitute=ZSTD:SNAPPY}). A test that needs the embedded
+ * HBase calls {@link #assumeEmbedded} and is skipped there.
  */
 public final class EmbeddedHBase implements BeforeAllCallback, ParameterResolver {
   private static final String KEY = EmbeddedHBase.class.getName();
+
+  /** The ZooKeeper quorum of a running cluster to test against instead of an embedded HBase. */
+  public static final String ZK_PROPERTY = "casebook.it.zk";
+
+  /** Prefix of system properties passed to HBase's configuration on a cluster. */
+  public static final String HBASE_PROPERTY_PREFIX = "casebook.it.hbase.";
 
   /** Keeps the runtime in the root store so JUnit closes it once, after every class ran. */
   private static final class Holder implements ExtensionContext.Store.CloseableResource {
@@ -85,9 +97,38 @@ public final class EmbeddedHBase implements BeforeAllCallback, ParameterResolver
     return dir;
   }
 
+  /** Whether the tests run against a running cluster ({@value #ZK_PROPERTY}), not embedded. */
+  public static boolean onCluster() {
+    String zk = System.getProperty(ZK_PROPERTY, "");
+    return !zk.isBlank();
+  }
+
+  /** Skips the calling test, saying why, when the tests run against a cluster. */
+  public static void assumeEmbedded(String why) {
+    org.junit.jupiter.api.Assumptions.assumeFalse(
+        onCluster(), () -> "skipped against a cluster (" + ZK_PROPERTY + "): " + why);
+  }
+
   static HBaseRuntime start(Path dir) {
     allowSeveralClustersPerJvm();
     deleteRecursively(dir);
+    if (onCluster()) {
+      java.util.Map<String, String> overrides = new java.util.HashMap<>();
+      System.getProperties()
+          .stringPropertyNames()
+          .forEach(
+              k -> {
+                if (k.startsWith(HBASE_PROPERTY_PREFIX)) {
+                  overrides.put(k.substring(HBASE_PROPERTY_PREFIX.length()), System.getProperty(k));
+                }
+              });
+      return HBaseRuntime.start(
+          new RuntimeSettings(
+              dir,
+              java.util.Optional.of(System.getProperty(ZK_PROPERTY).strip()),
+              java.util.Optional.empty(),
+              overrides));
+    }
     return HBaseRuntime.start(RuntimeSettings.embedded(dir));
   }
 

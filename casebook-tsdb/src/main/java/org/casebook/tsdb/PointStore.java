@@ -150,7 +150,27 @@ final class PointStore implements AutoCloseable {
    */
   void flush() {
     synchronized (flushLock) {
-      long failedBefore = asyncFailures.get();
+      flush(asyncFailures.get());
+    }
+  }
+
+  /**
+   * The count of failed writes so far: taken before points are added, and given to {@link
+   * #flush(long)}, it covers their writes whichever flush sent them.
+   */
+  long failureMark() {
+    return asyncFailures.get();
+  }
+
+  /**
+   * As {@link #flush()}, but throws if any write failed since {@code failedBefore} ({@link
+   * #failureMark}): the periodic flush may have sent a caller's points, and lost them, before the
+   * caller's own flush began (found by TsdbChaosIT on the cluster kit, with RegionServers killed).
+   * A failure of other points fails the caller too; its points are sent again, which is harmless (a
+   * point is a cell, written again the same).
+   */
+  void flush(long failedBefore) {
+    synchronized (flushLock) {
       handOver();
       try {
         data.flush();

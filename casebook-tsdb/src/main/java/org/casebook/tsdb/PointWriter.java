@@ -56,6 +56,19 @@ final class PointWriter {
     store.flush();
   }
 
+  /** Taken before {@link #write}, for {@link #flush(long)}. */
+  long failureMark() {
+    return store.failureMark();
+  }
+
+  /**
+   * Returns once every point written before the call is durable in HBase; throws if any write
+   * failed since {@code failureMark}, whichever flush it was in.
+   */
+  void flush(long failureMark) {
+    store.flush(failureMark);
+  }
+
   /** The tag run from cached ids only (the common case), or null if a name is not cached. */
   private byte[] cachedTagRun(Map<String, String> tags) {
     byte[][] pairs = new byte[tags.size()][];

@@ -150,10 +150,15 @@ public final class TsdbService implements AutoCloseable {
    * sync}, else within the store's gathering period and one flush (under 200 ms), as OpenTSDB's.
    */
   public void write(List<IncomingPoint> points, boolean sync) {
+    write(points, sync, writer.failureMark());
+  }
+
+  /** As {@link #write(List, boolean)}; a sync write fails if any write failed since the mark. */
+  private void write(List<IncomingPoint> points, boolean sync, long failureMark) {
     try (WriteGate.Pass pass = writes.enter()) {
       writer.write(points);
       if (sync) {
-        writer.flush();
+        writer.flush(failureMark);
       }
     }
   }
@@ -164,7 +169,10 @@ public final class TsdbService implements AutoCloseable {
    * counted and the first few reported; the good ones are durable when this returns.
    */
   public ImportReport importFile(Path file, LongConsumer bytesRead) {
-    return PointImport.run(file, this::limits, this::write, bytesRead);
+    // Marked once: the last batch's flush then fails if a periodic flush lost an earlier batch.
+    long failureMark = writer.failureMark();
+    return PointImport.run(
+        file, this::limits, (batch, last) -> write(batch, last, failureMark), bytesRead);
   }
 
   // ---- queries ----

@@ -77,6 +77,12 @@ record FrontierSchema(
    */
   static final byte[] PURGE_BATCH = Bytes.toBytes("pj");
 
+  /**
+   * hosts (h): prefix of a mark that a put's counter deltas were added to the row (followed by the
+   * put's token), there only while the put runs, so a counter write sent again adds nothing.
+   */
+  static final byte[] COUNTED = Bytes.toBytes("x.");
+
   // urls (u, f) and known (k)
   static final byte[] INFO = Bytes.toBytes("i");
   static final byte[] VERSION = Bytes.toBytes("v");

@@ -19,7 +19,9 @@ import org.slf4j.LoggerFactory;
  * hand-out reads only hosts with something due and an emptied frontier answers after one empty
  * scan. A host is claimed by check-and-mutate on its last hand-out and next-due time (one claimer
  * wins; the next due time becomes now + its delay, which is the politeness rule), then its queue is
- * read in priority order and the URLs handed out are marked in flight.
+ * read in priority order and each URL handed out is marked in flight by check-and-mutate on its row
+ * as read (a claim lasts only the host's delay: a later claim of the host may read the same rows
+ * before the marks are written).
  */
 final class Handout {
   private static final Logger LOG = LoggerFactory.getLogger(Handout.class);
@@ -143,18 +145,26 @@ final class Handout {
         continue;
       }
       if (!byKey && h.next() == null) {
-        if (h.queued() > 0 && decided.add(hk)) {
-          // A due row outlived the next-due time it was written for: adopt it.
-          changes.add(new HostChange.AdoptNext(h.hostId(), d.due()));
-          retires.add(null);
+        // A due row outlived the next-due time it was written for (or was written by a writer
+        // whose check-and-mutate failed). Neither deleted nor adopted as it is: a reader deciding
+        // from a count read earlier could delete it just as another adopts it. The host is made due
+        // now at a row of its own, written first like every due row, and only the one that
+        // scheduled it deletes the old row. An empty host goes again at its claim.
+        if (decided.add(hk)) {
+          duePuts.add(new DueHost(now, h.hostId()));
+          changes.add(new HostChange.AdoptNext(h.hostId(), now));
+          retires.add(d.due() == now ? null : d);
           claims.add(null);
-        } else {
-          dueDeletes.add(d);
         }
         continue;
       }
       if (!byKey && h.next() != d.due()) {
-        dueDeletes.add(d);
+        // Behind the host's next-due time the row is stale. Ahead of it, it may be the row a claim
+        // or move writes before its check-and-mutate lands (they only move a time later): it
+        // stays, and goes once the host's time has moved past it.
+        if (d.due() < h.next()) {
+          dueDeletes.add(d);
+        }
         continue;
       }
       if (!decided.add(hk)) {
@@ -183,10 +193,13 @@ final class Handout {
         continue;
       }
       claimed++;
-      long newNext = now + Math.max(delay, 1);
+      // Never earlier than the host's time (a hand-out by key may come before it): a claim moves
+      // the time only later, which the stale row rule above relies on.
+      long newNext = Math.max(now + Math.max(delay, 1), h.next() == null ? 0 : h.next());
       duePuts.add(new DueHost(newNext, h.hostId()));
       changes.add(new HostChange.Claim(h, now, newNext));
-      retires.add(h.next() == null ? null : new DueHost(h.next(), h.hostId()));
+      retires.add(
+          h.next() == null || h.next() == newNext ? null : new DueHost(h.next(), h.hostId()));
       claims.add(new Claimed(h, newNext));
     }
     // Due rows first: a next-due time is never written before the row that finds it.
@@ -212,45 +225,36 @@ final class Handout {
     if (won.isEmpty()) {
       return 0;
     }
-    List<Future<Picked>> futures = new ArrayList<>(won.size());
+    List<Future<List<QueuedUrl>>> futures = new ArrayList<>(won.size());
     for (Claimed c : won) {
       futures.add(sideWork.submit(() -> serveHost(ch, c, limits, now)));
     }
-    List<Picked> picks = new ArrayList<>(won.size());
-    List<QueueChange> marks = new ArrayList<>();
-    for (Future<Picked> f : futures) {
-      Picked p = Futures.await(f);
-      picks.add(p);
-      marks.addAll(p.marks());
+    List<QueuedUrl> picked = new ArrayList<>();
+    for (Future<List<QueuedUrl>> f : futures) {
+      picked.addAll(Futures.await(f));
     }
-    // Every queue's in-flight marks in one batch, durable before any URL is answered.
-    stores.queues().apply(ch.id(), marks);
-    int served = 0;
+    // A host's claim lasts only its delay, so another hand-out may read the same rows meanwhile,
+    // and an acknowledgement may drop a row after it was read: a URL is handed out only if its
+    // own in-flight mark, conditional on the row as read, held. Every mark is durable before any
+    // URL is answered.
+    List<Boolean> marked = stores.queues().claim(ch.id(), picked, now + limits.requestableMs());
     Map<HostKey, Counts> counts = new HashMap<>();
     Counts total = new Counts();
-    for (int i = 0; i < won.size(); i++) {
-      List<byte[]> infos = picks.get(i).infos();
-      if (infos.isEmpty()) {
+    for (int i = 0; i < picked.size(); i++) {
+      if (!marked.get(i)) {
         continue;
       }
-      served++;
-      for (byte[] info : infos) {
-        out.add(UrlInfoCodec.decode(info));
-      }
-      Counts c = new Counts();
-      c.add(Counts.OUT, infos.size());
-      total.addAll(c);
-      counts.put(new HostKey(won.get(i).host().hostId()), c);
+      QueuedUrl q = picked.get(i);
+      out.add(UrlInfoCodec.decode(q.info()));
+      counts.computeIfAbsent(new HostKey(q.hostId()), h -> new Counts()).add(Counts.OUT, 1);
+      total.add(Counts.OUT, 1);
     }
     stores.hosts().count(ch.id(), Days.of(now), counts, total.isEmpty() ? null : total);
-    return served;
+    return counts.size();
   }
 
-  /** What one queue hands out: the stored URLs and the in-flight marks to write first. */
-  private record Picked(List<byte[]> infos, List<QueueChange> marks) {}
-
-  /** Reads one claimed host's queue; answers what it hands out and the marks to write for it. */
-  private Picked serveHost(Channel ch, Claimed c, Limits limits, long now) {
+  /** Reads one claimed host's queue; answers the URLs to mark in flight and hand out. */
+  private List<QueuedUrl> serveHost(Channel ch, Claimed c, Limits limits, long now) {
     byte[] hostId = c.host().hostId();
     long[] nextEvent = {Long.MAX_VALUE};
     int[] inFlight = {0};
@@ -288,17 +292,10 @@ final class Handout {
       again.clear();
     }
     dropOrphans(ch, hostId, picked, again);
-    List<QueueChange> marks = new ArrayList<>(picked.size());
-    List<byte[]> infos = new ArrayList<>(picked.size());
-    long until = now + limits.requestableMs();
-    for (QueuedUrl q : picked) {
-      marks.add(new QueueChange.InFlight(hostId, q.priority(), q.urlId(), until));
-      infos.add(q.info());
-    }
-    if (infos.isEmpty()) {
+    if (picked.isEmpty()) {
       reschedule(ch, c, !any[0], nextEvent[0], now);
     }
-    return new Picked(infos, marks);
+    return picked;
   }
 
   /**

@@ -24,7 +24,8 @@ sealed interface HostChange {
   record MoveNext(byte[] hostId, long expected, Long newNext) implements HostChange {}
 
   /**
-   * Sets the next-due time if the host has none (a due row found for a host that lost its time).
+   * Sets the next-due time if the host has none (a due row left over was found for a host without
+   * one; the caller wrote the due row of {@code due} first).
    */
   record AdoptNext(byte[] hostId, long due) implements HostChange {}
 }

@@ -2,6 +2,7 @@ package org.casebook.frontier;
 
 import static org.casebook.frontier.FrontierSchema.BLOCKED;
 import static org.casebook.frontier.FrontierSchema.COMPLETED;
+import static org.casebook.frontier.FrontierSchema.COUNTED;
 import static org.casebook.frontier.FrontierSchema.DELAY;
 import static org.casebook.frontier.FrontierSchema.H;
 import static org.casebook.frontier.FrontierSchema.KEY;
@@ -26,6 +27,7 @@ import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.CheckAndMutateResult;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
@@ -48,7 +50,8 @@ import org.casebook.core.key.KeyRange;
  * {@code frontier:hosts}: a row per channel (its running and daily counters) heading a row per host
  * (queue key, settings, schedule — last hand-out and next due time — and running and daily
  * counters). Schedule changes are check-and-mutate on what was read; counters are Increments, so
- * they stay exact under concurrent writers.
+ * they stay exact under concurrent writers, and a put's go with a mark of the put in one
+ * check-and-mutate, so they stay exact when the write is sent again.
  */
 final class HostStore {
   private final TableStore table;
@@ -199,6 +202,70 @@ final class HostStore {
       }
     }
     return queuedNow;
+  }
+
+  /**
+   * Adds counter deltas as {@link #count} does, but at most once however often it is sent: each
+   * row's Increment goes with a mark of {@code token} in one check-and-mutate that holds only while
+   * the row has no such mark (a plain Increment the client re-sends after a lost answer adds
+   * twice). A row that answers false was counted by an earlier send. Answers the new queued count
+   * of each host whose count fell and was counted by this send. {@link #forgetCount} removes the
+   * marks once nothing sends the write again.
+   */
+  Map<HostKey, Long> countOnce(
+      long channel, int day, Map<HostKey, Counts> hosts, Counts channelTotal, long token) {
+    byte[] mark = countedMark(token);
+    List<CheckAndMutate> cams = new ArrayList<>();
+    List<HostKey> order = new ArrayList<>();
+    hosts.forEach(
+        (h, c) -> {
+          if (!c.isEmpty()) {
+            order.add(h);
+            cams.add(countedOnce(hostRow(channel, h.bytes()), day, c, mark));
+          }
+        });
+    if (channelTotal != null && !channelTotal.isEmpty()) {
+      cams.add(countedOnce(FrontierKeys.CHANNEL.encode(channel), day, channelTotal, mark));
+    }
+    if (cams.isEmpty()) {
+      return Map.of();
+    }
+    List<CheckAndMutateResult> results = table.call("count once", t -> t.checkAndMutate(cams));
+    Map<HostKey, Long> queuedNow = new HashMap<>();
+    for (int i = 0; i < order.size(); i++) {
+      Result r = results.get(i).getResult();
+      if (hosts.get(order.get(i)).queued < 0
+          && results.get(i).isSuccess()
+          && r != null
+          && r.getValue(H, QUEUED) != null) {
+        queuedNow.put(order.get(i), Bytes.toLong(r.getValue(H, QUEUED)));
+      }
+    }
+    return queuedNow;
+  }
+
+  /**
+   * Removes the marks {@link #countOnce} left with {@code token} on these hosts and the channel.
+   */
+  void forgetCount(long channel, Set<HostKey> hosts, long token) {
+    byte[] mark = countedMark(token);
+    List<Row> deletes = new ArrayList<>();
+    hosts.forEach(h -> deletes.add(new Delete(hostRow(channel, h.bytes())).addColumns(H, mark)));
+    deletes.add(new Delete(FrontierKeys.CHANNEL.encode(channel)).addColumns(H, mark));
+    table.batch(deletes, "forget counted marks");
+  }
+
+  private static byte[] countedMark(long token) {
+    return Bytes.add(COUNTED, Bytes.toBytes(token));
+  }
+
+  private static CheckAndMutate countedOnce(byte[] row, int day, Counts c, byte[] mark) {
+    Increment inc = increment(row, day, c);
+    inc.setReturnResults(c.queued < 0);
+    RowMutations rm = rowMutations(row, inc, new Put(row).addColumn(H, mark, new byte[] {1}));
+    // A column condition, not a filter: a filter's check never holds on a row not yet written,
+    // and a host's first put writes its row here.
+    return CheckAndMutate.newBuilder(row).ifNotExists(H, mark).build(rm);
   }
 
   private static Increment increment(byte[] row, int day, Counts c) {

@@ -93,8 +93,9 @@ record FrontierSchema(
   /** known (k): when the URL was first stored (ms since the epoch), kept by every later write. */
   static final byte[] CREATED_AT = Bytes.toBytes("t");
 
-  // due (d)
+  // due (d): an empty mark, and the stamp the row's writer replaces
   static final byte[] MARK = Bytes.toBytes("m");
+  static final byte[] DUE_FROM = Bytes.toBytes("p");
 
   /** Daily counters are kept 400 days. */
   static final int STATS_TTL_SECONDS = 400 * 86_400;

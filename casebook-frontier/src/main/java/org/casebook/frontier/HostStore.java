@@ -102,7 +102,7 @@ final class HostStore {
         longOr(r.getValue(H, BLOCKED), 0),
         (int) longOr(r.getValue(H, LIMIT), 0),
         longOr(r.getValue(H, LAST), 0),
-        longOrNull(r.getValue(H, NEXT)),
+        DueCodec.stamp(r.getValue(H, NEXT)),
         longOr(r.getValue(H, QUEUED), 0),
         longOr(r.getValue(H, COMPLETED), 0));
   }
@@ -287,30 +287,7 @@ final class HostStore {
 
   // ---- schedule
 
-  /**
-   * For each host: moves its next-due time to {@code due} if it has none or a later one (writing
-   * the queue key too); answers which moved. The caller then writes their due rows.
-   */
-  List<Boolean> moveNextEarlier(
-      long channel, List<byte[]> hostIds, List<String> keys, List<Long> dues) {
-    List<CheckAndMutate> cams = new ArrayList<>(hostIds.size());
-    for (int i = 0; i < hostIds.size(); i++) {
-      byte[] row = hostRow(channel, hostIds.get(i));
-      SingleColumnValueFilter laterOrMissing =
-          new SingleColumnValueFilter(
-              H, NEXT, CompareOperator.GREATER, new BinaryComparator(Bytes.toBytes(dues.get(i))));
-      laterOrMissing.setFilterIfMissing(false);
-      laterOrMissing.setLatestVersionOnly(true);
-      Put p =
-          new Put(row)
-              .addColumn(H, NEXT, Bytes.toBytes(dues.get(i)))
-              .addColumn(H, KEY, Bytes.toBytes(keys.get(i)));
-      cams.add(CheckAndMutate.newBuilder(row).ifMatches(laterOrMissing).build(p));
-    }
-    return table.checkAll(cams, "schedule hosts");
-  }
-
-  /** Makes {@code changes} in one batch; answers which of them held (the row was as read). */
+  /** Makes {@code changes} in one batch; answers which of them held (the stamp was as read). */
   List<Boolean> decide(long channel, List<HostChange> changes, String what) {
     List<CheckAndMutate> cams = new ArrayList<>(changes.size());
     for (HostChange c : changes) {
@@ -321,46 +298,25 @@ final class HostStore {
 
   private static CheckAndMutate checkAndMutate(long channel, HostChange change) {
     byte[] row = hostRow(channel, change.hostId());
+    Put p = new Put(row).addColumn(H, NEXT, DueCodec.stamp(change.next()));
     if (change instanceof HostChange.Claim c) {
-      HostRow h = c.host();
-      FilterList both =
-          new FilterList(
-              FilterList.Operator.MUST_PASS_ALL,
-              equalsOrMissing(NEXT, h.next() == null ? null : Bytes.toBytes(h.next())),
-              equalsOrMissing(LAST, h.last() == 0 ? null : Bytes.toBytes(h.last())));
-      Put p =
-          new Put(row)
-              .addColumn(H, LAST, Bytes.toBytes(c.now()))
-              .addColumn(H, NEXT, Bytes.toBytes(c.newNext()));
-      return CheckAndMutate.newBuilder(row).ifMatches(both).build(p);
+      p.addColumn(H, LAST, Bytes.toBytes(c.now()));
+    } else if (change instanceof HostChange.Move m && m.key() != null) {
+      p.addColumn(H, KEY, Bytes.toBytes(m.key()));
     }
-    if (change instanceof HostChange.MoveNext m) {
-      CheckAndMutate.Builder b =
-          CheckAndMutate.newBuilder(row).ifEquals(H, NEXT, Bytes.toBytes(m.expected()));
-      return m.newNext() == null
-          ? b.build(new Delete(row).addColumns(H, NEXT))
-          : b.build(new Put(row).addColumn(H, NEXT, Bytes.toBytes(m.newNext())));
-    }
-    HostChange.AdoptNext a = (HostChange.AdoptNext) change;
-    return CheckAndMutate.newBuilder(row)
-        .ifNotExists(H, NEXT)
-        .build(new Put(row).addColumn(H, NEXT, Bytes.toBytes(a.due())));
+    // A column condition, not a filter: it holds on a host row not yet written.
+    CheckAndMutate.Builder b = CheckAndMutate.newBuilder(row);
+    return change.expected() == null
+        ? b.ifNotExists(H, NEXT).build(p)
+        : b.ifEquals(H, NEXT, DueCodec.stamp(change.expected())).build(p);
   }
 
-  private static Filter equalsOrMissing(byte[] qualifier, byte[] value) {
-    if (value == null) {
-      SingleColumnValueFilter missing =
-          new SingleColumnValueFilter(H, qualifier, CompareOperator.EQUAL, new byte[0]);
-      // Passes only rows without the column: an empty value is never written.
-      missing.setFilterIfMissing(false);
-      return missing;
-    }
-    SingleColumnValueFilter eq =
-        new SingleColumnValueFilter(
-            H, qualifier, CompareOperator.EQUAL, new BinaryComparator(value));
-    eq.setFilterIfMissing(true);
-    eq.setLatestVersionOnly(true);
-    return eq;
+  private static Filter missing(byte[] qualifier) {
+    SingleColumnValueFilter missing =
+        new SingleColumnValueFilter(H, qualifier, CompareOperator.EQUAL, new byte[0]);
+    // Passes only rows without the column: an empty value is never written.
+    missing.setFilterIfMissing(false);
+    return missing;
   }
 
   // ---- PurgeURLs batches (see PurgeBatch)
@@ -379,8 +335,7 @@ final class HostStore {
             H, KEY, CompareOperator.NOT_EQUAL, new BinaryComparator(new byte[0]));
     exists.setFilterIfMissing(true);
     FilterList both =
-        new FilterList(
-            FilterList.Operator.MUST_PASS_ALL, exists, equalsOrMissing(PURGE_BATCH, null));
+        new FilterList(FilterList.Operator.MUST_PASS_ALL, exists, missing(PURGE_BATCH));
     Put p = new Put(row).addColumn(H, PURGE_BATCH, batch);
     return table.check(CheckAndMutate.newBuilder(row).ifMatches(both).build(p), "begin purge");
   }

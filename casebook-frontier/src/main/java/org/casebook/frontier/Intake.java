@@ -398,7 +398,9 @@ final class Intake {
 
   /**
    * An emptied host leaves the due index at once (an emptied frontier answers GetURLs without
-   * visiting it); if a put refilled it meanwhile, it is scheduled again.
+   * visiting it); if a put refilled it meanwhile, it is scheduled again. The queue itself is read
+   * for that, not its count: a put writes its rows before it reads the host's stamp, and may fail
+   * to write its count.
    */
   void unschedule(Channel ch, HostKey h) {
     Optional<HostRow> found = stores.hosts().host(ch.id(), h.bytes());
@@ -406,13 +408,11 @@ final class Intake {
       return;
     }
     HostRow row = found.get();
-    if (!schedule.remove(ch, h.bytes(), row.next(), "unschedule host")) {
+    if (!schedule.remove(ch, h.bytes(), row.stamp(), "unschedule host")) {
       return;
     }
-    long now = clock.millis();
-    boolean refilled = stores.hosts().host(ch.id(), h.bytes()).map(HostRow::queued).orElse(0L) > 0;
-    if (refilled) {
-      schedule.bringForward(ch, List.of(h.bytes()), List.of(row.key()), List.of(now));
+    if (stores.queues().holdsAny(ch.id(), h.bytes())) {
+      schedule.bringForward(ch, List.of(h.bytes()), List.of(row.key()), List.of(clock.millis()));
     }
   }
 

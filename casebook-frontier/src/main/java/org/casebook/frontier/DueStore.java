@@ -1,6 +1,7 @@
 package org.casebook.frontier;
 
 import static org.casebook.frontier.FrontierSchema.D;
+import static org.casebook.frontier.FrontierSchema.DUE_FROM;
 import static org.casebook.frontier.FrontierSchema.MARK;
 
 import java.util.ArrayList;
@@ -15,11 +16,16 @@ import org.apache.hadoop.hbase.client.Row;
 import org.apache.hadoop.hbase.client.Scan;
 
 /**
- * {@code frontier:due}: the due index, an empty row {@code channel | due time | host id} per host
- * with something due, so a hand-out scans only hosts due now. A host's next-due time (in its host
- * row) says which of its due rows is current; others are left over and deleted when read.
+ * {@code frontier:due}: the due index, a row {@code channel | due time | host id | token} per write
+ * of a host's place in it, so a hand-out scans only hosts due now. The host's stamp (in its host
+ * row) says which of its due rows is current: the one with the stamp's time and token. A row also
+ * names the stamp its writer replaces ({@code d:p}; none when the host had none), so a reader can
+ * tell a row whose writer may still make it current from one left over.
  */
 final class DueStore {
+  private static final int UNTOKENED_LENGTH =
+      FrontierKeys.DUE_UNTOKENED.encode(0L, 0L, new byte[FrontierKeys.HOST_ID_BYTES]).length;
+
   private final TableStore table;
 
   DueStore(Connection connection, FrontierSchema schema) {
@@ -27,13 +33,19 @@ final class DueStore {
   }
 
   private static byte[] row(long channel, DueHost d) {
-    return FrontierKeys.DUE.encode(channel, d.due(), d.hostId());
+    return d.token() == 0
+        ? FrontierKeys.DUE_UNTOKENED.encode(channel, d.due(), d.hostId())
+        : FrontierKeys.DUE.encode(channel, d.due(), d.hostId(), d.token());
   }
 
   void put(long channel, List<DueHost> rows) {
     List<Row> ops = new ArrayList<>(rows.size());
     for (DueHost d : rows) {
-      ops.add(new Put(row(channel, d)).addColumn(D, MARK, new byte[0]));
+      Put p = new Put(row(channel, d)).addColumn(D, MARK, new byte[0]);
+      if (d.from() != null) {
+        p.addColumn(D, DUE_FROM, DueCodec.stamp(d.from()));
+      }
+      ops.add(p);
     }
     table.batch(ops, "write due rows");
   }
@@ -43,7 +55,7 @@ final class DueStore {
     for (DueHost d : rows) {
       ops.add(new Delete(row(channel, d)));
     }
-    table.batch(ops, "write due rows");
+    table.batch(ops, "delete due rows");
   }
 
   /**
@@ -65,12 +77,25 @@ final class DueStore {
           List<DueHost> out = new ArrayList<>();
           try (ResultScanner s = t.getScanner(scan)) {
             for (Result r : s) {
-              var k = FrontierKeys.DUE.decode(r.getRow());
-              out.add(new DueHost(k.number("due"), (byte[]) k.get("hostId")));
+              out.add(dueHost(r));
             }
           }
           return out;
         });
+  }
+
+  private static DueHost dueHost(Result r) {
+    byte[] key = r.getRow();
+    if (key.length == UNTOKENED_LENGTH) {
+      var k = FrontierKeys.DUE_UNTOKENED.decode(key);
+      return new DueHost(k.number("due"), (byte[]) k.get("hostId"), 0, null);
+    }
+    var k = FrontierKeys.DUE.decode(key);
+    return new DueHost(
+        k.number("due"),
+        (byte[]) k.get("hostId"),
+        k.number("token"),
+        DueCodec.stamp(r.getValue(D, DUE_FROM)));
   }
 
   /** Whether each due row exists (the start-up check of next-due times). */

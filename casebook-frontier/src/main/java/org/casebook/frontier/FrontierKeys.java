@@ -16,7 +16,7 @@ import org.casebook.core.key.KeyLayout.PartType;
  * frontier:hosts     row  channel | host id (MD5 of the queue key, 8)  one queue (seed: NAME_HOST)
  * frontier:urls      row  channel | host id | priority | URL id       queued URLs (seed: NAME_URL)
  * frontier:known     row  channel | host id | URL id (MD5 of the URL)  every URL ever put
- * frontier:due       row  channel | due time | host id                hosts with something due
+ * frontier:due       row  channel | due time | host id | token        hosts with something due
  * s (stats) family   qualifier  day | counter                         daily statistics
  * p (purge) family   qualifier  channel                               channels still being purged
  * h family, channel row  qualifier  host id                           a host's PurgeURLs batch settled
@@ -56,8 +56,25 @@ final class FrontierKeys {
           .fixed("urlId", URL_ID_BYTES)
           .build();
 
+  /**
+   * A due row ends with the token of the host's stamp it was written for: every write of the index
+   * has a key of its own, so deleting one row never takes another written under the same time (a
+   * time recurs, and a put after a delete of its key in the same millisecond would be masked).
+   */
   static final KeyLayout DUE =
       KeyLayout.named("due index row")
+          .part("channel", PartType.LONG)
+          .part("due", PartType.LONG)
+          .fixed("hostId", HOST_ID_BYTES)
+          .part("token", PartType.LONG)
+          .build();
+
+  /**
+   * A due row of a host scheduled before stamps had tokens (token 0): read, deleted, and written
+   * only to repair such a host's missing row.
+   */
+  static final KeyLayout DUE_UNTOKENED =
+      KeyLayout.named("due index row without token")
           .part("channel", PartType.LONG)
           .part("due", PartType.LONG)
           .fixed("hostId", HOST_ID_BYTES)
@@ -77,7 +94,17 @@ final class FrontierKeys {
 
   /** Every layout above, for the descriptor. */
   static final List<KeyLayout> ALL =
-      List.of(CHANNEL_NAME, CHANNEL, HOST, URL, KNOWN, DUE, DAY_COUNTER, PURGE, PURGE_SETTLED);
+      List.of(
+          CHANNEL_NAME,
+          CHANNEL,
+          HOST,
+          URL,
+          KNOWN,
+          DUE,
+          DUE_UNTOKENED,
+          DAY_COUNTER,
+          PURGE,
+          PURGE_SETTLED);
 
   /** Listing scopes: a cursor of one listing is refused by another. */
   static final String CHANNELS_SCOPE = "frontier.channels";

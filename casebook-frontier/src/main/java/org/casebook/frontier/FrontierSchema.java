@@ -77,6 +77,12 @@ record FrontierSchema(
    */
   static final byte[] PURGE_BATCH = Bytes.toBytes("pj");
 
+  /**
+   * hosts (h): prefix of a mark that a put's counter deltas were added to the row (followed by the
+   * put's token), there only while the put runs, so a counter write sent again adds nothing.
+   */
+  static final byte[] COUNTED = Bytes.toBytes("x.");
+
   // urls (u, f) and known (k)
   static final byte[] INFO = Bytes.toBytes("i");
   static final byte[] VERSION = Bytes.toBytes("v");
@@ -87,8 +93,9 @@ record FrontierSchema(
   /** known (k): when the URL was first stored (ms since the epoch), kept by every later write. */
   static final byte[] CREATED_AT = Bytes.toBytes("t");
 
-  // due (d)
+  // due (d): an empty mark, and the stamp the row's writer replaces
   static final byte[] MARK = Bytes.toBytes("m");
+  static final byte[] DUE_FROM = Bytes.toBytes("p");
 
   /** Daily counters are kept 400 days. */
   static final int STATS_TTL_SECONDS = 400 * 86_400;

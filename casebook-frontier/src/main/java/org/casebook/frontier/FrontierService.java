@@ -353,8 +353,8 @@ public final class FrontierService {
   }
 
   /**
-   * Writes the due row of every host whose next-due time has none (left by a crash between the two
-   * writes); answers how many.
+   * Writes the due row of every host whose next-due time has none (left by a crash of an earlier
+   * version, which set the time before writing its row); answers how many.
    */
   public long repairDueIndex() {
     long repaired = 0;
@@ -364,7 +364,7 @@ public final class FrontierService {
         List<HostRow> page =
             stores.hosts().page(ch.id(), after, REPAIR_PAGE, h -> h.next() != null);
         List<DueHost> rows = new ArrayList<>(page.size());
-        page.forEach(h -> rows.add(new DueHost(h.next(), h.hostId())));
+        page.forEach(h -> rows.add(DueHost.of(h.stamp(), h.hostId(), null)));
         List<Boolean> exists = stores.due().exist(ch.id(), rows);
         List<DueHost> missing = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {

@@ -17,9 +17,11 @@ import org.slf4j.LoggerFactory;
 /**
  * GetURLs: hosts come from the due index — rows keyed by the time a host is next due — so a
  * hand-out reads only hosts with something due and an emptied frontier answers after one empty
- * scan. A host is claimed by check-and-mutate on its last hand-out and next-due time (one claimer
- * wins; the next due time becomes now + its delay, which is the politeness rule), then its queue is
- * read in priority order and the URLs handed out are marked in flight.
+ * scan. A host is claimed by check-and-mutate on its stamp (its next-due time and the token of the
+ * change that set it: one claimer wins; the next due time becomes now + its delay, which is the
+ * politeness rule), then its queue is read in priority order and each URL handed out is marked in
+ * flight by check-and-mutate on its row as read (a claim lasts only the host's delay: a later claim
+ * of the host may read the same rows before the marks are written).
  */
 final class Handout {
   private static final Logger LOG = LoggerFactory.getLogger(Handout.class);
@@ -66,8 +68,11 @@ final class Handout {
     }
   }
 
-  /** A host being handed out: its row as read, and the due time its claim was made on. */
-  private record Claimed(HostRow host, long newNext) {}
+  /** A host to decide on: its row as read, and the due row that found it (null: named by key). */
+  private record Candidate(HostRow host, DueHost found) {}
+
+  /** A host being handed out: its row as read, and the stamp its claim gave it. */
+  private record Claimed(HostRow host, DueStamp next) {}
 
   /** Hands out from the due hosts of {@code ch}; answers the URLs and the queues served. */
   int handOut(Channel ch, Limits limits, List<UrlInfo> out) {
@@ -80,7 +85,8 @@ final class Handout {
         break;
       }
       after = dues.get(dues.size() - 1);
-      served += claimAndServe(ch, dues, limits, now, limits.maxQueues() - served, out, false);
+      List<Candidate> candidates = candidates(ch, dues);
+      served += claimAndServe(ch, candidates, limits, now, limits.maxQueues() - served, out);
       if (dues.size() < DUE_CHUNK) {
         break;
       }
@@ -94,28 +100,15 @@ final class Handout {
     return stores
         .hosts()
         .host(ch.id(), hostId)
-        .map(
-            h -> {
-              long due = h.next() == null ? now : h.next();
-              return claimAndServe(
-                  ch, List.of(new DueHost(due, hostId)), limits, now, 1, out, true);
-            })
+        .map(h -> claimAndServe(ch, List.of(new Candidate(h, null)), limits, now, 1, out))
         .orElse(0);
   }
 
   /**
-   * Decides each due host — claimed, moved to when its politeness allows, unscheduled at its crawl
-   * limit, or its due row left over — in one batch of check-and-mutates, then serves the claimed.
-   * {@code byKey}: one host named by the crawler, not read from the index (no due row of its own).
+   * The hosts the due rows read stand for: each row of its host's stamp. A row whose writer's
+   * check-and-mutate may still make it current stays; every other row is left over and goes.
    */
-  private int claimAndServe(
-      Channel ch,
-      List<DueHost> dues,
-      Limits limits,
-      long now,
-      int room,
-      List<UrlInfo> out,
-      boolean byKey) {
+  private List<Candidate> candidates(Channel ch, List<DueHost> dues) {
     List<byte[]> ids = new ArrayList<>();
     Set<HostKey> seen = new HashSet<>();
     for (DueHost d : dues) {
@@ -124,57 +117,63 @@ final class Handout {
       }
     }
     Map<HostKey, HostRow> hosts = stores.hosts().hosts(ch.id(), ids);
+    List<Candidate> out = new ArrayList<>();
+    List<DueHost> leftOver = new ArrayList<>();
+    Set<HostKey> found = new HashSet<>();
+    for (DueHost d : dues) {
+      HostKey hk = new HostKey(d.hostId());
+      HostRow h = hosts.get(hk);
+      DueStamp stamp = h == null ? null : h.stamp();
+      if (d.isRowOf(stamp)) {
+        if (found.add(hk)) {
+          out.add(new Candidate(h, d));
+        }
+      } else if (!d.pendingOn(stamp)) {
+        leftOver.add(d);
+      }
+    }
+    stores.due().delete(ch.id(), leftOver);
+    return out;
+  }
+
+  /**
+   * Decides each host — claimed, moved to when its politeness allows, unscheduled at its crawl
+   * limit — in one batch of check-and-mutates on its stamp as read, then serves the claimed. A host
+   * named by key is not moved for its politeness (it has no due row here to be found by).
+   */
+  private int claimAndServe(
+      Channel ch,
+      List<Candidate> candidates,
+      Limits limits,
+      long now,
+      int room,
+      List<UrlInfo> out) {
     List<DueHost> duePuts = new ArrayList<>();
-    List<DueHost> dueDeletes = new ArrayList<>();
     List<HostChange> changes = new ArrayList<>();
     // per change: the due row it retires on success (null: none), and the claim it makes (null: a
     // move)
     List<DueHost> retires = new ArrayList<>();
     List<Claimed> claims = new ArrayList<>();
-    Set<HostKey> decided = new HashSet<>();
     int claimed = 0;
-    for (DueHost d : dues) {
-      HostKey hk = new HostKey(d.hostId());
-      HostRow h = hosts.get(hk);
-      if (h == null) {
-        if (!byKey) {
-          dueDeletes.add(d);
-        }
-        continue;
-      }
-      if (!byKey && h.next() == null) {
-        if (h.queued() > 0 && decided.add(hk)) {
-          // A due row outlived the next-due time it was written for: adopt it.
-          changes.add(new HostChange.AdoptNext(h.hostId(), d.due()));
-          retires.add(null);
-          claims.add(null);
-        } else {
-          dueDeletes.add(d);
-        }
-        continue;
-      }
-      if (!byKey && h.next() != d.due()) {
-        dueDeletes.add(d);
-        continue;
-      }
-      if (!decided.add(hk)) {
-        continue;
-      }
+    for (Candidate c : candidates) {
+      HostRow h = c.host();
+      DueStamp stamp = h.stamp();
       long delay = h.delayMs() == null ? ch.delayMs() : h.delayMs();
       if (h.limit() > 0 && h.completed() >= h.limit()) {
         if (h.next() != null) {
-          changes.add(new HostChange.MoveNext(h.hostId(), h.next(), null));
-          retires.add(d);
+          changes.add(new HostChange.Move(h.hostId(), stamp, DueStamp.none(), null));
+          retires.add(rowOf(h));
           claims.add(null);
         }
         continue;
       }
       long allowed = Math.max(h.blockedUntil(), h.last() == 0 ? 0 : h.last() + delay);
       if (allowed > now) {
-        if (!byKey) {
-          duePuts.add(new DueHost(allowed, h.hostId()));
-          changes.add(new HostChange.MoveNext(h.hostId(), h.next(), allowed));
-          retires.add(d);
+        if (c.found() != null) {
+          DueStamp next = DueStamp.at(allowed);
+          duePuts.add(DueHost.of(next, h.hostId(), stamp));
+          changes.add(new HostChange.Move(h.hostId(), stamp, next, null));
+          retires.add(rowOf(h));
           claims.add(null);
         }
         continue;
@@ -183,16 +182,19 @@ final class Handout {
         continue;
       }
       claimed++;
-      long newNext = now + Math.max(delay, 1);
-      duePuts.add(new DueHost(newNext, h.hostId()));
-      changes.add(new HostChange.Claim(h, now, newNext));
-      retires.add(h.next() == null ? null : new DueHost(h.next(), h.hostId()));
-      claims.add(new Claimed(h, newNext));
+      // Never earlier than the host's time (a hand-out by key may come before it).
+      long newNext = Math.max(now + Math.max(delay, 1), h.next() == null ? 0 : h.next());
+      DueStamp next = DueStamp.at(newNext);
+      duePuts.add(DueHost.of(next, h.hostId(), stamp));
+      changes.add(new HostChange.Claim(h, now, next));
+      retires.add(rowOf(h));
+      claims.add(new Claimed(h, next));
     }
-    // Due rows first: a next-due time is never written before the row that finds it.
+    // Due rows first: a stamp is never written before the row that finds it.
     stores.due().put(ch.id(), duePuts);
     List<Boolean> ok = stores.hosts().decide(ch.id(), changes, "claim hosts");
     List<Claimed> won = new ArrayList<>();
+    List<DueHost> dueDeletes = new ArrayList<>();
     for (int i = 0; i < ok.size(); i++) {
       if (!ok.get(i)) {
         continue;
@@ -208,53 +210,68 @@ final class Handout {
     return serve(ch, won, limits, now, out);
   }
 
+  /** The due row of a host's stamp, which a change of the stamp retires; null: none. */
+  private static DueHost rowOf(HostRow h) {
+    DueStamp stamp = h.stamp();
+    return stamp == null || !stamp.scheduled() ? null : DueHost.of(stamp, h.hostId(), null);
+  }
+
   private int serve(Channel ch, List<Claimed> won, Limits limits, long now, List<UrlInfo> out) {
     if (won.isEmpty()) {
       return 0;
     }
-    List<Future<Picked>> futures = new ArrayList<>(won.size());
+    List<Future<List<QueuedUrl>>> futures = new ArrayList<>(won.size());
     for (Claimed c : won) {
       futures.add(sideWork.submit(() -> serveHost(ch, c, limits, now)));
     }
-    List<Picked> picks = new ArrayList<>(won.size());
-    List<QueueChange> marks = new ArrayList<>();
-    for (Future<Picked> f : futures) {
-      Picked p = Futures.await(f);
-      picks.add(p);
-      marks.addAll(p.marks());
+    List<QueuedUrl> picked = new ArrayList<>();
+    for (Future<List<QueuedUrl>> f : futures) {
+      picked.addAll(Futures.await(f));
     }
-    // Every queue's in-flight marks in one batch, durable before any URL is answered.
-    stores.queues().apply(ch.id(), marks);
-    int served = 0;
+    // A host's claim lasts only its delay, so another hand-out may read the same rows meanwhile,
+    // and an acknowledgement may drop a row after it was read: a URL is handed out only if its
+    // own in-flight mark, conditional on the row as read, held. Every mark is durable before any
+    // URL is answered.
+    List<Boolean> marked = stores.queues().claim(ch.id(), picked, now + limits.requestableMs());
     Map<HostKey, Counts> counts = new HashMap<>();
     Counts total = new Counts();
-    for (int i = 0; i < won.size(); i++) {
-      List<byte[]> infos = picks.get(i).infos();
-      if (infos.isEmpty()) {
+    for (int i = 0; i < picked.size(); i++) {
+      if (!marked.get(i)) {
         continue;
       }
-      served++;
-      for (byte[] info : infos) {
-        out.add(UrlInfoCodec.decode(info));
-      }
-      Counts c = new Counts();
-      c.add(Counts.OUT, infos.size());
-      total.addAll(c);
-      counts.put(new HostKey(won.get(i).host().hostId()), c);
+      QueuedUrl q = picked.get(i);
+      out.add(UrlInfoCodec.decode(q.info()));
+      counts.computeIfAbsent(new HostKey(q.hostId()), h -> new Counts()).add(Counts.OUT, 1);
+      total.add(Counts.OUT, 1);
     }
     stores.hosts().count(ch.id(), Days.of(now), counts, total.isEmpty() ? null : total);
-    return served;
+    return counts.size();
   }
 
-  /** What one queue hands out: the stored URLs and the in-flight marks to write first. */
-  private record Picked(List<byte[]> infos, List<QueueChange> marks) {}
-
-  /** Reads one claimed host's queue; answers what it hands out and the marks to write for it. */
-  private Picked serveHost(Channel ch, Claimed c, Limits limits, long now) {
+  /** Reads one claimed host's queue; answers the URLs to mark in flight and hand out. */
+  private List<QueuedUrl> serveHost(Channel ch, Claimed c, Limits limits, long now) {
     byte[] hostId = c.host().hostId();
+    QueueRead read = readQueue(ch, hostId, limits, now);
+    List<QueuedUrl> picked = read.picked();
+    dropOrphans(ch, hostId, picked, read.again());
+    if (picked.isEmpty()) {
+      reschedule(ch, c, read.rows() == 0, read.nextEvent(), limits, now);
+    }
+    return picked;
+  }
+
+  /**
+   * A host's queue as read for a hand-out: the URLs it may hand out ({@code again}: those handed
+   * out before), the rows read and when the first URL not handed out becomes available ({@code
+   * Long.MAX_VALUE}: none).
+   */
+  private record QueueRead(
+      List<QueuedUrl> picked, List<QueuedUrl> again, int rows, long nextEvent) {}
+
+  private QueueRead readQueue(Channel ch, byte[] hostId, Limits limits, long now) {
     long[] nextEvent = {Long.MAX_VALUE};
     int[] inFlight = {0};
-    boolean[] any = {false};
+    int[] rows = {0};
     List<QueuedUrl> picked = new ArrayList<>();
     List<QueuedUrl> again = new ArrayList<>();
     // Read only as far as needed: the first round trip asks for what may be handed out plus a
@@ -267,7 +284,7 @@ final class Handout {
             limits.maxPerQueue() + SCAN_SLACK,
             limits.maxPerQueue() + FIRST_TRIP_SLACK,
             q -> {
-              any[0] = true;
+              rows[0]++;
               if (q.inFlightUntil() > now) {
                 inFlight[0]++;
                 nextEvent[0] = Math.min(nextEvent[0], q.inFlightUntil());
@@ -287,18 +304,7 @@ final class Handout {
       picked.clear();
       again.clear();
     }
-    dropOrphans(ch, hostId, picked, again);
-    List<QueueChange> marks = new ArrayList<>(picked.size());
-    List<byte[]> infos = new ArrayList<>(picked.size());
-    long until = now + limits.requestableMs();
-    for (QueuedUrl q : picked) {
-      marks.add(new QueueChange.InFlight(hostId, q.priority(), q.urlId(), until));
-      infos.add(q.info());
-    }
-    if (infos.isEmpty()) {
-      reschedule(ch, c, !any[0], nextEvent[0], now);
-    }
-    return new Picked(infos, marks);
+    return new QueueRead(picked, again, rows[0], nextEvent[0]);
   }
 
   /**
@@ -332,20 +338,33 @@ final class Handout {
 
   /**
    * Nothing was handed out: the host is due again when its first in-flight URL expires or its next
-   * URL becomes due, or leaves the index when its queue is empty (and comes back if a put raced).
+   * URL becomes due, or leaves the index when its queue is empty. A put that queued a URL after the
+   * scan may have found the host due at its claim's time and left it there: once the host moved,
+   * its queue is read again, and the host comes back as early as that read asks.
    */
-  private void reschedule(Channel ch, Claimed c, boolean empty, long nextEvent, long now) {
+  private void reschedule(
+      Channel ch, Claimed c, boolean empty, long nextEvent, Limits limits, long now) {
     byte[] hostId = c.host().hostId();
+    long back;
     if (empty) {
-      // A put may have queued a URL after the scan and seen the old next-due time.
-      if (schedule.remove(ch, hostId, c.newNext(), "unschedule host")
-          && stores.queues().holdsAny(ch.id(), hostId)) {
-        schedule.bringForward(ch, List.of(hostId), List.of(c.host().key()), List.of(now));
+      if (!schedule.remove(ch, hostId, c.next(), "unschedule host")
+          || !stores.queues().holdsAny(ch.id(), hostId)) {
+        return;
       }
-      return;
+      back = now;
+    } else {
+      if (nextEvent == Long.MAX_VALUE
+          || nextEvent <= c.next().due()
+          || !schedule.move(ch, hostId, c.next(), nextEvent, "reschedule host")) {
+        return;
+      }
+      QueueRead again = readQueue(ch, hostId, limits, now);
+      back = again.picked().isEmpty() ? again.nextEvent() : now;
+      if (back >= nextEvent) {
+        return;
+      }
     }
-    if (nextEvent != Long.MAX_VALUE && nextEvent > c.newNext()) {
-      schedule.move(ch, hostId, c.newNext(), nextEvent, "reschedule host");
-    }
+    schedule.bringForward(
+        ch, List.of(hostId), List.of(c.host().key()), List.of(Math.max(back, now)));
   }
 }

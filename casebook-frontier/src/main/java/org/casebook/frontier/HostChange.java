@@ -1,30 +1,35 @@
 package org.casebook.frontier;
 
 /**
- * A single-row decision on a host's schedule, made only if the row is still as read (one writer
- * wins): {@link HostStore#decide} runs a batch of them.
+ * A single-row change of a host's place in the due index, made only if the host's stamp is still
+ * {@link #expected} (null: it has none): {@link HostStore#decide} runs a batch of them. Stamps
+ * never come back, so one writer wins per stamp read. A due row for {@link #next} is written first.
  */
 sealed interface HostChange {
   byte[] hostId();
 
+  DueStamp expected();
+
+  DueStamp next();
+
   /**
-   * Claims a host for a hand-out: if its next-due time and last hand-out are still those of {@code
-   * host} as read, sets last = {@code now} and next = {@code newNext} (the politeness rule).
+   * Claims a host for a hand-out: its stamp becomes {@code next}, its last hand-out {@code now}.
    */
-  record Claim(HostRow host, long now, long newNext) implements HostChange {
+  record Claim(HostRow host, long now, DueStamp next) implements HostChange {
     @Override
     public byte[] hostId() {
       return host.hostId();
     }
+
+    @Override
+    public DueStamp expected() {
+      return host.stamp();
+    }
   }
 
   /**
-   * Moves (or with {@code newNext} null removes) the next-due time if it is still {@code expected}.
+   * Moves the host to {@code next} (unscheduled when it has no time), writing the queue key too
+   * when {@code key} is not null.
    */
-  record MoveNext(byte[] hostId, long expected, Long newNext) implements HostChange {}
-
-  /**
-   * Sets the next-due time if the host has none (a due row found for a host that lost its time).
-   */
-  record AdoptNext(byte[] hostId, long due) implements HostChange {}
+  record Move(byte[] hostId, DueStamp expected, DueStamp next, String key) implements HostChange {}
 }

@@ -2,8 +2,8 @@ package org.casebook.frontier;
 
 /**
  * A host (queue) as stored: its queue key, own delay (null: the channel's), blocked-until and crawl
- * limit (0: none), last hand-out (0: none), next due time (null: not scheduled) and its running
- * queued and completed counts.
+ * limit (0: none), last hand-out (0: none), its place in the due index (null: never scheduled) and
+ * its running queued and completed counts.
  */
 record HostRow(
     byte[] hostId,
@@ -12,6 +12,12 @@ record HostRow(
     long blockedUntil,
     int limit,
     long last,
-    Long next,
+    DueStamp stamp,
     long queued,
-    long completed) {}
+    long completed) {
+
+  /** The next due time; null when not scheduled. */
+  Long next() {
+    return stamp == null ? null : stamp.due();
+  }
+}

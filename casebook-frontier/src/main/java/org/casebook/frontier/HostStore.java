@@ -2,6 +2,7 @@ package org.casebook.frontier;
 
 import static org.casebook.frontier.FrontierSchema.BLOCKED;
 import static org.casebook.frontier.FrontierSchema.COMPLETED;
+import static org.casebook.frontier.FrontierSchema.COUNTED;
 import static org.casebook.frontier.FrontierSchema.DELAY;
 import static org.casebook.frontier.FrontierSchema.H;
 import static org.casebook.frontier.FrontierSchema.KEY;
@@ -26,6 +27,7 @@ import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.CheckAndMutateResult;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
@@ -48,7 +50,8 @@ import org.casebook.core.key.KeyRange;
  * {@code frontier:hosts}: a row per channel (its running and daily counters) heading a row per host
  * (queue key, settings, schedule — last hand-out and next due time — and running and daily
  * counters). Schedule changes are check-and-mutate on what was read; counters are Increments, so
- * they stay exact under concurrent writers.
+ * they stay exact under concurrent writers, and a put's go with a mark of the put in one
+ * check-and-mutate, so they stay exact when the write is sent again.
  */
 final class HostStore {
   private final TableStore table;
@@ -99,7 +102,7 @@ final class HostStore {
         longOr(r.getValue(H, BLOCKED), 0),
         (int) longOr(r.getValue(H, LIMIT), 0),
         longOr(r.getValue(H, LAST), 0),
-        longOrNull(r.getValue(H, NEXT)),
+        DueCodec.stamp(r.getValue(H, NEXT)),
         longOr(r.getValue(H, QUEUED), 0),
         longOr(r.getValue(H, COMPLETED), 0));
   }
@@ -201,6 +204,70 @@ final class HostStore {
     return queuedNow;
   }
 
+  /**
+   * Adds counter deltas as {@link #count} does, but at most once however often it is sent: each
+   * row's Increment goes with a mark of {@code token} in one check-and-mutate that holds only while
+   * the row has no such mark (a plain Increment the client re-sends after a lost answer adds
+   * twice). A row that answers false was counted by an earlier send. Answers the new queued count
+   * of each host whose count fell and was counted by this send. {@link #forgetCount} removes the
+   * marks once nothing sends the write again.
+   */
+  Map<HostKey, Long> countOnce(
+      long channel, int day, Map<HostKey, Counts> hosts, Counts channelTotal, long token) {
+    byte[] mark = countedMark(token);
+    List<CheckAndMutate> cams = new ArrayList<>();
+    List<HostKey> order = new ArrayList<>();
+    hosts.forEach(
+        (h, c) -> {
+          if (!c.isEmpty()) {
+            order.add(h);
+            cams.add(countedOnce(hostRow(channel, h.bytes()), day, c, mark));
+          }
+        });
+    if (channelTotal != null && !channelTotal.isEmpty()) {
+      cams.add(countedOnce(FrontierKeys.CHANNEL.encode(channel), day, channelTotal, mark));
+    }
+    if (cams.isEmpty()) {
+      return Map.of();
+    }
+    List<CheckAndMutateResult> results = table.call("count once", t -> t.checkAndMutate(cams));
+    Map<HostKey, Long> queuedNow = new HashMap<>();
+    for (int i = 0; i < order.size(); i++) {
+      Result r = results.get(i).getResult();
+      if (hosts.get(order.get(i)).queued < 0
+          && results.get(i).isSuccess()
+          && r != null
+          && r.getValue(H, QUEUED) != null) {
+        queuedNow.put(order.get(i), Bytes.toLong(r.getValue(H, QUEUED)));
+      }
+    }
+    return queuedNow;
+  }
+
+  /**
+   * Removes the marks {@link #countOnce} left with {@code token} on these hosts and the channel.
+   */
+  void forgetCount(long channel, Set<HostKey> hosts, long token) {
+    byte[] mark = countedMark(token);
+    List<Row> deletes = new ArrayList<>();
+    hosts.forEach(h -> deletes.add(new Delete(hostRow(channel, h.bytes())).addColumns(H, mark)));
+    deletes.add(new Delete(FrontierKeys.CHANNEL.encode(channel)).addColumns(H, mark));
+    table.batch(deletes, "forget counted marks");
+  }
+
+  private static byte[] countedMark(long token) {
+    return Bytes.add(COUNTED, Bytes.toBytes(token));
+  }
+
+  private static CheckAndMutate countedOnce(byte[] row, int day, Counts c, byte[] mark) {
+    Increment inc = increment(row, day, c);
+    inc.setReturnResults(c.queued < 0);
+    RowMutations rm = rowMutations(row, inc, new Put(row).addColumn(H, mark, new byte[] {1}));
+    // A column condition, not a filter: a filter's check never holds on a row not yet written,
+    // and a host's first put writes its row here.
+    return CheckAndMutate.newBuilder(row).ifNotExists(H, mark).build(rm);
+  }
+
   private static Increment increment(byte[] row, int day, Counts c) {
     Increment inc = new Increment(row);
     inc.setReturnResults(false);
@@ -220,30 +287,7 @@ final class HostStore {
 
   // ---- schedule
 
-  /**
-   * For each host: moves its next-due time to {@code due} if it has none or a later one (writing
-   * the queue key too); answers which moved. The caller then writes their due rows.
-   */
-  List<Boolean> moveNextEarlier(
-      long channel, List<byte[]> hostIds, List<String> keys, List<Long> dues) {
-    List<CheckAndMutate> cams = new ArrayList<>(hostIds.size());
-    for (int i = 0; i < hostIds.size(); i++) {
-      byte[] row = hostRow(channel, hostIds.get(i));
-      SingleColumnValueFilter laterOrMissing =
-          new SingleColumnValueFilter(
-              H, NEXT, CompareOperator.GREATER, new BinaryComparator(Bytes.toBytes(dues.get(i))));
-      laterOrMissing.setFilterIfMissing(false);
-      laterOrMissing.setLatestVersionOnly(true);
-      Put p =
-          new Put(row)
-              .addColumn(H, NEXT, Bytes.toBytes(dues.get(i)))
-              .addColumn(H, KEY, Bytes.toBytes(keys.get(i)));
-      cams.add(CheckAndMutate.newBuilder(row).ifMatches(laterOrMissing).build(p));
-    }
-    return table.checkAll(cams, "schedule hosts");
-  }
-
-  /** Makes {@code changes} in one batch; answers which of them held (the row was as read). */
+  /** Makes {@code changes} in one batch; answers which of them held (the stamp was as read). */
   List<Boolean> decide(long channel, List<HostChange> changes, String what) {
     List<CheckAndMutate> cams = new ArrayList<>(changes.size());
     for (HostChange c : changes) {
@@ -254,46 +298,25 @@ final class HostStore {
 
   private static CheckAndMutate checkAndMutate(long channel, HostChange change) {
     byte[] row = hostRow(channel, change.hostId());
+    Put p = new Put(row).addColumn(H, NEXT, DueCodec.stamp(change.next()));
     if (change instanceof HostChange.Claim c) {
-      HostRow h = c.host();
-      FilterList both =
-          new FilterList(
-              FilterList.Operator.MUST_PASS_ALL,
-              equalsOrMissing(NEXT, h.next() == null ? null : Bytes.toBytes(h.next())),
-              equalsOrMissing(LAST, h.last() == 0 ? null : Bytes.toBytes(h.last())));
-      Put p =
-          new Put(row)
-              .addColumn(H, LAST, Bytes.toBytes(c.now()))
-              .addColumn(H, NEXT, Bytes.toBytes(c.newNext()));
-      return CheckAndMutate.newBuilder(row).ifMatches(both).build(p);
+      p.addColumn(H, LAST, Bytes.toBytes(c.now()));
+    } else if (change instanceof HostChange.Move m && m.key() != null) {
+      p.addColumn(H, KEY, Bytes.toBytes(m.key()));
     }
-    if (change instanceof HostChange.MoveNext m) {
-      CheckAndMutate.Builder b =
-          CheckAndMutate.newBuilder(row).ifEquals(H, NEXT, Bytes.toBytes(m.expected()));
-      return m.newNext() == null
-          ? b.build(new Delete(row).addColumns(H, NEXT))
-          : b.build(new Put(row).addColumn(H, NEXT, Bytes.toBytes(m.newNext())));
-    }
-    HostChange.AdoptNext a = (HostChange.AdoptNext) change;
-    return CheckAndMutate.newBuilder(row)
-        .ifNotExists(H, NEXT)
-        .build(new Put(row).addColumn(H, NEXT, Bytes.toBytes(a.due())));
+    // A column condition, not a filter: it holds on a host row not yet written.
+    CheckAndMutate.Builder b = CheckAndMutate.newBuilder(row);
+    return change.expected() == null
+        ? b.ifNotExists(H, NEXT).build(p)
+        : b.ifEquals(H, NEXT, DueCodec.stamp(change.expected())).build(p);
   }
 
-  private static Filter equalsOrMissing(byte[] qualifier, byte[] value) {
-    if (value == null) {
-      SingleColumnValueFilter missing =
-          new SingleColumnValueFilter(H, qualifier, CompareOperator.EQUAL, new byte[0]);
-      // Passes only rows without the column: an empty value is never written.
-      missing.setFilterIfMissing(false);
-      return missing;
-    }
-    SingleColumnValueFilter eq =
-        new SingleColumnValueFilter(
-            H, qualifier, CompareOperator.EQUAL, new BinaryComparator(value));
-    eq.setFilterIfMissing(true);
-    eq.setLatestVersionOnly(true);
-    return eq;
+  private static Filter missing(byte[] qualifier) {
+    SingleColumnValueFilter missing =
+        new SingleColumnValueFilter(H, qualifier, CompareOperator.EQUAL, new byte[0]);
+    // Passes only rows without the column: an empty value is never written.
+    missing.setFilterIfMissing(false);
+    return missing;
   }
 
   // ---- PurgeURLs batches (see PurgeBatch)
@@ -312,8 +335,7 @@ final class HostStore {
             H, KEY, CompareOperator.NOT_EQUAL, new BinaryComparator(new byte[0]));
     exists.setFilterIfMissing(true);
     FilterList both =
-        new FilterList(
-            FilterList.Operator.MUST_PASS_ALL, exists, equalsOrMissing(PURGE_BATCH, null));
+        new FilterList(FilterList.Operator.MUST_PASS_ALL, exists, missing(PURGE_BATCH));
     Put p = new Put(row).addColumn(H, PURGE_BATCH, batch);
     return table.check(CheckAndMutate.newBuilder(row).ifMatches(both).build(p), "begin purge");
   }

@@ -37,6 +37,9 @@ final class Intake {
 
   private static final int HOST_KEY_CACHE = 1_000_000;
 
+  /** Sends of a put's counter write before the put gives up on them (see writeCounters). */
+  private static final int COUNT_ATTEMPTS = 3;
+
   private final FrontierStore stores;
   private final Channels channels;
   private final Schedule schedule;
@@ -131,8 +134,20 @@ final class Intake {
       write(ch, pending, status, counts, earliest, now);
       // Counters before due times: a host emptied here and refilled by a concurrent put is seen
       // either by the recheck below or by that put's own schedule.
-      Map<HostKey, Long> queuedNow =
-          writeCounters(ch, counts, countFailed(indexes, pending, status), day);
+      Map<HostKey, Long> queuedNow;
+      try {
+        queuedNow = writeCounters(ch, counts, countFailed(indexes, pending, status), day);
+      } catch (CasebookException e) {
+        // The URLs are stored but their counts may not be: not acknowledged as OK. They are
+        // scheduled all the same, so none waits for a due time that was never written.
+        LOG.warn("put: counters of channel {} not written: {}", crawl, e.getMessage());
+        for (Item it : pending) {
+          if (status[it.index()] == PutStatus.OK) {
+            status[it.index()] = PutStatus.FAIL;
+          }
+        }
+        queuedNow = Map.of();
+      }
       scheduleHosts(ch, earliest, keys);
       queuedNow.forEach(
           (h, q) -> {
@@ -383,7 +398,9 @@ final class Intake {
 
   /**
    * An emptied host leaves the due index at once (an emptied frontier answers GetURLs without
-   * visiting it); if a put refilled it meanwhile, it is scheduled again.
+   * visiting it); if a put refilled it meanwhile, it is scheduled again. The queue itself is read
+   * for that, not its count: a put writes its rows before it reads the host's stamp, and may fail
+   * to write its count.
    */
   void unschedule(Channel ch, HostKey h) {
     Optional<HostRow> found = stores.hosts().host(ch.id(), h.bytes());
@@ -391,22 +408,46 @@ final class Intake {
       return;
     }
     HostRow row = found.get();
-    if (!schedule.remove(ch, h.bytes(), row.next(), "unschedule host")) {
+    if (!schedule.remove(ch, h.bytes(), row.stamp(), "unschedule host")) {
       return;
     }
-    long now = clock.millis();
-    boolean refilled = stores.hosts().host(ch.id(), h.bytes()).map(HostRow::queued).orElse(0L) > 0;
-    if (refilled) {
-      schedule.bringForward(ch, List.of(h.bytes()), List.of(row.key()), List.of(now));
+    if (stores.queues().holdsAny(ch.id(), h.bytes())) {
+      schedule.bringForward(ch, List.of(h.bytes()), List.of(row.key()), List.of(clock.millis()));
     }
   }
 
+  /**
+   * Adds the put's counter deltas, sending the write again after an error: it is marked with a
+   * token of this put, so a send that reached the row before adds nothing the second time.
+   */
   private Map<HostKey, Long> writeCounters(
       Channel ch, Map<HostKey, Counts> counts, long failed, int day) {
     Counts total = new Counts();
     counts.values().forEach(total::addAll);
     total.add(Counts.PUT, failed);
     total.add(Counts.FAILED, failed);
-    return stores.hosts().count(ch.id(), day, counts, total.isEmpty() ? null : total);
+    long token = ThreadLocalRandom.current().nextLong();
+    StorageException last = null;
+    for (int attempt = 0; attempt < COUNT_ATTEMPTS; attempt++) {
+      try {
+        Map<HostKey, Long> queuedNow =
+            stores.hosts().countOnce(ch.id(), day, counts, total.isEmpty() ? null : total, token);
+        forgetCount(ch, counts.keySet(), token);
+        return queuedNow;
+      } catch (StorageException e) {
+        LOG.debug("put: counters of channel {}, attempt {}: {}", ch.crawlId(), attempt, e);
+        last = e;
+      }
+    }
+    throw last;
+  }
+
+  /** The counts are written: a mark left behind only takes a cell, so it fails no put. */
+  private void forgetCount(Channel ch, Set<HostKey> hosts, long token) {
+    try {
+      stores.hosts().forgetCount(ch.id(), hosts, token);
+    } catch (StorageException e) {
+      LOG.warn("put: counted marks of channel {} left: {}", ch.crawlId(), e.getMessage());
+    }
   }
 }

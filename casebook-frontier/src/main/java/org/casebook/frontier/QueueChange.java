@@ -8,7 +8,4 @@ sealed interface QueueChange {
 
   /** The queued row goes (the URL was done, moved or lost a race). */
   record Drop(byte[] hostId, long priority, byte[] urlId) implements QueueChange {}
-
-  /** The URL was handed out: not to be handed out again before {@code until}. */
-  record InFlight(byte[] hostId, long priority, byte[] urlId, long until) implements QueueChange {}
 }

@@ -21,6 +21,7 @@ import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Row;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.filter.BinaryComparator;
+import org.apache.hadoop.hbase.filter.FilterList;
 import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.casebook.core.key.KeyRange;
@@ -57,12 +58,53 @@ final class QueueStore {
           .addColumn(U, VERSION, Bytes.toBytes(e.version()))
           .addColumn(U, DUE_AT, Bytes.toBytes(e.dueMs()));
     }
-    if (change instanceof QueueChange.InFlight f) {
-      return new Put(row(channel, f.hostId(), f.priority(), f.urlId()))
-          .addColumn(F, UNTIL, Bytes.toBytes(f.until()));
-    }
     QueueChange.Drop d = (QueueChange.Drop) change;
     return new Delete(row(channel, d.hostId(), d.priority(), d.urlId()));
+  }
+
+  /**
+   * Marks each of {@code urls} in flight until {@code until}, each only if its row is still as
+   * read: the same version (not acknowledged, dropped or put again since) and the same in-flight
+   * time (no other hand-out claimed it since). Answers which were marked: only those may be handed
+   * out. A mark the client sends again after it was made answers false (the time moved on), so a
+   * repeat never hands a URL out twice; that URL comes back once the mark expires.
+   */
+  List<Boolean> claim(long channel, List<QueuedUrl> urls, long until) {
+    List<CheckAndMutate> cams = new ArrayList<>(urls.size());
+    for (QueuedUrl q : urls) {
+      byte[] row = row(channel, q.hostId(), q.priority(), q.urlId());
+      SingleColumnValueFilter sameUntil;
+      if (q.inFlightUntil() == 0) {
+        // Passes only rows without the column: an empty value is never written.
+        sameUntil = new SingleColumnValueFilter(F, UNTIL, CompareOperator.EQUAL, new byte[0]);
+        sameUntil.setFilterIfMissing(false);
+      } else {
+        sameUntil =
+            new SingleColumnValueFilter(
+                F,
+                UNTIL,
+                CompareOperator.EQUAL,
+                new BinaryComparator(Bytes.toBytes(q.inFlightUntil())));
+        sameUntil.setFilterIfMissing(true);
+      }
+      sameUntil.setLatestVersionOnly(true);
+      cams.add(
+          CheckAndMutate.newBuilder(row)
+              .ifMatches(
+                  new FilterList(FilterList.Operator.MUST_PASS_ALL, sameVersion(q), sameUntil))
+              .build(new Put(row).addColumn(F, UNTIL, Bytes.toBytes(until))));
+    }
+    return table.checkAll(cams, "claim queued URLs");
+  }
+
+  /** Passes the row of {@code q} while it holds the version read (a row without one: never). */
+  private static SingleColumnValueFilter sameVersion(QueuedUrl q) {
+    SingleColumnValueFilter f =
+        new SingleColumnValueFilter(
+            U, VERSION, CompareOperator.EQUAL, new BinaryComparator(Bytes.toBytes(q.version())));
+    f.setFilterIfMissing(true);
+    f.setLatestVersionOnly(true);
+    return f;
   }
 
   /**

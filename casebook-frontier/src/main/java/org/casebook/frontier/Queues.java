@@ -131,7 +131,7 @@ final class Queues {
     stores.queues().deleteHost(ch.id(), hostId);
     UrlCounts deleted = stores.known().deleteHost(ch.id(), hostId);
     if (h.get().next() != null) {
-      stores.due().delete(ch.id(), List.of(new DueHost(h.get().next(), hostId)));
+      stores.due().delete(ch.id(), List.of(DueHost.of(h.get().stamp(), hostId, null)));
     }
     stores.hosts().delete(ch.id(), hostId);
     intake.forgetHosts();

@@ -20,9 +20,12 @@ class FrontierKeysTest {
   static final String URL = "https://example.com/a";
   static final long DUE = 1_789_000_000_000L; // 2026-09-10T00:26:40Z
 
+  /** The token of the host's stamp the example's due row was written for. */
+  static final long TOKEN = 0x2E1F88A05B37C4D9L;
+
   @Test
   void everyLayoutRoundTripsAndKeepsItsOrder() {
-    assertThat(FrontierKeys.ALL).hasSize(9);
+    assertThat(FrontierKeys.ALL).hasSize(10);
     for (KeyLayout layout : FrontierKeys.ALL) {
       KeyLayoutChecks.verify(layout, 300);
     }
@@ -54,6 +57,17 @@ class FrontierKeysTest {
   }
 
   @Test
+  void aDueRowWithoutTokenSortsWithTheRowsOfItsTime() {
+    byte[] host = FrontierKeys.hostId(HOST);
+    byte[] old = FrontierKeys.DUE_UNTOKENED.encode(CHANNEL, DUE, host);
+    byte[] tokened = FrontierKeys.DUE.encode(CHANNEL, DUE, host, TOKEN);
+    byte[] later = FrontierKeys.DUE.encode(CHANNEL, DUE + 1, host, Long.MIN_VALUE);
+    assertThat(Arrays.copyOf(tokened, old.length)).isEqualTo(old);
+    assertThat(Arrays.compareUnsigned(tokened, later)).isNegative();
+    assertThat(FrontierKeys.DUE.range(CHANNEL).contains(old)).isTrue();
+  }
+
+  @Test
   void theChannelRowHeadsItsHostsAndIsToldApart() {
     byte[] channel = FrontierKeys.CHANNEL.encode(CHANNEL);
     byte[] host = FrontierKeys.HOST.encode(CHANNEL, FrontierKeys.hostId(HOST));
@@ -73,7 +87,7 @@ class FrontierKeysTest {
     assertLine(readme, "frontier:hosts", FrontierKeys.HOST.explain(CHANNEL, host));
     assertLine(readme, "frontier:urls", FrontierKeys.URL.explain(CHANNEL, host, DUE, url));
     assertLine(readme, "frontier:known", FrontierKeys.KNOWN.explain(CHANNEL, host, url));
-    assertLine(readme, "frontier:due", FrontierKeys.DUE.explain(CHANNEL, DUE, host));
+    assertLine(readme, "frontier:due", FrontierKeys.DUE.explain(CHANNEL, DUE, host, TOKEN));
     assertLine(readme, "s:", FrontierKeys.DAY_COUNTER.explain(Days.of(DUE), "put"));
     assertLine(readme, "p:", FrontierKeys.PURGE.explain(CHANNEL));
     assertLine(readme, "h:", FrontierKeys.PURGE_SETTLED.explain(host));

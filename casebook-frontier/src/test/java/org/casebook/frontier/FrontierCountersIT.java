@@ -1,0 +1,150 @@
+package org.casebook.frontier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.hbase.DoNotRetryIOException;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Increment;
+import org.apache.hadoop.hbase.client.Mutation;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.coprocessor.ObserverContext;
+import org.apache.hadoop.hbase.coprocessor.RegionCoprocessor;
+import org.apache.hadoop.hbase.coprocessor.RegionCoprocessorEnvironment;
+import org.apache.hadoop.hbase.coprocessor.RegionObserver;
+import org.apache.hadoop.hbase.regionserver.MiniBatchOperationInProgress;
+import org.casebook.core.HBaseRuntime;
+import org.casebook.core.Platform;
+import org.casebook.core.testing.EmbeddedHBase;
+import org.casebook.core.testing.TestIds;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A put whose counter write fails: not acknowledged OK while its counts may be missing, and when
+ * the write is sent again, counted once. Faults come from a region observer on the test's hosts
+ * table that fails a write carrying an Increment, before or after it is applied.
+ */
+@ExtendWith(EmbeddedHBase.class)
+class FrontierCountersIT {
+  /** Fails the next writes with an Increment on {@link #table}: before, then after applying. */
+  public static final class CounterFaults implements RegionCoprocessor, RegionObserver {
+    static volatile TableName table;
+    static final AtomicInteger failBefore = new AtomicInteger();
+    static final AtomicInteger failAfter = new AtomicInteger();
+    static final AtomicInteger failed = new AtomicInteger();
+
+    @Override
+    public Optional<RegionObserver> getRegionObserver() {
+      return Optional.of(this);
+    }
+
+    private static boolean counts(
+        ObserverContext<RegionCoprocessorEnvironment> c, MiniBatchOperationInProgress<Mutation> b) {
+      if (!c.getEnvironment().getRegionInfo().getTable().equals(table)) {
+        return false;
+      }
+      for (int i = 0; i < b.size(); i++) {
+        if (b.getOperation(i) instanceof Increment) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    @Override
+    public void preBatchMutate(
+        ObserverContext<RegionCoprocessorEnvironment> c, MiniBatchOperationInProgress<Mutation> b)
+        throws IOException {
+      if (counts(c, b) && failBefore.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+        failed.incrementAndGet();
+        throw new DoNotRetryIOException("counter write refused before it is applied");
+      }
+    }
+
+    @Override
+    public void postBatchMutate(
+        ObserverContext<RegionCoprocessorEnvironment> c, MiniBatchOperationInProgress<Mutation> b)
+        throws IOException {
+      if (counts(c, b) && failAfter.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+        failed.incrementAndGet();
+        throw new DoNotRetryIOException("counter write applied, its answer lost");
+      }
+    }
+  }
+
+  @AfterEach
+  void noFaults() {
+    CounterFaults.failBefore.set(0);
+    CounterFaults.failAfter.set(0);
+    CounterFaults.failed.set(0);
+  }
+
+  /** A frontier whose hosts table fails counter writes as {@link CounterFaults} is told. */
+  private static FrontierService frontier(HBaseRuntime runtime, Platform p) throws IOException {
+    String ns = TestIds.unique("fk").replace('-', '_');
+    FrontierService s = new FrontierService(p.contextFor("frontier"), ns);
+    TableName hosts = FrontierSchema.in(ns).hosts();
+    try (Admin admin = runtime.connection().getAdmin()) {
+      admin.modifyTable(
+          TableDescriptorBuilder.newBuilder(admin.getDescriptor(hosts))
+              .setCoprocessor(CounterFaults.class.getName())
+              .build());
+    }
+    CounterFaults.table = hosts;
+    return s;
+  }
+
+  private static List<UrlItem> discovered(String crawl, int from, int n) {
+    List<UrlItem> items = new ArrayList<>();
+    for (int i = from; i < from + n; i++) {
+      items.add(
+          UrlItem.discovered(UrlInfo.of("http://a.example/" + i, crawl).withKey("a.example")));
+    }
+    return items;
+  }
+
+  @Test
+  void aPutWhoseCountersAreNotWrittenIsNotAcknowledgedOk(HBaseRuntime runtime) throws Exception {
+    try (Platform p = Platform.create(runtime, EmbeddedHBase.dataDir())) {
+      FrontierService s = frontier(runtime, p);
+      assertThat(s.put(discovered("c", 0, 2))).allMatch(a -> a.status() == PutStatus.OK);
+      CounterFaults.failBefore.set(100);
+      List<PutAck> acks = s.put(discovered("c", 2, 3));
+      assertThat(CounterFaults.failed.get()).as("faults made").isPositive();
+      assertThat(acks).as("counts not written").noneMatch(a -> a.status() == PutStatus.OK);
+    }
+  }
+
+  @Test
+  void aCounterWriteRefusedOnceIsSentAgainAndCounted(HBaseRuntime runtime) throws Exception {
+    try (Platform p = Platform.create(runtime, EmbeddedHBase.dataDir())) {
+      FrontierService s = frontier(runtime, p);
+      CounterFaults.failBefore.set(1);
+      List<PutAck> acks = s.put(discovered("c", 0, 5));
+      assertThat(CounterFaults.failed.get()).as("faults made").isOne();
+      assertThat(acks).allMatch(a -> a.status() == PutStatus.OK);
+      assertThat(s.stats("c", "").queued()).as("URLs queued, counted").isEqualTo(5);
+      assertThat(s.countUrls("c", "", "", false)).isEqualTo(5);
+    }
+  }
+
+  @Test
+  void aCounterWriteAppliedAndSentAgainCountsOnce(HBaseRuntime runtime) throws Exception {
+    try (Platform p = Platform.create(runtime, EmbeddedHBase.dataDir())) {
+      FrontierService s = frontier(runtime, p);
+      CounterFaults.failAfter.set(1);
+      List<PutAck> acks = s.put(discovered("c", 0, 5));
+      assertThat(CounterFaults.failed.get()).as("faults made").isOne();
+      assertThat(acks).allMatch(a -> a.status() == PutStatus.OK);
+      assertThat(s.stats("c", "").queued()).as("URLs queued, counted once").isEqualTo(5);
+      assertThat(s.stats("c", "a.example").queued()).isEqualTo(5);
+    }
+  }
+}

@@ -214,30 +214,10 @@ final class ServeCommand implements Callable<Integer> {
               try {
                 while (!stopped.await(1, java.util.concurrent.TimeUnit.SECONDS)) {
                   java.util.Optional<String> failure = platform.runtime().embeddedFailure();
-                  if (failure.isEmpty()) {
-                    continue;
+                  if (failure.isPresent()) {
+                    stopAfterFailure(failure.get(), hooks, shutdown, stopped, exitCode);
+                    return;
                   }
-                  int code = org.casebook.core.ErrorKind.STORAGE_UNAVAILABLE.exitCode();
-                  System.err.printf(
-                      "HBase stopped serving: %s. Casebook stops (exit %d); start it again: HBase"
-                          + " replays its WAL, so every acknowledged write comes back.%n",
-                      failure.get(), code);
-                  exitCode.set(code);
-                  try {
-                    hooks.removeShutdownHook(shutdown);
-                  } catch (IllegalStateException shuttingDown) {
-                    return; // a stop is under way already
-                  }
-                  Thread stopper = new Thread(shutdown, "casebook-stop-after-hbase-failure");
-                  stopper.setDaemon(true);
-                  stopper.start();
-                  if (!stopped.await(
-                      STOP_AFTER_FAILURE_SECONDS, java.util.concurrent.TimeUnit.SECONDS)) {
-                    System.err.printf(
-                        "the stop did not finish in %d s; exiting%n", STOP_AFTER_FAILURE_SECONDS);
-                    Runtime.getRuntime().halt(code);
-                  }
-                  return;
                 }
               } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -246,6 +226,34 @@ final class ServeCommand implements Callable<Integer> {
             "casebook-hbase-watchdog");
     watchdog.setDaemon(true);
     watchdog.start();
+  }
+
+  /** Says why, and stops the server (at most {@link #STOP_AFTER_FAILURE_SECONDS}) with exit 5. */
+  private static void stopAfterFailure(
+      String failure,
+      org.apache.hadoop.util.ShutdownHookManager hooks,
+      Runnable shutdown,
+      CountDownLatch stopped,
+      java.util.concurrent.atomic.AtomicInteger exitCode)
+      throws InterruptedException {
+    int code = org.casebook.core.ErrorKind.STORAGE_UNAVAILABLE.exitCode();
+    System.err.printf(
+        "HBase stopped serving: %s. Casebook stops (exit %d); start it again: HBase"
+            + " replays its WAL, so every acknowledged write comes back.%n",
+        failure, code);
+    exitCode.set(code);
+    try {
+      hooks.removeShutdownHook(shutdown);
+    } catch (IllegalStateException shuttingDown) {
+      return; // a stop is under way already
+    }
+    Thread stopper = new Thread(shutdown, "casebook-stop-after-hbase-failure");
+    stopper.setDaemon(true);
+    stopper.start();
+    if (!stopped.await(STOP_AFTER_FAILURE_SECONDS, java.util.concurrent.TimeUnit.SECONDS)) {
+      System.err.printf("the stop did not finish in %d s; exiting%n", STOP_AFTER_FAILURE_SECONDS);
+      Runtime.getRuntime().halt(code);
+    }
   }
 
   /** How long the stop after an HBase failure may take before the process exits regardless. */

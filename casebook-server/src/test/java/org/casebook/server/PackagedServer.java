@@ -21,7 +21,8 @@ import org.casebook.core.Json;
  * not given are 0, so that a server on this machine's default ports does not stop the test.
  */
 final class PackagedServer {
-  private static final HttpClient CLIENT = HttpClient.newHttpClient();
+  private static final HttpClient CLIENT =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   private PackagedServer() {}
 
@@ -76,6 +77,29 @@ final class PackagedServer {
       }
     }
     throw new AssertionError("server not healthy within 120 s");
+  }
+
+  /** One request to the server on {@code port}, answered within 30 s. */
+  static HttpResponse<String> send(String method, int port, String path, String body)
+      throws IOException, InterruptedException {
+    HttpRequest req =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+            .timeout(Duration.ofSeconds(30))
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body))
+            .build();
+    return CLIENT.send(req, HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** A loopback port free now. */
+  static int freePort() throws IOException {
+    try (java.net.ServerSocket s =
+        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
   }
 
   /** SIGTERM: the shutdown hook stops HTTP, the systems and HBase; fails after 60 s. */

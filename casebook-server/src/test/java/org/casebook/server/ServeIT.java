@@ -3,14 +3,8 @@ package org.casebook.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.casebook.core.Json;
 import org.casebook.core.testing.EmbeddedHBase;
@@ -23,8 +17,6 @@ import org.junit.jupiter.api.Test;
  * agent delivers through a SIGKILL of the server ({@link BanknoteAgentRun}).
  */
 class ServeIT {
-  private final HttpClient client =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   /**
    * One data directory, three starts: writes over REST and gRPC, then SIGKILL in the middle of work
@@ -38,8 +30,8 @@ class ServeIT {
     Path jar = Path.of("target", "casebook", "casebook.jar");
     assertThat(jar).exists();
     Path data = EmbeddedHBase.scratchDir("serve");
-    int port = freePort();
-    int grpc = freePort();
+    int port = PackagedServer.freePort();
+    int grpc = PackagedServer.freePort();
 
     Process first =
         PackagedServer.start(
@@ -65,17 +57,19 @@ class ServeIT {
       assertThat(health.get("hbase").get("mode").asText()).isEqualTo("embedded");
       assertThat(health.get("hbase").get("regionServers").asInt()).isEqualTo(1);
       assertThat(health.get("systems").findValuesAsText("name")).contains("weibo");
-      assertThat(send("PUT", port, "/api/weibo/users/reader/following/writer", null).statusCode())
+      assertThat(
+              PackagedServer.send("PUT", port, "/api/weibo/users/reader/following/writer", null)
+                  .statusCode())
           .isEqualTo(204);
       assertThat(
-              send(
+              PackagedServer.send(
                       "POST",
                       port,
                       "/api/weibo/users/writer/posts",
                       "{\"content\":\"survives restarts\"}")
                   .statusCode())
           .isEqualTo(201);
-      String metrics = send("GET", port, "/metrics", null).body();
+      String metrics = PackagedServer.send("GET", port, "/metrics", null).body();
       assertThat(metrics)
           .contains(
               "casebook_http_requests_seconds_count{method=\"POST\",route=\"/api/weibo/users/{uid}/posts\",status=\"201\"} 1")
@@ -85,7 +79,8 @@ class ServeIT {
       PackagedFrontier.putTwoUrlsAndTakeOne(first, grpc);
       for (int i = 0; i < 200; i++) {
         HttpResponse<String> r =
-            send("POST", port, "/api/weibo/users/killed/posts", "{\"content\":\"post " + i + "\"}");
+            PackagedServer.send(
+                "POST", port, "/api/weibo/users/killed/posts", "{\"content\":\"post " + i + "\"}");
         assertThat(r.statusCode()).isEqualTo(201);
         acknowledged.add(Json.mapper().readTree(r.body()).get("id").asText());
       }
@@ -101,7 +96,8 @@ class ServeIT {
               .append(batch * 10 + i)
               .append(",\"tags\":{\"host\":\"a\"}}");
         }
-        HttpResponse<String> r = send("POST", port, "/api/put?sync", points.append("]").toString());
+        HttpResponse<String> r =
+            PackagedServer.send("POST", port, "/api/put?sync", points.append("]").toString());
         assertThat(r.statusCode()).as(r.body()).isEqualTo(204);
       }
       // The banknote agent delivers device files meanwhile; the kill finds it half-way.
@@ -124,7 +120,7 @@ class ServeIT {
       JsonNode series =
           Json.mapper()
               .readTree(
-                  send(
+                  PackagedServer.send(
                           "GET",
                           port,
                           "/api/query?start="
@@ -154,7 +150,9 @@ class ServeIT {
       PackagedFrontier.assertTwoUrlsOneInProcess(third, grpc);
       JsonNode timeline =
           Json.mapper()
-              .readTree(send("GET", port, "/api/weibo/users/reader/timeline", null).body());
+              .readTree(
+                  PackagedServer.send("GET", port, "/api/weibo/users/reader/timeline", null)
+                      .body());
       assertThat(timeline.get("posts").findValuesAsText("content"))
           .containsExactly("survives restarts");
       assertThat(postsOf("killed", port)).hasSameSizeAs(acknowledged);
@@ -172,7 +170,7 @@ class ServeIT {
               + uid
               + "/posts?limit=1000"
               + (cursor == null ? "" : "&cursor=" + cursor);
-      JsonNode page = Json.mapper().readTree(send("GET", port, path, null).body());
+      JsonNode page = Json.mapper().readTree(PackagedServer.send("GET", port, path, null).body());
       page.get("posts").forEach(p -> found.add(p.get("id").asText()));
       cursor = page.get("next").isNull() ? null : page.get("next").asText();
     } while (cursor != null);
@@ -181,24 +179,4 @@ class ServeIT {
 
   /** Two hours ago, on the hour. */
   private static final long POINTS_START = (System.currentTimeMillis() / 3_600_000L - 2) * 3600L;
-
-  private HttpResponse<String> send(String method, int port, String path, String body)
-      throws Exception {
-    HttpRequest req =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-            .timeout(Duration.ofSeconds(30))
-            .method(
-                method,
-                body == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(body))
-            .build();
-    return client.send(req, HttpResponse.BodyHandlers.ofString());
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
-  }
 }

@@ -7,11 +7,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
-import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -19,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -46,9 +41,6 @@ class StorageFaultsIT {
   private static final long MARGIN = 3 * MIB;
   private static final String CONTENT = "x".repeat(1_900);
 
-  private final HttpClient client =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-
   @Test
   void writesAreRefusedWhileTheDiskIsBelowItsFloorAndTakenAgainOnceSpaceIsFreed() throws Exception {
     Path jar = Path.of("target", "casebook", "casebook.jar");
@@ -66,8 +58,8 @@ class StorageFaultsIT {
   private void run(Path jar, Path disk) throws Exception {
     Path data = disk.resolve("data");
     Path ballast = disk.resolve("ballast");
-    int port = freePort();
-    int telnet = freePort();
+    int port = PackagedServer.freePort();
+    int telnet = PackagedServer.freePort();
     String[] args = {
       "--tsdb-port", Integer.toString(telnet), "--hbase", "casebook.min-free-disk=" + FLOOR
     };
@@ -213,11 +205,12 @@ class StorageFaultsIT {
   }
 
   private HttpResponse<String> post(int port) throws Exception {
-    return send("POST", port, "/api/weibo/users/storm/posts", "{\"content\":\"" + CONTENT + "\"}");
+    return PackagedServer.send(
+        "POST", port, "/api/weibo/users/storm/posts", "{\"content\":\"" + CONTENT + "\"}");
   }
 
   private JsonNode health(int port) throws Exception {
-    return Json.mapper().readTree(send("GET", port, "/api/health", null).body());
+    return Json.mapper().readTree(PackagedServer.send("GET", port, "/api/health", null).body());
   }
 
   private Set<String> postsOf(int port) throws Exception {
@@ -226,32 +219,12 @@ class StorageFaultsIT {
     do {
       String path =
           "/api/weibo/users/storm/posts?limit=1000" + (cursor == null ? "" : "&cursor=" + cursor);
-      HttpResponse<String> r = send("GET", port, path, null);
+      HttpResponse<String> r = PackagedServer.send("GET", port, path, null);
       assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
       JsonNode page = Json.mapper().readTree(r.body());
       page.get("posts").forEach(p -> found.add(p.get("id").asText()));
       cursor = page.get("next").isNull() ? null : page.get("next").asText();
     } while (cursor != null);
     return found;
-  }
-
-  private HttpResponse<String> send(String method, int port, String path, String body)
-      throws Exception {
-    HttpRequest req =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-            .timeout(Duration.ofSeconds(30))
-            .method(
-                method,
-                body == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(body))
-            .build();
-    return client.send(req, HttpResponse.BodyHandlers.ofString());
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
   }
 }

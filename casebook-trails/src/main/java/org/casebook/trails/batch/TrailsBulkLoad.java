@@ -114,18 +114,19 @@ public final class TrailsBulkLoad {
     TrailsRowCodec rows = TrailsRowCodec.in(namespace);
     Configuration conf = new Configuration(context.configuration());
     boolean local = MapReduceJobs.isLocal(conf);
+    long logBytes = sizeOf(input);
     // The compressed HFiles of a log take less room than its text: its size is a safe bound.
-    context.writes().requireSpace(sizeOf(input), "a bulk load of " + input);
+    context.writes().requireSpace(logBytes, "a bulk load of " + input);
     if (local) {
       MapReduceJobs.setUnlessConfigured(conf, "mapreduce.task.io.sort.mb", "128");
       MapReduceJobs.setUnlessConfigured(
           conf,
           "mapreduce.input.fileinputformat.split.maxsize",
-          Long.toString(localSplitBytes(sizeOf(input), conf)));
+          Long.toString(localSplitBytes(logBytes, conf)));
       // Many small map outputs reach each reducer: merged a few dozen at a time, not ten, they are
       // read and written once instead of in several passes.
       MapReduceJobs.setUnlessConfigured(conf, "mapreduce.task.io.sort.factor", "64");
-      if (sizeOf(input) >= COMPRESS_SHUFFLE_FROM_BYTES) {
+      if (logBytes >= COMPRESS_SHUFFLE_FROM_BYTES) {
         MapReduceJobs.setUnlessConfigured(conf, "mapreduce.map.output.compress", "true");
         MapReduceJobs.setUnlessConfigured(
             conf, "mapreduce.map.output.compress.codec", SHUFFLE_CODEC);

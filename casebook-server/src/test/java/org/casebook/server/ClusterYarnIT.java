@@ -29,6 +29,8 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Cluster mode for real: a multi-process HDFS + YARN + HBase on loopback (the shared cluster kit's
@@ -38,6 +40,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * local answers. Skipped, with a message, where the kit is absent.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+// Beside the module's other tests (see the pom); its own steps one after another, in order.
+@Execution(ExecutionMode.CONCURRENT)
 class ClusterYarnIT {
   private static final Path KIT =
       Path.of("..", "..", "shared", "tools", "cluster").toAbsolutePath().normalize();
@@ -169,6 +173,7 @@ class ClusterYarnIT {
 
   @Test
   @Order(1)
+  @Execution(ExecutionMode.SAME_THREAD)
   void trailsLoadsByPutsAndByABulkLoadOnYarnWithTheSameCells() throws Exception {
     Path logs = work.resolve("logs.jsonl");
     assertThat(
@@ -216,6 +221,7 @@ class ClusterYarnIT {
 
   @Test
   @Order(2)
+  @Execution(ExecutionMode.SAME_THREAD)
   void theHadoopJarCommandRunsTheJobOnAStockCluster() throws Exception {
     startArchiveImport();
     // What `HADOOP_CLASSPATH=$(hbase mapredcp):<casebook-core>:<jackson-datatype-jdk8> hadoop jar
@@ -319,6 +325,7 @@ class ClusterYarnIT {
 
   @Test
   @Order(3)
+  @Execution(ExecutionMode.SAME_THREAD)
   void theArchiveBulkLoadRunsOnYarnWithTheLocalCounts() throws Exception {
     startArchiveImport();
     Run imported = archiveImport.get(7, TimeUnit.MINUTES);
@@ -343,6 +350,7 @@ class ClusterYarnIT {
 
   @Test
   @Order(4)
+  @Execution(ExecutionMode.SAME_THREAD)
   void aBackupIsExportedToHdfsByYarnApplicationsSideBySide() throws Exception {
     String name = "yarn-" + Long.toString(System.currentTimeMillis(), 36);
     Run created =
@@ -374,6 +382,7 @@ class ClusterYarnIT {
 
   @Test
   @Order(5)
+  @Execution(ExecutionMode.SAME_THREAD)
   void anUnreachableResourceManagerFailsWithinTheBound() throws Exception {
     Run run =
         casebook(
@@ -402,6 +411,7 @@ class ClusterYarnIT {
 
   @Test
   @Order(6)
+  @Execution(ExecutionMode.SAME_THREAD)
   void theServerAnswersATrailsQueryFromTheCluster() throws Exception {
     int port;
     try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {

@@ -16,6 +16,7 @@ import org.casebook.core.chaos.ChaosEvent;
 import org.casebook.core.chaos.RegionChaos;
 import org.casebook.core.cli.Progress;
 import org.casebook.core.schema.SchemaManager;
+import org.casebook.core.testing.ChaosLoad;
 import org.casebook.core.testing.EmbeddedHBase;
 import org.casebook.core.testing.TestIds;
 import org.junit.jupiter.api.Test;
@@ -68,11 +69,13 @@ class ArchiveBulkLoadChaosIT {
           RegionChaos.start(
               runtime.connection(),
               bulk.dataTables(),
-              new RegionChaos.Options(
-                  SEED,
-                  Duration.ofMillis(50),
-                  List.of(ChaosAction.SPLIT, ChaosAction.SPLIT, ChaosAction.MERGE),
-                  Duration.ofSeconds(20)))) {
+              // On a cluster given the kill commands, RegionServers are killed during the job too.
+              ChaosLoad.withProperties(
+                  new RegionChaos.Options(
+                      SEED,
+                      Duration.ofMillis(50),
+                      List.of(ChaosAction.SPLIT, ChaosAction.SPLIT, ChaosAction.MERGE),
+                      Duration.ofSeconds(20))))) {
         underChaos =
             bulk.importFiles(request(dir, "second", ImportMode.BULKLOAD), Progress.silent());
         events = chaos.stop();

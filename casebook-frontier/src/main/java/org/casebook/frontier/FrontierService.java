@@ -40,6 +40,8 @@ public final class FrontierService {
   private final Queues queues;
   private final Listings listings;
   private final Purges purges;
+  private final CountSettlement settlement;
+  private final java.util.concurrent.ScheduledFuture<?> settling;
   private final Clock clock;
   private final WriteGate writes;
   private final FrontierRetention retention;
@@ -56,7 +58,10 @@ public final class FrontierService {
     this.stores = FrontierStore.open(context, FrontierSchema.in(namespace));
     this.channels = new Channels(stores.channels(), clock);
     Schedule schedule = new Schedule(stores.hosts(), stores.due());
-    this.intake = new Intake(stores, channels, schedule, clock);
+    // Owned before its scheduler, so the scheduler stops first and the last try runs alone.
+    this.settlement = context.own(new CountSettlement(stores.hosts(), context.writes()));
+    this.settling = settlement.startOn(context.background("count-settlement"));
+    this.intake = new Intake(stores, channels, schedule, clock, settlement);
     this.handout = new Handout(stores, schedule, clock, context.sideWork());
     this.queues = new Queues(stores, channels, schedule, intake, clock);
     this.listings = new Listings(stores, channels, clock);
@@ -190,6 +195,16 @@ public final class FrontierService {
   }
 
   /** The retention setting ({@code frontier.retention}). */
+  /** Counter writes of stored puts not yet settled (sent again in the background). */
+  int unsettledCounterWrites() {
+    return settlement.unsettled();
+  }
+
+  /** Whether the settlement still runs (it stops only with the system). */
+  boolean settling() {
+    return !settling.isDone();
+  }
+
   FrontierRetention retention() {
     return retention;
   }

@@ -107,7 +107,12 @@ public final class FrontierSystem implements CasebookSystem {
     return RunningSystem.of(
         FrontierRoutes.ROUTES.bind(service),
         () -> {
-          boolean stopped = purge.isDone() || (retention != null && retention.isDone());
+          // Unsettled counter writes: the counters lag the rows until HBase takes them.
+          boolean degraded =
+              purge.isDone()
+                  || (retention != null && retention.isDone())
+                  || service.unsettledCounterWrites() > 0
+                  || !service.settling();
           Map<String, Object> details =
               Map.of(
                   "grpcConnections",
@@ -117,8 +122,10 @@ public final class FrontierSystem implements CasebookSystem {
                   "retention",
                   service.retention().toString(),
                   "retentionPurgeScheduled",
-                  retention != null && !retention.isDone());
-          return stopped ? SystemHealth.degraded(details) : SystemHealth.up(details);
+                  retention != null && !retention.isDone(),
+                  "unsettledCounterWrites",
+                  service.unsettledCounterWrites());
+          return degraded ? SystemHealth.degraded(details) : SystemHealth.up(details);
         });
   }
 

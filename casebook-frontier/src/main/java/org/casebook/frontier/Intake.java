@@ -44,15 +44,22 @@ final class Intake {
   private final Channels channels;
   private final Schedule schedule;
   private final Clock clock;
+  private final CountSettlement settlement;
 
   /** Hosts (channel | host id) whose queue key is written already. */
   private final Set<HostKey> hostsWithKey = ConcurrentHashMap.newKeySet();
 
-  Intake(FrontierStore stores, Channels channels, Schedule schedule, Clock clock) {
+  Intake(
+      FrontierStore stores,
+      Channels channels,
+      Schedule schedule,
+      Clock clock,
+      CountSettlement settlement) {
     this.stores = Objects.requireNonNull(stores, "stores is null");
     this.channels = Objects.requireNonNull(channels, "channels is null");
     this.schedule = Objects.requireNonNull(schedule, "schedule is null");
     this.clock = Objects.requireNonNull(clock, "clock is null");
+    this.settlement = Objects.requireNonNull(settlement, "settlement is null");
   }
 
   /** One valid item, ready to write. {@code priority} null: done (known, never to be refetched). */
@@ -138,8 +145,9 @@ final class Intake {
       try {
         queuedNow = writeCounters(ch, counts, countFailed(indexes, pending, status), day);
       } catch (CasebookException e) {
-        // The URLs are stored but their counts may not be: not acknowledged as OK. They are
-        // scheduled all the same, so none waits for a due time that was never written.
+        // The URLs are stored but their counts are not yet (they are settled in the background):
+        // not acknowledged as OK. They are scheduled all the same, so none waits for a due time
+        // that was never written.
         LOG.warn("put: counters of channel {} not written: {}", crawl, e.getMessage());
         for (Item it : pending) {
           if (status[it.index()] == PutStatus.OK) {
@@ -418,7 +426,8 @@ final class Intake {
 
   /**
    * Adds the put's counter deltas, sending the write again after an error: it is marked with a
-   * token of this put, so a send that reached the row before adds nothing the second time.
+   * token of this put, so a send that reached the row before adds nothing the second time. After
+   * the last attempt the write is left to the settlement, with its token.
    */
   private Map<HostKey, Long> writeCounters(
       Channel ch, Map<HostKey, Counts> counts, long failed, int day) {
@@ -439,6 +448,7 @@ final class Intake {
         last = e;
       }
     }
+    settlement.add(new CountSettlement.Unsettled(ch.id(), ch.crawlId(), day, counts, total, token));
     throw last;
   }
 

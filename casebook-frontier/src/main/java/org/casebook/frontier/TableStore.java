@@ -1,7 +1,6 @@
 package org.casebook.frontier;
 
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -121,10 +120,12 @@ final class TableStore {
     }
   }
 
+  /**
+   * The failure as a {@link StorageException}, which keeps a real interrupt an interrupt; an RPC
+   * whose time ran out (a {@code SocketTimeoutException}, an {@code InterruptedIOException} too)
+   * must not leave the thread interrupted, or every later call on it fails at once.
+   */
   static StorageException storage(String what, IOException e) {
-    if (e instanceof InterruptedIOException) {
-      Thread.currentThread().interrupt();
-    }
     return StorageException.of(what, e);
   }
 

@@ -195,8 +195,17 @@ final class FrontierLoad {
     checkCounters(context);
   }
 
-  /** The running counters of the crawl and of each queue equal the known rows stored. */
+  /**
+   * The running counters of the crawl and of each queue equal the known rows stored, once the
+   * counter writes left to the settlement are settled.
+   */
   void checkCounters(String context) {
+    try {
+      FrontierCountersIT.awaitSettled(frontier);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted", e);
+    }
     Map<String, long[]> rows = new HashMap<>();
     long[] total = new long[2];
     for (KnownUrl u : frontier.listUrls(crawl, "", 0, 1_000_000, "", false)) {

@@ -132,6 +132,11 @@ public final class ChaosLoad {
                   } catch (Exception e) {
                     errors.merge(e.getClass().getSimpleName(), 1L, Long::sum);
                   }
+                  // Nothing interrupts a worker before the end: a step that leaves its thread
+                  // interrupted would fail every later call on it (a server's request thread too).
+                  if (Thread.interrupted()) {
+                    throw new AssertionError("step " + i + " left its thread interrupted");
+                  }
                 }
               }));
     }

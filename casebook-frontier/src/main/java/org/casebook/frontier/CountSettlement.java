@@ -1,0 +1,137 @@
+package org.casebook.frontier;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.casebook.core.CasebookException;
+import org.casebook.core.WriteGate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Counter writes of puts whose URL rows were stored while their counters could not be (a region
+ * unreachable for longer than a put retries, as while a dead RegionServer's regions are
+ * reassigned). Without this the counters would stay off for good: a client re-sending the put finds
+ * the rows already changed and has nothing left to count. Each write keeps its put's token, so a
+ * send that reached a row before adds nothing again; it is sent again in the background, each time
+ * through the write gate (a backup sees rows and counters together), until it holds.
+ *
+ * <p>What is still unsettled when the process stops is logged with its deltas, for the operator.
+ */
+final class CountSettlement implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(CountSettlement.class);
+
+  /** Writes kept at most; past this the oldest is dropped and logged (counters then drift). */
+  static final int MAX_UNSETTLED = 100_000;
+
+  private static final Duration PERIOD = Duration.ofSeconds(1);
+
+  /** A put's counter deltas, with the token its first sends carried. */
+  record Unsettled(
+      long channel, String crawl, int day, Map<HostKey, Counts> hosts, Counts total, long token) {}
+
+  private final HostStore hosts;
+  private final WriteGate writes;
+  private final ConcurrentLinkedQueue<Unsettled> queue = new ConcurrentLinkedQueue<>();
+  private final AtomicInteger size = new AtomicInteger();
+
+  CountSettlement(HostStore hosts, WriteGate writes) {
+    this.hosts = Objects.requireNonNull(hosts, "hosts is null");
+    this.writes = Objects.requireNonNull(writes, "writes is null");
+  }
+
+  /** Sends what is unsettled again, every second, on {@code scheduler}. */
+  ScheduledFuture<?> startOn(ScheduledExecutorService scheduler) {
+    return scheduler.scheduleWithFixedDelay(
+        this::settleLogged, PERIOD.toMillis(), PERIOD.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  void add(Unsettled u) {
+    queue.add(u);
+    if (size.incrementAndGet() > MAX_UNSETTLED) {
+      Unsettled dropped = queue.poll();
+      if (dropped != null) {
+        size.decrementAndGet();
+        LOG.error("frontier: counter write dropped, too many unsettled: {}", describe(dropped));
+      }
+    }
+  }
+
+  /** Counter writes not yet settled. */
+  int unsettled() {
+    return size.get();
+  }
+
+  /**
+   * Sends each unsettled write once more; answers how many are left. A write that fails again
+   * stays, in its place.
+   */
+  int settle() {
+    List<Unsettled> failed = new ArrayList<>();
+    int n = size.get();
+    for (int i = 0; i < n; i++) {
+      Unsettled u = queue.poll();
+      if (u == null) {
+        break;
+      }
+      size.decrementAndGet();
+      try (WriteGate.Pass pass = writes.enter(Duration.ZERO)) {
+        hosts.countOnce(
+            u.channel(), u.day(), u.hosts(), u.total().isEmpty() ? null : u.total(), u.token());
+      } catch (CasebookException e) {
+        LOG.debug("frontier: counter write of {} not settled yet: {}", u.crawl(), e.getMessage());
+        failed.add(u);
+        continue;
+      }
+      try {
+        hosts.forgetCount(u.channel(), u.hosts().keySet(), u.token());
+      } catch (CasebookException e) {
+        LOG.warn("frontier: counted marks of {} left: {}", u.crawl(), e.getMessage());
+      }
+      LOG.info("frontier: a counter write of {} settled after a failure", u.crawl());
+    }
+    failed.forEach(this::add);
+    return size.get();
+  }
+
+  private void settleLogged() {
+    try {
+      settle();
+    } catch (RuntimeException e) {
+      // Logged, not thrown: a thrown exception would cancel the schedule.
+      LOG.warn("frontier: settling counter writes failed; it runs again", e);
+    }
+  }
+
+  /** Tries once more; logs what is left, which the counters then lack. */
+  @Override
+  public void close() {
+    if (size.get() == 0) {
+      return;
+    }
+    settleLogged();
+    for (Unsettled u : queue) {
+      LOG.error("frontier: counter write not settled at stop: {}", describe(u));
+    }
+  }
+
+  private static String describe(Unsettled u) {
+    return "crawl "
+        + u.crawl()
+        + ", day "
+        + u.day()
+        + ", queued "
+        + u.total().queued
+        + ", completed "
+        + u.total().completed
+        + ", daily "
+        + u.total().daily;
+  }
+}

@@ -112,8 +112,7 @@ class ArchiveBulkLoadChaosIT {
           underChaos.hfileSplits(),
           summary(events));
     } finally {
-      schemas.dropNamespace(putsNs);
-      schemas.dropNamespace(bulkNs);
+      ChaosLoad.dropAfterwards(runtime.connection(), putsNs, bulkNs);
     }
   }
 

@@ -75,7 +75,7 @@ class FrontierChaosIT {
       assertThat(load.handOuts()).as(context).isPositive();
       load.drainAndCheck(context);
     } finally {
-      schemas.dropNamespace(namespace);
+      ChaosLoad.dropAfterwards(runtime.connection(), namespace);
     }
   }
 }

@@ -84,8 +84,7 @@ class TrailsBulkLoadChaosIT {
 
       TrailsBulkLoadIT.assertSameData(puts, bulk, USERS, DAY1, DAY1.plusDays(5), 5, false);
     } finally {
-      schemas.dropNamespace(putsNs);
-      schemas.dropNamespace(bulkNs);
+      ChaosLoad.dropAfterwards(runtime.connection(), putsNs, bulkNs);
     }
   }
 

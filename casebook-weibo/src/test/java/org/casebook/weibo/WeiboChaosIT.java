@@ -74,7 +74,7 @@ class WeiboChaosIT {
       load.assertInvariants(context);
       weibo.close();
     } finally {
-      schemas.dropNamespace(namespace);
+      ChaosLoad.dropAfterwards(runtime.connection(), namespace);
     }
   }
 }

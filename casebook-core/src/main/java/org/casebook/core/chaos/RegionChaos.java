@@ -365,6 +365,10 @@ public final class RegionChaos implements AutoCloseable {
           rows.add(r.getRow());
         }
       }
+    } catch (java.io.UncheckedIOException e) {
+      // The scanner's iterator wraps a failed read (a region moving or on a dead server): the
+      // split is refused like any other failed action, the run goes on.
+      throw e.getCause();
     }
     return rows.isEmpty() ? null : rows.get(random.nextInt(rows.size()));
   }

@@ -6,6 +6,7 @@ import java.util.function.Function;
 import org.casebook.core.CasebookSystem;
 import org.casebook.core.ErrorKind;
 import org.casebook.core.InvalidInputException;
+import org.casebook.core.cli.ClientCommands;
 import org.casebook.core.cli.RuntimeOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -79,6 +80,7 @@ public final class Main implements Runnable {
       for (Function<Session, Object> extension : extensions) {
         cli.addSubcommand(extension.apply(context));
       }
+      ClientCommands.leaveOutRuntimeOptions(cli);
       return cli.execute(org.casebook.core.cli.RuntimeOptions.hoistRepeatable(args));
     }
   }
@@ -96,6 +98,12 @@ public final class Main implements Runnable {
     for (CasebookSystem system : systems) {
       cli.addSubcommand(system.descriptor().name(), system.command(context.contextOf(system)));
     }
+    ClientCommands.leaveOutRuntimeOptions(cli);
+    cli.setExecutionStrategy(
+        parsed -> {
+          ClientCommands.refuseRuntimeOptions(parsed);
+          return new CommandLine.RunLast().execute(parsed);
+        });
     cli.setExecutionExceptionHandler(
         (ex, commandLine, parseResult) -> report(ex, commandLine.getErr()));
     cli.setParameterExceptionHandler(

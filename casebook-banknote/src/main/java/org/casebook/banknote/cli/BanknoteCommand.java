@@ -26,6 +26,7 @@ import org.casebook.core.Enums;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.Json;
 import org.casebook.core.SystemContext;
+import org.casebook.core.cli.ClientCommand;
 import org.casebook.core.cli.PageOptions;
 import org.casebook.core.cli.Progress;
 import org.casebook.core.page.Page;
@@ -199,6 +200,7 @@ public final class BanknoteCommand {
     return 0;
   }
 
+  @ClientCommand
   @Command(
       name = "agent",
       mixinStandardHelpOptions = true,

@@ -7,18 +7,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicLong;
 import org.casebook.core.Futures;
 import org.casebook.core.LocalFileException;
 import org.casebook.core.StorageException;
@@ -29,9 +23,10 @@ import org.casebook.trails.wire.RejectsFile;
 
 /**
  * The parallel ingest pipeline: one reader streams the file as bytes (decoded per line, so bad
- * UTF-8 rejects only its line), worker threads clean chunks of lines ({@link LogLines#clean}) and
- * write them through the store's buffered writers, and rejected lines are counted by category and
- * written, in line order, to the rejects file. One instance per run.
+ * UTF-8 rejects only its line), worker threads clean chunks of lines and write them through the
+ * store's buffered writers ({@link LineTally}, shared with the upload of a request body), and
+ * rejected lines are counted by category and written, in line order, to the rejects file. One
+ * instance per run.
  */
 final class TrailsIngest {
   private static final int CHUNK_LINES = 2000;
@@ -40,10 +35,8 @@ final class TrailsIngest {
   private final Path input;
   private final IngestOptions options;
   private final Progress progress;
-  private final AtomicLong accepted = new AtomicLong();
-  private final AtomicLong cells = new AtomicLong();
-  private final ConcurrentLinkedQueue<RejectsFile.Reject> rejects = new ConcurrentLinkedQueue<>();
-  private final Map<String, AtomicLong> reasons = new ConcurrentHashMap<>();
+  // Every rejected line is kept: the rejects file lists them all.
+  private final LineTally tally = new LineTally(Long.MAX_VALUE);
 
   TrailsIngest(IngestStore store, Path input, IngestOptions options, Progress progress) {
     this.store = store;
@@ -62,18 +55,16 @@ final class TrailsIngest {
     } finally {
       pool.shutdownNow();
     }
-    RejectsFile.write(new ArrayList<>(rejects), options.rejectsFile());
-    Map<String, Long> reasonCounts = new TreeMap<>();
-    reasons.forEach((k, v) -> reasonCounts.put(k, v.get()));
+    RejectsFile.write(tally.rejects(), options.rejectsFile());
     return new IngestReport(
         input,
         lines,
-        accepted.get(),
-        rejects.size(),
-        cells.get(),
+        tally.accepted(),
+        tally.rejected(),
+        tally.cells(),
         (System.nanoTime() - t0) / 1e9,
         options.rejectsFile(),
-        reasonCounts);
+        tally.reasons());
   }
 
   /**
@@ -90,12 +81,7 @@ final class TrailsIngest {
       byte[] line;
       while ((line = LogLines.readLine(in)) != null) {
         lineNo++;
-        if (lineNo == 1 && LogLines.startsWithByteOrderMark(line, line.length)) {
-          // A UTF-8 byte order mark (as Windows tools write) is not part of the first line; the
-          // bulk load's reader (batch.LogLineInputFormat) drops it too.
-          line = Arrays.copyOfRange(line, 3, line.length);
-        }
-        chunk.add(line);
+        chunk.add(lineNo == 1 ? LogLines.withoutByteOrderMark(line) : line);
         if (chunk.size() == CHUNK_LINES) {
           futures.add(submit(pool, inFlight, writers, chunk, chunkStart));
           chunk = new ArrayList<>(CHUNK_LINES);
@@ -134,24 +120,12 @@ final class TrailsIngest {
           try {
             long n = firstLine;
             for (byte[] raw : lines) {
-              clean(writers, n++, raw);
+              tally.clean(writers, n++, raw);
               progress.advance(raw.length + 1);
             }
           } finally {
             inFlight.release();
           }
         });
-  }
-
-  /** Writes one line's event, or records why it was rejected. */
-  private void clean(IngestStore.Writers writers, long lineNo, byte[] raw) {
-    LogLines.Cleaned c = LogLines.clean(raw, raw.length);
-    if (c.event() != null) {
-      cells.addAndGet(writers.write(c.event()));
-      accepted.incrementAndGet();
-      return;
-    }
-    rejects.add(new RejectsFile.Reject(lineNo, c.reason(), c.shown()));
-    reasons.computeIfAbsent(c.category(), k -> new AtomicLong()).incrementAndGet();
   }
 }

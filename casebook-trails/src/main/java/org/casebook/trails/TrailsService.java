@@ -22,11 +22,12 @@ import org.casebook.trails.batch.ActiveUsersRunner;
 import org.casebook.trails.batch.TrailsBulkLoad;
 
 /**
- * Behaviour trails (seeds 000 and 004): ingest of behaviour logs ({@link TrailsIngest}, or the bulk
- * load {@link TrailsBulkLoad}), the users × days × behaviours trail query (planned by {@link
- * TrailPlanner}, run by {@link EventStore}), user-history queries on the tall and wide designs
- * ({@link HistoryStore}), and the seed-000 task (users who did all four behaviours in a date
- * range), directly or as MapReduce ({@link ActiveUsersRunner}). Thread-safe.
+ * Behaviour trails (seeds 000 and 004): ingest of behaviour logs ({@link TrailsIngest}, the bulk
+ * load {@link TrailsBulkLoad}, or one upload of lines {@link LinesIngest}), the users × days ×
+ * behaviours trail query (planned by {@link TrailPlanner}, run by {@link EventStore}), user-history
+ * queries on the tall and wide designs ({@link HistoryStore}), and the seed-000 task (users who did
+ * all four behaviours in a date range), directly or as MapReduce ({@link ActiveUsersRunner}).
+ * Thread-safe.
  */
 public final class TrailsService {
   /** Users per direct query of the seed-000 task. */
@@ -35,6 +36,12 @@ public final class TrailsService {
   /** The last instant a query may name (end of {@link TrailQuery#LAST_DATE}). */
   private static final long MAX_TS =
       TrailsKeys.startOfDay(TrailsKeys.epochDay(TrailQuery.LAST_DATE) + 1);
+
+  /**
+   * The most lines one upload ({@link #ingestLines}) takes: a bound on the work of one request
+   * whatever its lines' length.
+   */
+  public static final int MAX_UPLOAD_LINES = 100_000;
 
   private final SystemContext context;
   private final String namespace;
@@ -78,6 +85,20 @@ public final class TrailsService {
    */
   public IngestReport ingest(Path input, IngestOptions options, Progress progress) {
     return new TrailsIngest(writes, input, options, progress).run();
+  }
+
+  /**
+   * Cleans and stores one upload of log lines (seed 000: set-top boxes upload their logs to an open
+   * API that loads them): the lines {@link #ingest} takes, under its rules, into the events table
+   * and both history tables; returns once the cells are stored. Bad lines are counted and the first
+   * of them listed; they never refuse the upload. Column ids come from the records, so sending the
+   * same lines again writes the same cells.
+   *
+   * @throws InvalidInputException on {@code body} when {@code ndjson} is empty or has more than
+   *     {@link #MAX_UPLOAD_LINES} lines (nothing is written)
+   */
+  public LinesReport ingestLines(byte[] ndjson) {
+    return LinesIngest.run(writes, ndjson, MAX_UPLOAD_LINES);
   }
 
   /**

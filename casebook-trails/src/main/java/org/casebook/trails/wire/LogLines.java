@@ -87,6 +87,30 @@ public final class LogLines {
   }
 
   /**
+   * The first line of a log without the UTF-8 byte order mark Windows tools write before it (not
+   * part of the line); the bulk load's reader ({@code batch.LogLineInputFormat}) drops it too.
+   */
+  public static byte[] withoutByteOrderMark(byte[] firstLine) {
+    return startsWithByteOrderMark(firstLine, firstLine.length)
+        ? Arrays.copyOfRange(firstLine, 3, firstLine.length)
+        : firstLine;
+  }
+
+  /**
+   * How many lines {@link #readLine} reads from {@code bytes}: one per {@code \n}, and one more for
+   * bytes after the last.
+   */
+  public static long countLines(byte[] bytes) {
+    long lines = 0;
+    for (byte b : bytes) {
+      if (b == '\n') {
+        lines++;
+      }
+    }
+    return bytes.length > 0 && bytes[bytes.length - 1] != '\n' ? lines + 1 : lines;
+  }
+
+  /**
    * One line without its terminator ({@code \n}, and a {@code \r} before it), or null at the end;
    * of a line longer than {@link #MAX_LINE_BYTES} only the first {@link #KEPT_BYTES} are kept
    * (enough to reject it as too long and show its head). The Put path's reader; the bulk load's

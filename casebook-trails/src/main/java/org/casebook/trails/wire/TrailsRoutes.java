@@ -6,7 +6,9 @@ import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.casebook.core.Enums;
 import org.casebook.core.Ids;
 import org.casebook.core.InvalidInputException;
@@ -17,6 +19,7 @@ import org.casebook.core.page.Page;
 import org.casebook.trails.Behaviour;
 import org.casebook.trails.Event;
 import org.casebook.trails.HistoryLayout;
+import org.casebook.trails.LinesReport;
 import org.casebook.trails.TrailQuery;
 import org.casebook.trails.TrailsService;
 
@@ -71,6 +74,33 @@ public final class TrailsRoutes {
     }
   }
 
+  /**
+   * The answer of {@code POST /api/trails/events}: the counts, rejected lines by category, the
+   * first rejected lines (numbered from 1 within the body) and how many more there were.
+   */
+  record UploadAnswer(
+      long lines,
+      long accepted,
+      long rejected,
+      long cells,
+      Map<String, Long> reasons,
+      List<RejectedLine> rejects,
+      long rejectsLeftOut) {
+    static UploadAnswer of(LinesReport r) {
+      return new UploadAnswer(
+          r.lines(),
+          r.accepted(),
+          r.rejected(),
+          r.cells(),
+          new TreeMap<>(r.rejectReasons()),
+          r.rejects().stream().map(x -> new RejectedLine(x.line(), x.reason(), x.text())).toList(),
+          r.rejectsLeftOut());
+    }
+  }
+
+  /** A rejected line of an upload: its number, why, and the line as read. */
+  record RejectedLine(long line, String reason, String text) {}
+
   public static final RouteTable<TrailsService> ROUTES =
       RouteTable.<TrailsService>builder()
           .get(
@@ -88,6 +118,11 @@ public final class TrailsRoutes {
                         .toList();
                 return HttpResponse.ok(new TrailsBody(trails));
               })
+          .post(
+              "/api/trails/events",
+              "Store log lines (NDJSON, as the file ingest reads them); counts and the first"
+                  + " rejected lines once the cells are stored; the same body again changes nothing",
+              (svc, req) -> HttpResponse.ok(UploadAnswer.of(svc.ingestLines(req.body()))))
           .delete(
               "/api/trails/{uid}",
               "Delete every record of a user from every trails table (rows deleted per table)",

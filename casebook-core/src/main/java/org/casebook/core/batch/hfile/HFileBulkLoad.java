@@ -226,9 +226,44 @@ public final class HFileBulkLoad {
 
   /**
    * Loads the HFiles the job wrote under {@code out} into {@code tables}, the tables side by side,
-   * over the caller's connection, then deletes {@code out}.
+   * over the caller's connection (or, where its calls end at a request's deadline, a connection of
+   * the batch configuration {@code conf}), then deletes {@code out}.
    */
   public static Loaded load(
+      Connection connection, Configuration conf, Path out, List<TableName> tables)
+      throws IOException, InterruptedException {
+    // A cluster connection's calls end at a request's deadline, sooner than a dead RegionServer's
+    // regions (meta among them) come back; the load is batch work and waits that out, as the
+    // job's tasks do, over a connection of its own with the batch configuration.
+    try (Connection own = withinRequestDeadline(connection, conf) ? batchConnection(conf) : null) {
+      return loadOver(own != null ? own : connection, conf, out, tables);
+    }
+  }
+
+  private static boolean withinRequestDeadline(Connection connection, Configuration conf) {
+    return operationTimeout(connection.getConfiguration()) < operationTimeout(conf);
+  }
+
+  private static long operationTimeout(Configuration c) {
+    return c.getLong(
+        org.apache.hadoop.hbase.HConstants.HBASE_CLIENT_OPERATION_TIMEOUT,
+        org.apache.hadoop.hbase.HConstants.DEFAULT_HBASE_CLIENT_OPERATION_TIMEOUT);
+  }
+
+  private static Connection batchConnection(Configuration conf) throws IOException {
+    Configuration batch = new Configuration(conf);
+    // HBase's own number of retries at least: their back-off spans a RegionServer's recovery.
+    batch.setInt(
+        org.apache.hadoop.hbase.HConstants.HBASE_CLIENT_RETRIES_NUMBER,
+        Math.max(
+            conf.getInt(
+                org.apache.hadoop.hbase.HConstants.HBASE_CLIENT_RETRIES_NUMBER,
+                org.apache.hadoop.hbase.HConstants.DEFAULT_HBASE_CLIENT_RETRIES_NUMBER),
+            org.apache.hadoop.hbase.HConstants.DEFAULT_HBASE_CLIENT_RETRIES_NUMBER));
+    return org.apache.hadoop.hbase.client.ConnectionFactory.createConnection(batch);
+  }
+
+  private static Loaded loadOver(
       Connection connection, Configuration conf, Path out, List<TableName> tables)
       throws IOException, InterruptedException {
     long t0 = System.nanoTime();

@@ -175,6 +175,9 @@ final class PointStore implements AutoCloseable {
       try {
         data.flush();
       } catch (IOException e) {
+        // The buffer may have lost points of other callers, taken there by an earlier periodic
+        // flush, without telling its listener: counted, so that their own flushes fail too.
+        asyncFailures.incrementAndGet();
         throw StorageException.of("write points", e);
       }
       long failed = asyncFailures.get() - failedBefore;
@@ -200,6 +203,9 @@ final class PointStore implements AutoCloseable {
       try {
         data.mutate(puts);
       } catch (IOException e) {
+        // These points left the gathering map and may not be in the buffer: a periodic flush
+        // would otherwise lose them unnoticed by the callers whose points they are.
+        asyncFailures.addAndGet(puts.size());
         throw StorageException.of("write points", e);
       }
     }

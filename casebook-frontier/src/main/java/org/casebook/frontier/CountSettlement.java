@@ -71,7 +71,7 @@ final class CountSettlement implements AutoCloseable {
 
   /**
    * Sends each unsettled write once more; answers how many are left. A write that fails again
-   * stays, in its place.
+   * stays. A write being sent still counts as unsettled, so none looks settled before it held.
    */
   int settle() {
     List<Unsettled> failed = new ArrayList<>();
@@ -81,7 +81,6 @@ final class CountSettlement implements AutoCloseable {
       if (u == null) {
         break;
       }
-      size.decrementAndGet();
       try (WriteGate.Pass pass = writes.enter(Duration.ZERO)) {
         hosts.countOnce(
             u.channel(), u.day(), u.hosts(), u.total().isEmpty() ? null : u.total(), u.token());
@@ -90,6 +89,7 @@ final class CountSettlement implements AutoCloseable {
         failed.add(u);
         continue;
       }
+      size.decrementAndGet();
       try {
         hosts.forgetCount(u.channel(), u.hosts().keySet(), u.token());
       } catch (CasebookException e) {
@@ -97,7 +97,7 @@ final class CountSettlement implements AutoCloseable {
       }
       LOG.info("frontier: a counter write of {} settled after a failure", u.crawl());
     }
-    failed.forEach(this::add);
+    queue.addAll(failed);
     return size.get();
   }
 

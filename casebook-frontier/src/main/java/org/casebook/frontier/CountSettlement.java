@@ -41,6 +41,7 @@ final class CountSettlement implements AutoCloseable {
   private final WriteGate writes;
   private final ConcurrentLinkedQueue<Unsettled> queue = new ConcurrentLinkedQueue<>();
   private final AtomicInteger size = new AtomicInteger();
+  private volatile ScheduledFuture<?> schedule;
 
   CountSettlement(HostStore hosts, WriteGate writes) {
     this.hosts = Objects.requireNonNull(hosts, "hosts is null");
@@ -48,9 +49,16 @@ final class CountSettlement implements AutoCloseable {
   }
 
   /** Sends what is unsettled again, every second, on {@code scheduler}. */
-  ScheduledFuture<?> startOn(ScheduledExecutorService scheduler) {
-    return scheduler.scheduleWithFixedDelay(
-        this::settleLogged, PERIOD.toMillis(), PERIOD.toMillis(), TimeUnit.MILLISECONDS);
+  void startOn(ScheduledExecutorService scheduler) {
+    schedule =
+        scheduler.scheduleWithFixedDelay(
+            this::settleLogged, PERIOD.toMillis(), PERIOD.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** Whether the periodic sending runs (started, not stopped). */
+  boolean running() {
+    ScheduledFuture<?> s = schedule;
+    return s != null && !s.isDone();
   }
 
   void add(Unsettled u) {

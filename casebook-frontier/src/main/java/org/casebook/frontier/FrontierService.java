@@ -41,7 +41,6 @@ public final class FrontierService {
   private final Listings listings;
   private final Purges purges;
   private final CountSettlement settlement;
-  private final java.util.concurrent.ScheduledFuture<?> settling;
   private final Clock clock;
   private final WriteGate writes;
   private final FrontierRetention retention;
@@ -60,7 +59,7 @@ public final class FrontierService {
     Schedule schedule = new Schedule(stores.hosts(), stores.due());
     // Owned before its scheduler, so the scheduler stops first and the last try runs alone.
     this.settlement = context.own(new CountSettlement(stores.hosts(), context.writes()));
-    this.settling = settlement.startOn(context.background("count-settlement"));
+    settlement.startOn(context.background("count-settlement"));
     this.intake = new Intake(stores, channels, schedule, clock, settlement);
     this.handout = new Handout(stores, schedule, clock, context.sideWork());
     this.queues = new Queues(stores, channels, schedule, intake, clock);
@@ -194,7 +193,6 @@ public final class FrontierService {
     return purges.purge(crawlId, key, days, true);
   }
 
-  /** The retention setting ({@code frontier.retention}). */
   /** Counter writes of stored puts not yet settled (sent again in the background). */
   int unsettledCounterWrites() {
     return settlement.unsettled();
@@ -202,9 +200,10 @@ public final class FrontierService {
 
   /** Whether the settlement still runs (it stops only with the system). */
   boolean settling() {
-    return !settling.isDone();
+    return settlement.running();
   }
 
+  /** The retention setting ({@code frontier.retention}). */
   FrontierRetention retention() {
     return retention;
   }

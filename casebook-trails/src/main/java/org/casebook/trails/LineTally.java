@@ -1,7 +1,6 @@
 package org.casebook.trails;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -59,11 +58,12 @@ final class LineTally {
     return cells.get();
   }
 
-  /** The rejected lines kept, in line order. */
+  /**
+   * The rejected lines kept, in the order fed: line order from one thread (the upload); the file
+   * ingest's workers feed chunks out of order, and {@link RejectsFile#write} sorts.
+   */
   List<RejectsFile.Reject> rejects() {
-    List<RejectsFile.Reject> sorted = new ArrayList<>(rejects);
-    sorted.sort(Comparator.comparingLong(RejectsFile.Reject::line));
-    return sorted;
+    return new ArrayList<>(rejects);
   }
 
   /** Rejected lines by category, categories in order. */

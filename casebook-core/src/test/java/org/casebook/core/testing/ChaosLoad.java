@@ -12,10 +12,12 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
+import org.casebook.core.StorageException;
 import org.casebook.core.chaos.ChaosAction;
 import org.casebook.core.chaos.ChaosEvent;
 import org.casebook.core.chaos.ProcessCommands;
 import org.casebook.core.chaos.RegionChaos;
+import org.casebook.core.schema.SchemaManager;
 
 /**
  * A short seeded chaos run for a system's test: worker threads repeat a step of the system's load
@@ -102,14 +104,13 @@ public final class ChaosLoad {
    * still there is logged as left behind, never thrown, so the test's own outcome stands.
    */
   public static void dropAfterwards(Connection connection, String... namespaces) {
-    org.casebook.core.schema.SchemaManager schemas =
-        new org.casebook.core.schema.SchemaManager(connection);
+    SchemaManager schemas = new SchemaManager(connection);
     for (String namespace : namespaces) {
       for (int attempt = 1; ; attempt++) {
         try {
           schemas.dropNamespace(namespace);
           break;
-        } catch (org.casebook.core.StorageException e) {
+        } catch (StorageException e) {
           if (attempt == 3) {
             System.err.println("chaos: namespace " + namespace + " left behind: " + e.getMessage());
             break;

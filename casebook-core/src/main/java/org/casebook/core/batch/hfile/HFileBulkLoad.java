@@ -14,11 +14,13 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.KeyValueUtil;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.client.Table;
@@ -246,21 +248,21 @@ public final class HFileBulkLoad {
 
   private static long operationTimeout(Configuration c) {
     return c.getLong(
-        org.apache.hadoop.hbase.HConstants.HBASE_CLIENT_OPERATION_TIMEOUT,
-        org.apache.hadoop.hbase.HConstants.DEFAULT_HBASE_CLIENT_OPERATION_TIMEOUT);
+        HConstants.HBASE_CLIENT_OPERATION_TIMEOUT,
+        HConstants.DEFAULT_HBASE_CLIENT_OPERATION_TIMEOUT);
   }
 
   private static Connection batchConnection(Configuration conf) throws IOException {
     Configuration batch = new Configuration(conf);
     // HBase's own number of retries at least: their back-off spans a RegionServer's recovery.
     batch.setInt(
-        org.apache.hadoop.hbase.HConstants.HBASE_CLIENT_RETRIES_NUMBER,
+        HConstants.HBASE_CLIENT_RETRIES_NUMBER,
         Math.max(
             conf.getInt(
-                org.apache.hadoop.hbase.HConstants.HBASE_CLIENT_RETRIES_NUMBER,
-                org.apache.hadoop.hbase.HConstants.DEFAULT_HBASE_CLIENT_RETRIES_NUMBER),
-            org.apache.hadoop.hbase.HConstants.DEFAULT_HBASE_CLIENT_RETRIES_NUMBER));
-    return org.apache.hadoop.hbase.client.ConnectionFactory.createConnection(batch);
+                HConstants.HBASE_CLIENT_RETRIES_NUMBER,
+                HConstants.DEFAULT_HBASE_CLIENT_RETRIES_NUMBER),
+            HConstants.DEFAULT_HBASE_CLIENT_RETRIES_NUMBER));
+    return ConnectionFactory.createConnection(batch);
   }
 
   private static Loaded loadOver(

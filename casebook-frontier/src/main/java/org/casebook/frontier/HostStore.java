@@ -314,17 +314,23 @@ final class HostStore {
   private static Filter missing(byte[] qualifier) {
     SingleColumnValueFilter missing =
         new SingleColumnValueFilter(H, qualifier, CompareOperator.EQUAL, new byte[0]);
-    // Passes only rows without the column: an empty value is never written.
+    // Passes rows without the column, or with an empty value (a host without a purge batch).
     missing.setFilterIfMissing(false);
     return missing;
   }
 
   // ---- PurgeURLs batches (see PurgeBatch)
 
+  // A host without a batch holds an empty value, not no cell: a delete marker hides every put of
+  // its millisecond, even one sent after it, and a purge begins the host's next batch right after
+  // it settled the last one, often within the same millisecond.
+  private static final byte[] NO_BATCH = new byte[0];
+
   /** The purge batch on a host and not yet settled; null when none. */
   byte[] purgeBatch(long channel, byte[] hostId) {
     Get g = new Get(hostRow(channel, hostId)).addColumn(H, PURGE_BATCH);
-    return table.call("read purge batch", t -> t.get(g).getValue(H, PURGE_BATCH));
+    byte[] batch = table.call("read purge batch", t -> t.get(g).getValue(H, PURGE_BATCH));
+    return batch == null || batch.length == 0 ? null : batch;
   }
 
   /** Writes {@code batch} on the host if it exists and holds no batch; answers whether it did. */
@@ -344,11 +350,8 @@ final class HostStore {
   boolean replacePurge(long channel, byte[] hostId, byte[] expected, byte[] batch) {
     byte[] row = hostRow(channel, hostId);
     CheckAndMutate.Builder b = CheckAndMutate.newBuilder(row).ifEquals(H, PURGE_BATCH, expected);
-    return table.check(
-        batch == null
-            ? b.build(new Delete(row).addColumns(H, PURGE_BATCH))
-            : b.build(new Put(row).addColumn(H, PURGE_BATCH, batch)),
-        "arm purge");
+    Put p = new Put(row).addColumn(H, PURGE_BATCH, batch == null ? NO_BATCH : batch);
+    return table.check(b.build(p), "arm purge");
   }
 
   /**
@@ -391,7 +394,7 @@ final class HostStore {
   boolean settlePurgeOnHost(long channel, byte[] hostId, byte[] batch, int day, Counts c) {
     byte[] row = hostRow(channel, hostId);
     RowMutations rm =
-        rowMutations(row, increment(row, day, c), new Delete(row).addColumns(H, PURGE_BATCH));
+        rowMutations(row, increment(row, day, c), new Put(row).addColumn(H, PURGE_BATCH, NO_BATCH));
     return table.check(
         CheckAndMutate.newBuilder(row).ifEquals(H, PURGE_BATCH, batch).build(rm),
         "settle purge on host");

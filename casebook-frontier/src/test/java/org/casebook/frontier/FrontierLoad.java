@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -15,6 +16,9 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import org.casebook.core.ErrorKind;
+import org.casebook.core.StorageException;
 
 /**
  * A crawl's load through the frontier's Java API and the promises checked after it: workers put
@@ -54,6 +58,9 @@ final class FrontierLoad {
 
   /** One URL handed out: the call's clock time at its start and end, and its claim. */
   record Given(long startMs, long endMs, long startNanos, long claimMs) {}
+
+  /** Retries of one call of the drain, a second apart: a cluster recovers within two minutes. */
+  private static final int RECOVERY_ATTEMPTS = 120;
 
   private final FrontierService frontier;
   private final FlowingClock clock;
@@ -116,10 +123,8 @@ final class FrontierLoad {
     Given g = new Given(startMs, clock.millis(), startNanos, 1000L * request.delayRequestable());
     List<UrlItem> done = new ArrayList<>();
     for (UrlInfo u : out) {
-      given
-          .computeIfAbsent(u.url(), k -> java.util.Collections.synchronizedList(new ArrayList<>()))
-          .add(g);
-      if (random == null || random.nextInt(3) > 0) {
+      given.computeIfAbsent(u.url(), k -> Collections.synchronizedList(new ArrayList<>())).add(g);
+      if (random.nextInt(3) > 0) {
         done.add(UrlItem.known(u, 0));
       }
     }
@@ -144,14 +149,26 @@ final class FrontierLoad {
 
   /**
    * Once the load stopped: moves the clock past every claim and host delay, hands out everything
-   * left (claimed for an hour, acknowledging each) and checks every promise.
+   * left (claimed for an hour, acknowledging each) and checks every promise. A cluster may still be
+   * recovering from the chaos: a call of the drain that fails is made again, and a hand-out that
+   * failed moves the clock past the claims it may have taken without answering.
    */
   void drainAndCheck(String context) {
     clock.advance(3_600_000L);
     List<UrlInfo> drained = new ArrayList<>();
+    HandOutRequest request = HandOutRequest.of(crawl, 0, 50).withDelayRequestable(3600);
     for (int empty = 0; empty < 2; ) {
-      List<UrlInfo> out = handOut(HandOutRequest.of(crawl, 0, 50).withDelayRequestable(3600), null);
+      long startNanos = System.nanoTime();
+      long startMs = clock.millis();
+      List<UrlInfo> out =
+          whileRecovering(
+              "hand-out", () -> frontier.getUrls(request), () -> clock.advance(7_200_000L));
+      Given g = new Given(startMs, clock.millis(), startNanos, 3_600_000L);
+      for (UrlInfo u : out) {
+        given.computeIfAbsent(u.url(), k -> Collections.synchronizedList(new ArrayList<>())).add(g);
+      }
       drained.addAll(out);
+      acknowledgeUntilTaken(out.stream().map(u -> UrlItem.known(u, 0)).toList());
       empty = out.isEmpty() ? empty + 1 : 0;
     }
     Set<String> drainedUrls = new HashSet<>();
@@ -195,6 +212,61 @@ final class FrontierLoad {
     checkCounters(context);
   }
 
+  /** Acknowledges {@code done} as fetched, sending again what failed until every one is taken. */
+  private void acknowledgeUntilTaken(List<UrlItem> done) {
+    List<UrlItem> left = done;
+    for (int attempt = 0; !left.isEmpty(); attempt++) {
+      if (attempt > 0) {
+        pause();
+      }
+      done.forEach(d -> uncertain.add(d.info().url()));
+      List<UrlItem> sent = left;
+      List<PutAck> acks = whileRecovering("acknowledgement", () -> frontier.put(sent), () -> {});
+      long at = System.nanoTime();
+      Set<String> failed = new HashSet<>();
+      for (PutAck a : acks) {
+        if (a.status() == PutStatus.OK) {
+          ackedAtNanos.putIfAbsent(a.id(), at);
+          uncertain.remove(a.id());
+        } else {
+          failed.add(a.id());
+        }
+      }
+      left = sent.stream().filter(d -> failed.contains(d.info().url())).toList();
+      if (attempt > RECOVERY_ATTEMPTS) {
+        throw new AssertionError("acknowledgements still failing: " + failed);
+      }
+    }
+  }
+
+  /**
+   * {@code call}'s answer, made again (after {@code beforeRetry}) while it fails on storage for up
+   * to two minutes.
+   */
+  private static <T> T whileRecovering(String what, Supplier<T> call, Runnable beforeRetry) {
+    for (int attempt = 0; ; attempt++) {
+      try {
+        return call.get();
+      } catch (StorageException e) {
+        if (e.kind() == ErrorKind.INTERRUPTED || attempt >= RECOVERY_ATTEMPTS) {
+          throw new AssertionError(what + " still failing after " + attempt + " retries", e);
+        }
+        System.out.println("frontier drain: " + what + " failed, again in a second: " + e);
+        pause();
+        beforeRetry.run();
+      }
+    }
+  }
+
+  private static void pause() {
+    try {
+      Thread.sleep(1000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted", e);
+    }
+  }
+
   /**
    * The running counters of the crawl and of each queue equal the known rows stored, once the
    * counter writes left to the settlement are settled.
@@ -208,18 +280,22 @@ final class FrontierLoad {
     }
     Map<String, long[]> rows = new HashMap<>();
     long[] total = new long[2];
-    for (KnownUrl u : frontier.listUrls(crawl, "", 0, 1_000_000, "", false)) {
+    List<KnownUrl> known =
+        whileRecovering(
+            "listing", () -> frontier.listUrls(crawl, "", 0, 1_000_000, "", false), () -> {});
+    for (KnownUrl u : known) {
       int done = u.refetchableFromDate() == 0 ? 1 : 0;
       rows.computeIfAbsent(u.info().key(), k -> new long[2])[done]++;
       total[done]++;
     }
-    QueueStats all = frontier.stats(crawl, "");
+    QueueStats all = whileRecovering("stats", () -> frontier.stats(crawl, ""), () -> {});
     assertThat(new long[] {all.queued(), all.completed()})
         .as("crawl counters (queued, completed) against the rows" + context)
         .containsExactly(total);
     assertThat(all.inFlight()).as("in flight after the drain acknowledged all" + context).isZero();
     for (int h = 0; h < hosts; h++) {
-      QueueStats s = frontier.stats(crawl, key(h));
+      String host = key(h);
+      QueueStats s = whileRecovering("stats", () -> frontier.stats(crawl, host), () -> {});
       long[] r = rows.getOrDefault(key(h), new long[2]);
       assertThat(new long[] {s.queued(), s.completed()})
           .as("counters of " + key(h) + " against its rows" + context)

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.hadoop.hbase.util.EnvironmentEdgeManager;
+import org.apache.hadoop.hbase.util.ManualEnvironmentEdge;
 import org.casebook.core.HBaseRuntime;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.Platform;
@@ -238,6 +240,46 @@ class FrontierPurgeIT {
       List<String> after = state(s, cut);
       assertThat(s.purgeUrls(cut, "", 2)).isZero();
       assertThat(state(s, cut)).isEqualTo(after);
+    }
+  }
+
+  /**
+   * HBase's clock held still: a host's next batch begun in the millisecond its last one settled is
+   * kept (a delete marker of that millisecond would hide it and the purge skip its URLs).
+   */
+  @Test
+  void aBatchBegunInTheMillisecondTheLastOneSettledIsKept(HBaseRuntime runtime) {
+    try (Platform p = Platform.builder(runtime, EmbeddedHBase.dataDir()).build()) {
+      String ns = ns();
+      FrontierService s = new FrontierService(p.contextFor("frontier"), ns);
+      FrontierStore stores = FrontierStore.open(p.contextFor("frontier"), FrontierSchema.in(ns));
+      String crawl = TestIds.unique("still");
+      s.put(
+          List.of(
+              discovered(crawl, "http://a.example/1"), discovered(crawl, "http://a.example/2")));
+      Channel ch = stores.channels().channel(crawl).orElseThrow();
+      byte[] host = FrontierKeys.hostId("a.example");
+      List<PurgeBatch.Victim> all = victims(stores, ch, "a.example", Long.MAX_VALUE);
+      byte[] first = PurgeBatchCodec.encode(new PurgeBatch(1, false, all.subList(0, 1)));
+      byte[] second = PurgeBatchCodec.encode(new PurgeBatch(2, false, all.subList(1, 2)));
+      ManualEnvironmentEdge still = new ManualEnvironmentEdge();
+      still.setValue(System.currentTimeMillis());
+      EnvironmentEdgeManager.injectEdge(still);
+      try {
+        assertThat(stores.hosts().beginPurge(ch.id(), host, first)).isTrue();
+        assertThat(stores.hosts().replacePurge(ch.id(), host, first, null)).isTrue();
+        assertThat(stores.hosts().purgeBatch(ch.id(), host)).as("none after it went").isNull();
+        assertThat(stores.hosts().beginPurge(ch.id(), host, second)).isTrue();
+        assertThat(stores.hosts().purgeBatch(ch.id(), host)).isEqualTo(second);
+        byte[] armed = PurgeBatchCodec.encode(new PurgeBatch(2, true, all.subList(1, 2)));
+        assertThat(stores.hosts().replacePurge(ch.id(), host, second, armed)).isTrue();
+        assertThat(stores.hosts().settlePurgeOnHost(ch.id(), host, armed, 0, new Counts()))
+            .isTrue();
+        assertThat(stores.hosts().beginPurge(ch.id(), host, first)).isTrue();
+        assertThat(stores.hosts().purgeBatch(ch.id(), host)).isEqualTo(first);
+      } finally {
+        EnvironmentEdgeManager.reset();
+      }
     }
   }
 

@@ -45,6 +45,9 @@ public final class ArchiveBulkLoad {
 
   private static final String SCRATCH_PREFIX = "archive-bulkload-";
 
+  /** The progress detail set once the job wrote its HFiles and before they are loaded. */
+  public static final String LOADING_HFILES = "loading HFiles";
+
   /** Job counters. */
   enum Counters {
     FILES_LOADED,
@@ -144,7 +147,7 @@ public final class ArchiveBulkLoad {
     double jobSeconds = (System.nanoTime() - t0) / 1e9;
     org.apache.hadoop.mapreduce.Counters c = job.getCounters();
     progress.advance(count(c, Counters.BYTES) - shown[0]);
-    progress.detail("loading HFiles");
+    progress.detail(LOADING_HFILES);
     HFileBulkLoad.Loaded loaded = HFileBulkLoad.load(ctx.connection(), conf, out, tables);
     return outcome(conf, plan, c, loaded, jobSeconds);
   }

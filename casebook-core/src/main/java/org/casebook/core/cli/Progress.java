@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,9 +30,17 @@ public final class Progress implements AutoCloseable {
   private volatile long lastRender = startNanos;
   private volatile String detail = "";
   private volatile boolean closed;
+  private final Consumer<String> onDetail;
 
   private Progress(
-      String label, long total, String unit, boolean terminal, boolean silent, PrintStream out) {
+      String label,
+      long total,
+      String unit,
+      boolean terminal,
+      boolean silent,
+      PrintStream out,
+      Consumer<String> onDetail) {
+    this.onDetail = onDetail;
     this.silent = silent;
     this.label = label;
     this.total = total;
@@ -43,7 +52,7 @@ public final class Progress implements AutoCloseable {
   /** {@code total <= 0} means unknown. Draws on stderr when it is a terminal. */
   public static Progress start(String label, long total, String unit) {
     boolean terminal = isTerminal() && System.getenv("CI") == null;
-    return new Progress(label, total, unit, terminal, false, System.err);
+    return new Progress(label, total, unit, terminal, false, System.err, d -> {});
   }
 
   /**
@@ -66,12 +75,20 @@ public final class Progress implements AutoCloseable {
 
   /** A progress that only logs (for servers and tests). */
   public static Progress logging(String label, long total, String unit) {
-    return new Progress(label, total, unit, false, false, System.err);
+    return new Progress(label, total, unit, false, false, System.err, d -> {});
   }
 
   /** A progress that shows nothing: for work inside a larger job that reports its own progress. */
   public static Progress silent() {
-    return new Progress("", 0, "", false, true, System.err);
+    return silent(d -> {});
+  }
+
+  /**
+   * A progress that shows nothing and hands each detail to {@code onDetail} as it is set, on the
+   * working thread: a watcher (a test, a chaos run) may hold the work at a step it names.
+   */
+  public static Progress silent(Consumer<String> onDetail) {
+    return new Progress("", 0, "", false, true, System.err, onDetail);
   }
 
   public void advance(long n) {
@@ -82,6 +99,7 @@ public final class Progress implements AutoCloseable {
   /** Free text shown after the counts, e.g. the current file. */
   public void detail(String text) {
     detail = text == null ? "" : text;
+    onDetail.accept(detail);
   }
 
   private void maybeRender() {

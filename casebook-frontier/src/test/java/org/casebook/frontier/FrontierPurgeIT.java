@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.hadoop.hbase.util.EnvironmentEdgeManager;
-import org.apache.hadoop.hbase.util.ManualEnvironmentEdge;
 import org.casebook.core.HBaseRuntime;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.Platform;
@@ -248,7 +246,7 @@ class FrontierPurgeIT {
    * kept (a delete marker of that millisecond would hide it and the purge skip its URLs).
    */
   @Test
-  void aBatchBegunInTheMillisecondTheLastOneSettledIsKept(HBaseRuntime runtime) {
+  void aBatchBegunInTheMillisecondTheLastOneSettledIsKept(HBaseRuntime runtime) throws Exception {
     try (Platform p = Platform.builder(runtime, EmbeddedHBase.dataDir()).build()) {
       String ns = ns();
       FrontierService s = new FrontierService(p.contextFor("frontier"), ns);
@@ -262,24 +260,20 @@ class FrontierPurgeIT {
       List<PurgeBatch.Victim> all = victims(stores, ch, "a.example", Long.MAX_VALUE);
       byte[] first = PurgeBatchCodec.encode(new PurgeBatch(1, false, all.subList(0, 1)));
       byte[] second = PurgeBatchCodec.encode(new PurgeBatch(2, false, all.subList(1, 2)));
-      ManualEnvironmentEdge still = new ManualEnvironmentEdge();
-      still.setValue(System.currentTimeMillis());
-      EnvironmentEdgeManager.injectEdge(still);
-      try {
-        assertThat(stores.hosts().beginPurge(ch.id(), host, first)).isTrue();
-        assertThat(stores.hosts().replacePurge(ch.id(), host, first, null)).isTrue();
-        assertThat(stores.hosts().purgeBatch(ch.id(), host)).as("none after it went").isNull();
-        assertThat(stores.hosts().beginPurge(ch.id(), host, second)).isTrue();
-        assertThat(stores.hosts().purgeBatch(ch.id(), host)).isEqualTo(second);
-        byte[] armed = PurgeBatchCodec.encode(new PurgeBatch(2, true, all.subList(1, 2)));
-        assertThat(stores.hosts().replacePurge(ch.id(), host, second, armed)).isTrue();
-        assertThat(stores.hosts().settlePurgeOnHost(ch.id(), host, armed, 0, new Counts()))
-            .isTrue();
-        assertThat(stores.hosts().beginPurge(ch.id(), host, first)).isTrue();
-        assertThat(stores.hosts().purgeBatch(ch.id(), host)).isEqualTo(first);
-      } finally {
-        EnvironmentEdgeManager.reset();
-      }
+      EmbeddedHBase.withClockHeldStill(
+          () -> {
+            assertThat(stores.hosts().beginPurge(ch.id(), host, first)).isTrue();
+            assertThat(stores.hosts().replacePurge(ch.id(), host, first, null)).isTrue();
+            assertThat(stores.hosts().purgeBatch(ch.id(), host)).as("none after it went").isNull();
+            assertThat(stores.hosts().beginPurge(ch.id(), host, second)).isTrue();
+            assertThat(stores.hosts().purgeBatch(ch.id(), host)).isEqualTo(second);
+            byte[] armed = PurgeBatchCodec.encode(new PurgeBatch(2, true, all.subList(1, 2)));
+            assertThat(stores.hosts().replacePurge(ch.id(), host, second, armed)).isTrue();
+            assertThat(stores.hosts().settlePurgeOnHost(ch.id(), host, armed, 0, new Counts()))
+                .isTrue();
+            assertThat(stores.hosts().beginPurge(ch.id(), host, first)).isTrue();
+            assertThat(stores.hosts().purgeBatch(ch.id(), host)).isEqualTo(first);
+          });
     }
   }
 

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.apache.hadoop.hbase.util.EnvironmentEdgeManager;
+import org.apache.hadoop.hbase.util.ManualEnvironmentEdge;
 import org.casebook.core.HBaseRuntime;
 import org.casebook.core.RuntimeSettings;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -107,6 +109,31 @@ public final class EmbeddedHBase implements BeforeAllCallback, ParameterResolver
   public static void assumeEmbedded(String why) {
     org.junit.jupiter.api.Assumptions.assumeFalse(
         onCluster(), () -> "skipped against a cluster (" + ZK_PROPERTY + "): " + why);
+  }
+
+  /** What a test runs with HBase's clock held still. */
+  @FunctionalInterface
+  public interface ClockedBody {
+    void run() throws Exception;
+  }
+
+  /**
+   * Runs {@code body} with the in-process HBase's clock held at one millisecond, so that a delete
+   * and the writes after it share a timestamp, as they can at any moment in production (a delete
+   * marker hides every write of its millisecond, even a later one). Skips the test on a cluster,
+   * whose servers keep their own clocks. The clock is the JVM's: only for modules whose tests do
+   * not run in parallel.
+   */
+  public static void withClockHeldStill(ClockedBody body) throws Exception {
+    assumeEmbedded("HBase's clock is held still in this JVM only");
+    ManualEnvironmentEdge still = new ManualEnvironmentEdge();
+    still.setValue(System.currentTimeMillis());
+    EnvironmentEdgeManager.injectEdge(still);
+    try {
+      body.run();
+    } finally {
+      EnvironmentEdgeManager.reset();
+    }
   }
 
   static HBaseRuntime start(Path dir) {

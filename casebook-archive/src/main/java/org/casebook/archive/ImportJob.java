@@ -73,14 +73,17 @@ final class ImportJob {
   }
 
   ImportReport run(ImportRequest request, Listing listing, Progress progress) {
+    // The master is asked for the RegionServers only when the regions are not given: an import
+    // with its regions given starts while the master is down (or restarting).
     SplitPlan plan =
-        SplitPlan.compute(
-            listing.bytes(), 1.5, request.regionSizeMb() << 20, store.regionServers());
-    Layout wanted =
-        new Layout(request.regions() != null ? request.regions() : plan.regions(), true);
+        request.regions() != null
+            ? null
+            : SplitPlan.compute(
+                listing.bytes(), 1.5, request.regionSizeMb() << 20, store.regionServers());
+    Layout wanted = new Layout(plan == null ? request.regions() : plan.regions(), true);
     Layout layout = store.prepare(ArchiveTables.regionIds(wanted));
     String computation =
-        request.regions() != null ? "--regions " + request.regions() + " given" : plan.explain();
+        plan == null ? "--regions " + request.regions() + " given" : plan.explain();
     if (!layout.equals(wanted)) {
       computation +=
           "; the archive already had " + layout.regions() + " regions, kept (keys depend on them)";

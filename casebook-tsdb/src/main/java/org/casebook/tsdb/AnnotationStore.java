@@ -29,16 +29,21 @@ final class AnnotationStore {
     this.schema = schema;
   }
 
-  /** An annotation as stored, with its cell's bytes (what a later check-and-put compares). */
-  record StoredNote(Annotation note, byte[] cell) {}
+  /**
+   * An annotation as stored, with its cell's bytes (what a later check-and-put compares) and time
+   * (what a delete of it is placed at).
+   */
+  record StoredNote(Annotation note, byte[] cell, long timestamp) {}
 
   Optional<StoredNote> get(byte[] row) {
     try (Table t = connection.getTable(schema.annotation())) {
       Result r = t.get(new Get(row).addColumn(TsdbSchema.A, TsdbSchema.NOTE));
-      byte[] cell = r.getValue(TsdbSchema.A, TsdbSchema.NOTE);
-      return cell == null
-          ? Optional.empty()
-          : Optional.of(new StoredNote(AnnotationCodec.decode(cell), cell));
+      Cell c = r.getColumnLatestCell(TsdbSchema.A, TsdbSchema.NOTE);
+      if (c == null) {
+        return Optional.empty();
+      }
+      byte[] cell = CellUtil.cloneValue(c);
+      return Optional.of(new StoredNote(AnnotationCodec.decode(cell), cell, c.getTimestamp()));
     } catch (IOException e) {
       throw StorageException.of("read an annotation", e);
     }
@@ -62,16 +67,29 @@ final class AnnotationStore {
     }
   }
 
-  void delete(byte[] row) {
+  /**
+   * Deletes {@code stored} at {@code row} if the cell still holds it: false when another writer
+   * changed it in between. The delete covers the note's own time and earlier only: a marker at the
+   * current millisecond would hide a note saved again within that millisecond.
+   */
+  boolean delete(byte[] row, StoredNote stored) {
+    CheckAndMutate delete =
+        CheckAndMutate.newBuilder(row)
+            .ifEquals(TsdbSchema.A, TsdbSchema.NOTE, stored.cell())
+            .build(deleteUpTo(row, stored.timestamp()));
     try (Table t = connection.getTable(schema.annotation())) {
-      t.delete(new Delete(row));
+      return t.checkAndMutate(delete).isSuccess();
     } catch (IOException e) {
       throw StorageException.of("delete an annotation", e);
     }
   }
 
-  /** A row read by a scan: its key and its annotation. */
-  record Row(byte[] key, Annotation note) {}
+  private static Delete deleteUpTo(byte[] row, long timestamp) {
+    return new Delete(row).addColumns(TsdbSchema.A, TsdbSchema.NOTE, timestamp);
+  }
+
+  /** A row read by a scan: its key, its annotation and its cell's time. */
+  record Row(byte[] key, Annotation note, long timestamp) {}
 
   /** The annotations in {@code range} whose row {@code keep} accepts, in key order. */
   List<Row> scan(KeyRange range, Predicate<byte[]> keep) {
@@ -84,7 +102,8 @@ final class AnnotationStore {
           continue;
         }
         Cell c = r.getColumnLatestCell(TsdbSchema.A, TsdbSchema.NOTE);
-        out.add(new Row(r.getRow(), AnnotationCodec.decode(CellUtil.cloneValue(c))));
+        out.add(
+            new Row(r.getRow(), AnnotationCodec.decode(CellUtil.cloneValue(c)), c.getTimestamp()));
       }
     } catch (IOException e) {
       throw StorageException.of("scan annotations", e);
@@ -92,13 +111,15 @@ final class AnnotationStore {
     return out;
   }
 
-  /** Deletes the given rows: how many. */
-  int deleteAll(List<byte[]> rows) {
+  /**
+   * Deletes the notes of {@code rows} as read, up to their time (see {@link #delete}): how many.
+   */
+  int deleteAll(List<Row> rows) {
     if (rows.isEmpty()) {
       return 0;
     }
     List<Delete> deletes = new ArrayList<>(rows.size());
-    rows.forEach(r -> deletes.add(new Delete(r)));
+    rows.forEach(r -> deletes.add(deleteUpTo(r.key(), r.timestamp())));
     try (Table t = connection.getTable(schema.annotation())) {
       t.delete(deletes);
     } catch (IOException e) {

@@ -74,7 +74,15 @@ final class Annotations {
 
   /** Deletes the note of {@code tsuid} (null or empty: global) at {@code startTime}, if any. */
   void delete(String tsuid, long startTime) {
-    store.delete(row(tsuid, startTime));
+    byte[] row = row(tsuid, startTime);
+    for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+      Optional<AnnotationStore.StoredNote> stored = store.get(row);
+      if (stored.isEmpty() || store.delete(row, stored.get())) {
+        return;
+      }
+    }
+    throw new ConflictException(
+        "Failed to delete the Annotation: it was modified by another writer meanwhile");
   }
 
   /**
@@ -105,9 +113,7 @@ final class Annotations {
   }
 
   private int deleteIn(org.casebook.core.key.KeyRange range, Predicate<byte[]> keep) {
-    List<byte[]> rows = new ArrayList<>();
-    store.scan(range, keep).forEach(r -> rows.add(r.key()));
-    return store.deleteAll(rows);
+    return store.deleteAll(store.scan(range, keep));
   }
 
   /**

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
@@ -110,14 +111,26 @@ final class UidStore {
     }
   }
 
-  /** Removes the forward mapping of {@code name} if it still maps to {@code id}. */
+  /**
+   * Removes the forward mapping of {@code name} if it still maps to {@code id}. The delete covers
+   * the mapping's own time, not the millisecond it is sent in: a marker there would hide the name
+   * given an id again within that millisecond (its put would succeed, and be invisible).
+   */
   boolean deleteForward(UidKind kind, String name, byte[] id) {
     byte[] row = TsdbKeys.forwardRow(kind, name);
     try (Table t = connection.getTable(schema.uid())) {
+      Cell mapping =
+          t.get(new Get(row).addColumn(TsdbSchema.U, TsdbSchema.ID))
+              .getColumnLatestCell(TsdbSchema.U, TsdbSchema.ID);
+      if (mapping == null) {
+        return false;
+      }
       return t.checkAndMutate(
               CheckAndMutate.newBuilder(row)
                   .ifEquals(TsdbSchema.U, TsdbSchema.ID, id)
-                  .build(new Delete(row).addColumns(TsdbSchema.U, TsdbSchema.ID)))
+                  .build(
+                      new Delete(row)
+                          .addColumns(TsdbSchema.U, TsdbSchema.ID, mapping.getTimestamp())))
           .isSuccess();
     } catch (IOException e) {
       throw StorageException.of("remove the id of a name", e);

@@ -325,6 +325,57 @@ class TsdbServiceIT {
         .containsExactly(renamed);
   }
 
+  /**
+   * A note deleted and saved again within one millisecond of HBase's clock is there: a delete
+   * covers the deleted note's own time, not the millisecond it was sent in.
+   */
+  @Test
+  void anAnnotationSavedAgainInTheMillisecondOfItsDeleteIsKept() throws Exception {
+    long start = t0 / 1000 + 4242;
+    AnnotationChange first = new AnnotationChange("", start, null, "first", null, null);
+    AnnotationChange again = new AnnotationChange("", start, null, "again", null, null);
+    EmbeddedHBase.withClockHeldStill(
+        () -> {
+          service.saveAnnotation(first, true);
+          EmbeddedHBase.advanceHeldClock(1);
+          service.deleteAnnotation("", start);
+          assertThat(service.annotation("", start)).isEmpty();
+          service.saveAnnotation(again, true);
+          assertThat(service.annotation("", start).map(Annotation::description)).contains("again");
+          EmbeddedHBase.advanceHeldClock(1);
+          assertThat(service.deleteAnnotations(List.of(), true, start * 1000, start * 1000 + 999))
+              .isOne();
+          service.saveAnnotation(first, true);
+          assertThat(service.annotation("", start).map(Annotation::description)).contains("first");
+        });
+    service.deleteAnnotation("", start);
+  }
+
+  /**
+   * A renamed metric's old name given to a new metric within the millisecond of the rename: the new
+   * mapping is there for a reader that never cached it.
+   */
+  @Test
+  void anOldNameGivenAgainInTheMillisecondOfItsRenameIsKept() throws Exception {
+    String metric = TestIds.unique("reused.name");
+    String renamed = TestIds.unique("moved.name");
+    EmbeddedHBase.withClockHeldStill(
+        () -> {
+          service.write(List.of(point(metric, t0, 1, Map.of("host", "a"))), true);
+          EmbeddedHBase.advanceHeldClock(1);
+          service.rename("metrics", metric, renamed);
+          service.write(List.of(point(metric, t0, 2, Map.of("host", "b"))), true);
+        });
+    try (TsdbService fresh =
+        new TsdbService(context, TsdbConfig.defaults().withNamespace(NAMESPACE))) {
+      List<Series> reused = fresh.queries().fetch(metric, t0, t0 + 1);
+      assertThat(reused).hasSize(1);
+      assertThat(reused.get(0).tags()).containsEntry("host", "b");
+      assertThat(fresh.queries().fetch(renamed, t0, t0 + 1).get(0).tags())
+          .containsEntry("host", "a");
+    }
+  }
+
   @Test
   void pointsWrittenWithoutSyncAreGatheredPerRowAndAllStoredByClose(HBaseRuntime runtime) {
     String ns = "tsdbgather";

@@ -129,11 +129,24 @@ public final class EmbeddedHBase implements BeforeAllCallback, ParameterResolver
     ManualEnvironmentEdge still = new ManualEnvironmentEdge();
     still.setValue(System.currentTimeMillis());
     EnvironmentEdgeManager.injectEdge(still);
+    heldClock = still;
     try {
       body.run();
     } finally {
+      heldClock = null;
       EnvironmentEdgeManager.reset();
     }
+  }
+
+  private static volatile ManualEnvironmentEdge heldClock;
+
+  /** Moves the clock {@link #withClockHeldStill} holds on by {@code millis}, and holds it there. */
+  public static void advanceHeldClock(long millis) {
+    ManualEnvironmentEdge held = heldClock;
+    if (held == null) {
+      throw new IllegalStateException("HBase's clock is not held still");
+    }
+    held.incValue(millis);
   }
 
   static HBaseRuntime start(Path dir) {

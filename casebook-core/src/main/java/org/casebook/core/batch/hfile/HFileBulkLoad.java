@@ -17,14 +17,19 @@ import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.KeyValueUtil;
+import org.apache.hadoop.hbase.NotServingRegionException;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.NoServerForRegionException;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.RegionLocator;
+import org.apache.hadoop.hbase.client.RegionOfflineException;
+import org.apache.hadoop.hbase.client.RetriesExhaustedException;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.exceptions.ClientExceptionsUtil;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
 import org.apache.hadoop.hbase.mapreduce.MultiTableHFileOutputFormat;
 import org.apache.hadoop.hbase.mapreduce.MultiTableIncrementalLoad;
@@ -40,6 +45,8 @@ import org.casebook.core.Futures;
 import org.casebook.core.StorageException;
 import org.casebook.core.Threads;
 import org.casebook.core.batch.MapReduceJobs;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * HBase's bulk load for systems' batch imports: one MapReduce job writes HFiles for several tables
@@ -54,6 +61,8 @@ import org.casebook.core.batch.MapReduceJobs;
  */
 public final class HFileBulkLoad {
   /** How long a load waits for a table whose regions are in transition (a split, a move). */
+  private static final Logger LOG = LoggerFactory.getLogger(HFileBulkLoad.class);
+
   static final long AVAILABLE_WAIT_MILLIS = 300_000;
 
   /**
@@ -300,8 +309,10 @@ public final class HFileBulkLoad {
   /**
    * Loads one table's HFiles over the caller's connection ({@link BulkLoadHFilesTool#bulkLoad}
    * would open a connection of its own per call, half a second each here). HBase's loader refuses a
-   * table with a region offline, as during a split the previous load caused; that is waited out (up
-   * to {@link #AVAILABLE_WAIT_MILLIS}) rather than failing the import.
+   * table with a region offline, as during a split the previous load caused, and gives up on a
+   * region whose RegionServer died before the master reassigned it; both are waited out (up to
+   * {@link #AVAILABLE_WAIT_MILLIS}) rather than failing the import. A load begun again finds only
+   * the HFiles not loaded yet: each one loaded was moved into its region.
    */
   @SuppressWarnings("deprecation")
   private static void load(Connection connection, CountingLoader loader, TableName table, Path dir)
@@ -322,9 +333,29 @@ public final class HFileBulkLoad {
           if (!admin.tableExists(table) || System.nanoTime() >= deadline) {
             throw e;
           }
+        } catch (IOException e) {
+          if (!regionUnreachable(e) || System.nanoTime() >= deadline) {
+            throw e;
+          }
+          LOG.warn("bulk load of {} met a region out of reach; again in a second: {}", table, e);
+          Thread.sleep(1000);
         }
       }
     }
+  }
+
+  /** Whether {@code e} says a region had no server for now (a RegionServer died or restarts). */
+  static boolean regionUnreachable(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof NotServingRegionException
+          || t instanceof NoServerForRegionException
+          || t instanceof RegionOfflineException
+          || t instanceof RetriesExhaustedException
+          || ClientExceptionsUtil.isConnectionException(t)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

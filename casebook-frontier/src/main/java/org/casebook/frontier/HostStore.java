@@ -415,24 +415,20 @@ final class HostStore {
 
   // ---- settings and keys
 
-  /** Writes the queue key and {@code values}, and removes {@code cleared}. */
+  /**
+   * Writes the queue key and {@code values}, and clears {@code cleared}: an empty value, read as
+   * none, not a delete marker, which would hide the setting written again in its millisecond.
+   */
   void setSettings(
       long channel,
       byte[] hostId,
       String key,
       Map<HostSetting, Long> values,
       Set<HostSetting> cleared) {
-    byte[] row = hostRow(channel, hostId);
-    List<Row> ops = new ArrayList<>();
-    Put p = new Put(row).addColumn(H, KEY, Bytes.toBytes(key));
+    Put p = new Put(hostRow(channel, hostId)).addColumn(H, KEY, Bytes.toBytes(key));
     values.forEach((s, v) -> p.addColumn(H, qualifier(s), Bytes.toBytes(v)));
-    ops.add(p);
-    if (!cleared.isEmpty()) {
-      Delete d = new Delete(row);
-      cleared.forEach(s -> d.addColumns(H, qualifier(s)));
-      ops.add(d);
-    }
-    table.batch(ops, "set host settings");
+    cleared.forEach(s -> p.addColumn(H, qualifier(s), new byte[0]));
+    table.batch(List.of(p), "set host settings");
   }
 
   private static byte[] qualifier(HostSetting s) {

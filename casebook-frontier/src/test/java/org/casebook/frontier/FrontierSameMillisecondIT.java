@@ -39,6 +39,28 @@ class FrontierSameMillisecondIT {
   }
 
   @Test
+  void aUrlQueuedAgainInOneBatchOnTheRowItLeftIsHandedOut(HBaseRuntime runtime) throws Exception {
+    try (Platform p = Platform.builder(runtime, EmbeddedHBase.dataDir()).build()) {
+      FrontierService s = new FrontierService(p.contextFor("frontier"), ns());
+      String crawl = TestIds.unique("again");
+      s.createChannel(crawl, ChannelKind.PRIORITY, 0);
+      EmbeddedHBase.withClockHeldStill(
+          () ->
+              // Priority 0, then 5 (its row at 0 goes), then 0 again: the batch's last word.
+              assertThat(
+                      statuses(
+                          s.put(
+                              List.of(
+                                  UrlItem.discovered(info(crawl, 0)),
+                                  UrlItem.known(info(crawl, 5), passed()),
+                                  UrlItem.known(info(crawl, 0), passed())))))
+                  .containsOnly(PutStatus.OK));
+      assertThat(s.stats(crawl, "").queued()).isEqualTo(1);
+      assertThat(handOut(s, crawl)).as("handed out from its queued row").containsExactly(URL);
+    }
+  }
+
+  @Test
   void aUrlDoneThenQueuedAgainInOneBatchStaysQueued(HBaseRuntime runtime) throws Exception {
     try (Platform p = Platform.builder(runtime, EmbeddedHBase.dataDir()).build()) {
       FrontierService s = new FrontierService(p.contextFor("frontier"), ns());

@@ -88,6 +88,26 @@ class FrontierSameMillisecondIT {
   }
 
   @Test
+  void inactiveSetRightAfterActiveStopsHandOuts(HBaseRuntime runtime) throws Exception {
+    try (Platform p = Platform.builder(runtime, EmbeddedHBase.dataDir()).build()) {
+      FrontierService s = new FrontierService(p.contextFor("frontier"), ns());
+      String crawl = TestIds.unique("off");
+      s.put(List.of(UrlItem.discovered(UrlInfo.of(URL, crawl))));
+      EmbeddedHBase.withClockHeldStill(
+          () -> {
+            s.setActive(false);
+            s.setActive(true);
+            assertThat(s.active()).isTrue();
+            s.setActive(false);
+          });
+      assertThat(s.active()).as("the last SetActive holds").isFalse();
+      assertThat(handOut(s, crawl)).isEmpty();
+      s.setActive(true);
+      assertThat(handOut(s, crawl)).containsExactly(URL);
+    }
+  }
+
+  @Test
   void aQueueSettingClearedThenSetAgainIsKept(HBaseRuntime runtime) throws Exception {
     try (Platform p = Platform.builder(runtime, EmbeddedHBase.dataDir()).build()) {
       FrontierService s = new FrontierService(p.contextFor("frontier"), ns());
@@ -120,6 +140,28 @@ class FrontierSameMillisecondIT {
       assertThat(h.ownDelayMs()).isNull();
       assertThat(h.blockedUntil()).isZero();
       assertThat(handOut(s, crawl)).containsExactly(URL);
+    }
+  }
+
+  @Test
+  void aCrawlDeletedThenPutAgainStartsAgain(HBaseRuntime runtime) throws Exception {
+    try (Platform p = Platform.builder(runtime, EmbeddedHBase.dataDir()).build()) {
+      FrontierService s = new FrontierService(p.contextFor("frontier"), ns());
+      String crawl = TestIds.unique("anew");
+      String again = "http://a.example/2";
+      s.put(List.of(UrlItem.discovered(UrlInfo.of(URL, crawl))));
+      EmbeddedHBase.withClockHeldStill(
+          () -> {
+            assertThat(s.deleteCrawl(crawl)).isEqualTo(1);
+            assertThat(statuses(s.put(List.of(UrlItem.discovered(UrlInfo.of(again, crawl))))))
+                .containsExactly(PutStatus.OK);
+          });
+      assertThat(s.listCrawls()).contains(crawl);
+      assertThat(s.channel(crawl).queued()).isEqualTo(1);
+      assertThat(s.countUrls(crawl, "", null, false)).isEqualTo(1);
+      assertThat(handOut(s, crawl)).containsExactly(again);
+      assertThat(s.deleteCrawl(crawl)).isEqualTo(1);
+      assertThat(s.listCrawls()).doesNotContain(crawl);
     }
   }
 

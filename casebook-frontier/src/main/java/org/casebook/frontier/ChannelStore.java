@@ -49,8 +49,12 @@ final class ChannelStore {
     return FrontierKeys.CHANNEL_NAME.encode(crawlId);
   }
 
+  /**
+   * The channel of a name row; null when it has none: no row, the global row, or a deleted crawl's
+   * (an empty id).
+   */
   private static Channel channelOf(String crawlId, Result r) {
-    if (r.isEmpty() || r.getValue(C, ID) == null) {
+    if (!named(r)) {
       return null;
     }
     return new Channel(
@@ -61,7 +65,15 @@ final class ChannelStore {
         Bytes.toLong(r.getValue(C, CREATED)));
   }
 
-  /** Creates the channel unless it exists; answers the one stored (the caller's or an earlier). */
+  private static boolean named(Result r) {
+    byte[] id = r.getValue(C, ID);
+    return id != null && id.length > 0;
+  }
+
+  /**
+   * Creates the channel unless it exists; answers the one stored (the caller's or an earlier), null
+   * if the name went again before it was read back.
+   */
   Channel create(String crawlId, ChannelKind kind, long delayMs, long now) {
     return table.call(
         "create channel " + crawlId,
@@ -73,6 +85,7 @@ final class ChannelStore {
                   .addColumn(C, KIND, Bytes.toBytes(kind.name()))
                   .addColumn(C, DELAY, Bytes.toBytes(delayMs))
                   .addColumn(C, CREATED, Bytes.toBytes(now));
+          // HBase reads "not exists" as no cell or an empty value: a deleted crawl's name is free.
           t.checkAndMutate(CheckAndMutate.newBuilder(p.getRow()).ifNotExists(C, ID).build(p));
           return channelOf(crawlId, t.get(new Get(p.getRow()).addFamily(C)));
         });
@@ -99,7 +112,7 @@ final class ChannelStore {
           List<Channel> out = new ArrayList<>();
           try (ResultScanner s = t.getScanner(scan)) {
             for (Result r : s) {
-              if (r.getValue(C, ID) == null) {
+              if (!named(r)) {
                 continue;
               }
               out.add(channelOf(FrontierKeys.CHANNEL_NAME.decode(r.getRow()).string("crawlId"), r));
@@ -115,7 +128,8 @@ final class ChannelStore {
   /**
    * Removes the name of {@code c} (if it still names that channel) and marks its number for the
    * background purge, in one row of the global record first, so a crash between leaves a purge that
-   * finds nothing rather than rows nobody purges.
+   * finds nothing rather than rows nobody purges. The name keeps its row with an empty id: a delete
+   * marker would hide the crawl put again in the same millisecond, its creation held but unread.
    */
   boolean delete(Channel c, long now) {
     return table.call(
@@ -128,7 +142,7 @@ final class ChannelStore {
           return t.checkAndMutate(
                   CheckAndMutate.newBuilder(row)
                       .ifEquals(C, ID, Bytes.toBytes(c.id()))
-                      .build(new Delete(row)))
+                      .build(new Put(row).addColumn(C, ID, new byte[0])))
               .isSuccess();
         });
   }
@@ -165,19 +179,23 @@ final class ChannelStore {
     return FrontierKeys.CHANNEL_NAME.encode("");
   }
 
+  // Active is an empty value, not no cell: a delete marker would hide a SetActive false sent in
+  // the same millisecond after it.
+  private static final byte[] ACTIVE = new byte[0];
+
   boolean active() {
-    return table.call("read active", t -> !t.exists(new Get(globalRow()).addColumn(C, INACTIVE)));
+    byte[] inactive =
+        table.call(
+            "read active",
+            t -> t.get(new Get(globalRow()).addColumn(C, INACTIVE)).getValue(C, INACTIVE));
+    return inactive == null || inactive.length == 0;
   }
 
   void setActive(boolean active) {
     table.call(
         "set active",
         t -> {
-          if (active) {
-            t.delete(new Delete(globalRow()).addColumns(C, INACTIVE));
-          } else {
-            t.put(new Put(globalRow()).addColumn(C, INACTIVE, new byte[] {1}));
-          }
+          t.put(new Put(globalRow()).addColumn(C, INACTIVE, active ? ACTIVE : new byte[] {1}));
           return null;
         });
   }

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import org.casebook.core.StorageException;
 
 /**
  * Crawl ID → channel, with a short-lived cache: every put and hand-out needs the channel, and a
@@ -55,6 +56,11 @@ final class Channels {
   /** Creates a channel; answers the stored one (an earlier creation wins). */
   Channel create(String crawlId, ChannelKind kind, long delayMs) {
     Channel ch = store.create(crawlId, kind, delayMs, clock.millis());
+    if (ch == null) {
+      // Deleted again before it was read back: nothing to cache, and the caller may send again.
+      throw StorageException.unavailable(
+          "channel " + crawlId + " was deleted while it was created; send again");
+    }
     cache.put(crawlId, new Cached(ch, clock.millis() + CACHE_MILLIS));
     return ch;
   }

@@ -19,7 +19,7 @@ import org.casebook.core.key.KeyLayout.PartType;
  * frontier:due       row  channel | due time | host id | token        hosts with something due
  * s (stats) family   qualifier  day | counter                         daily statistics
  * p (purge) family   qualifier  channel                               channels still being purged
- * h family, channel row  qualifier  host id                           a host's PurgeURLs batch settled
+ * h family, channel row  qualifier  host id | batch                   a host's PurgeURLs batch settled
  * </pre>
  *
  * A channel is a number, not its crawl ID: a crawl deleted and put again gets a new number, so the
@@ -89,8 +89,16 @@ final class FrontierKeys {
   static final KeyLayout PURGE =
       KeyLayout.named("purge qualifier").part("channel", PartType.LONG).build();
 
+  /**
+   * A host's PurgeURLs batch settled on the channel's counters: a qualifier per batch, so
+   * forgetting one never hides the next one's, set in the same millisecond. An earlier version's
+   * mark is the host id alone ({@code prefix(hostId)}), holding the batch id.
+   */
   static final KeyLayout PURGE_SETTLED =
-      KeyLayout.named("purge settled qualifier").fixed("hostId", HOST_ID_BYTES).build();
+      KeyLayout.named("purge settled qualifier")
+          .fixed("hostId", HOST_ID_BYTES)
+          .part("batch", PartType.LONG)
+          .build();
 
   /** Every layout above, for the descriptor. */
   static final List<KeyLayout> ALL =

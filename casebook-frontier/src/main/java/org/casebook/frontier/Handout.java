@@ -328,7 +328,7 @@ final class Handout {
       boolean current =
           s != null && s.queued() && s.priority() == q.priority() && s.version() == q.version();
       if (!current) {
-        drop.add(new QueueChange.Drop(hostId, q.priority(), q.urlId()));
+        drop.add(new QueueChange.Drop(hostId, q.priority(), q.urlId(), q.version()));
         picked.remove(q);
         LOG.debug("dropped an orphan queued row of channel {}", ch.crawlId());
       }

@@ -314,7 +314,8 @@ final class HostStore {
   private static Filter missing(byte[] qualifier) {
     SingleColumnValueFilter missing =
         new SingleColumnValueFilter(H, qualifier, CompareOperator.EQUAL, new byte[0]);
-    // Passes rows without the column, or with an empty value (a host without a purge batch).
+    // Passes rows without the column, or with an empty value (read as none, as a host without a
+    // purge batch has).
     missing.setFilterIfMissing(false);
     return missing;
   }
@@ -356,38 +357,45 @@ final class HostStore {
 
   /**
    * Takes a batch's deletions off the channel's counters, once: only if the channel row does not
-   * already record batch {@code batchId} as settled for this host, and recording it in the same row
-   * mutation.
+   * already record batch {@code batchId} as settled for this host (nor holds an earlier version's
+   * mark of it), and recording it in the same row mutation.
    */
   boolean settlePurgeOnChannel(long channel, byte[] hostId, long batchId, int day, Counts c) {
     byte[] row = FrontierKeys.CHANNEL.encode(channel);
-    byte[] settled = FrontierKeys.PURGE_SETTLED.encode(hostId);
-    SingleColumnValueFilter notYet =
+    byte[] settled = FrontierKeys.PURGE_SETTLED.encode(hostId, batchId);
+    SingleColumnValueFilter notEarlier =
         new SingleColumnValueFilter(
-            H, settled, CompareOperator.NOT_EQUAL, new BinaryComparator(Bytes.toBytes(batchId)));
-    notYet.setFilterIfMissing(false);
-    notYet.setLatestVersionOnly(true);
+            H,
+            FrontierKeys.PURGE_SETTLED.prefix(hostId),
+            CompareOperator.NOT_EQUAL,
+            new BinaryComparator(Bytes.toBytes(batchId)));
+    notEarlier.setFilterIfMissing(false);
+    notEarlier.setLatestVersionOnly(true);
+    FilterList notYet =
+        new FilterList(FilterList.Operator.MUST_PASS_ALL, notEarlier, missing(settled));
     RowMutations rm =
         rowMutations(
-            row,
-            increment(row, day, c),
-            new Put(row).addColumn(H, settled, Bytes.toBytes(batchId)));
+            row, increment(row, day, c), new Put(row).addColumn(H, settled, new byte[] {1}));
     return table.check(
         CheckAndMutate.newBuilder(row).ifMatches(notYet).build(rm), "settle purge on channel");
   }
 
   /**
    * Forgets the channel's mark of the host's settled batch {@code batchId} once the host's batch is
-   * gone too (no rerun can need it), so the channel row does not keep a cell per host ever purged.
+   * gone too (no rerun can need it), so the channel row does not keep a cell per batch ever purged;
+   * an earlier version's mark of the host goes too, as the host holds no batch it could be of.
    */
   void clearPurgeSettled(long channel, byte[] hostId, long batchId) {
-    byte[] row = FrontierKeys.CHANNEL.encode(channel);
-    byte[] settled = FrontierKeys.PURGE_SETTLED.encode(hostId);
-    table.check(
-        CheckAndMutate.newBuilder(row)
-            .ifEquals(H, settled, Bytes.toBytes(batchId))
-            .build(new Delete(row).addColumns(H, settled)),
-        "forget a settled purge");
+    Delete d =
+        new Delete(FrontierKeys.CHANNEL.encode(channel))
+            .addColumns(H, FrontierKeys.PURGE_SETTLED.encode(hostId, batchId))
+            .addColumns(H, FrontierKeys.PURGE_SETTLED.prefix(hostId));
+    table.call(
+        "forget a settled purge",
+        t -> {
+          t.delete(d);
+          return null;
+        });
   }
 
   /** Takes a batch's deletions off the host's counters and removes the batch, if still there. */
@@ -415,24 +423,20 @@ final class HostStore {
 
   // ---- settings and keys
 
-  /** Writes the queue key and {@code values}, and removes {@code cleared}. */
+  /**
+   * Writes the queue key and {@code values}, and clears {@code cleared}: an empty value, read as
+   * none, not a delete marker, which would hide the setting written again in its millisecond.
+   */
   void setSettings(
       long channel,
       byte[] hostId,
       String key,
       Map<HostSetting, Long> values,
       Set<HostSetting> cleared) {
-    byte[] row = hostRow(channel, hostId);
-    List<Row> ops = new ArrayList<>();
-    Put p = new Put(row).addColumn(H, KEY, Bytes.toBytes(key));
+    Put p = new Put(hostRow(channel, hostId)).addColumn(H, KEY, Bytes.toBytes(key));
     values.forEach((s, v) -> p.addColumn(H, qualifier(s), Bytes.toBytes(v)));
-    ops.add(p);
-    if (!cleared.isEmpty()) {
-      Delete d = new Delete(row);
-      cleared.forEach(s -> d.addColumns(H, qualifier(s)));
-      ops.add(d);
-    }
-    table.batch(ops, "set host settings");
+    cleared.forEach(s -> p.addColumn(H, qualifier(s), new byte[0]));
+    table.batch(List.of(p), "set host settings");
   }
 
   private static byte[] qualifier(HostSetting s) {

@@ -79,8 +79,8 @@ final class Intake {
       return new QueueChange.Enqueue(hostId(), priority, url.urlId(), info, version, dueMs);
     }
 
-    QueueChange.Drop drop(long priority) {
-      return new QueueChange.Drop(hostId(), priority, url.urlId());
+    QueueChange.Drop drop(long priority, long version) {
+      return new QueueChange.Drop(hostId(), priority, url.urlId(), version);
     }
   }
 
@@ -236,6 +236,13 @@ final class Intake {
     }
   }
 
+  /**
+   * Writes the items in rounds, then drops the queued rows they left behind. The drops wait for the
+   * last round: a URL twice in a batch may be queued again, in a later round, on the row an earlier
+   * one left, and a delete marker hides every write of its millisecond, even one sent after it.
+   * Each drop holds only while its row is at the version it was written for, so it never takes a
+   * row written since, by this put or another.
+   */
   private void write(
       Channel ch,
       List<Item> items,
@@ -243,9 +250,31 @@ final class Intake {
       Map<HostKey, Counts> counts,
       Map<HostKey, Long> earliest,
       long now) {
+    List<QueueChange> drops = new ArrayList<>();
+    try {
+      writeRounds(ch, items, status, counts, earliest, now, drops);
+    } catch (CasebookException e) {
+      try {
+        stores.queues().apply(ch.id(), drops);
+      } catch (CasebookException alsoFailed) {
+        e.addSuppressed(alsoFailed);
+      }
+      throw e;
+    }
+    stores.queues().apply(ch.id(), drops);
+  }
+
+  private void writeRounds(
+      Channel ch,
+      List<Item> items,
+      PutStatus[] status,
+      Map<HostKey, Counts> counts,
+      Map<HostKey, Long> earliest,
+      long now,
+      List<QueueChange> drops) {
     List<Item> pending = items;
-    // The priority of the queued row an item wrote before its known row's write failed.
-    Map<Integer, Long> ownRows = new HashMap<>();
+    // The queued row an item wrote before its known row's write failed.
+    Map<Integer, QueueChange.Drop> ownRows = new HashMap<>();
     for (int round = 0; round < MAX_ROUNDS && !pending.isEmpty(); round++) {
       // One write per known row per round: a URL twice in a batch waits for the next round.
       Map<UrlRef, Item> thisRound = new LinkedHashMap<>();
@@ -269,16 +298,21 @@ final class Intake {
           c.add(Counts.PUT, 1);
           c.add(Counts.DUPLICATE, 1);
           status[it.index()] = PutStatus.SKIPPED;
-          Long own = ownRows.remove(it.index());
+          QueueChange.Drop own = ownRows.remove(it.index());
           if (own != null) {
             // Lost a race with another put of the same URL: drop the queued row it wrote, unless
             // the winner's has the same key, which then gets the winner's content back.
-            if (s.queued() && s.priority().longValue() == own) {
+            if (s.queued() && s.priority().longValue() == own.priority()) {
               urlWrites.add(
                   new QueueChange.Enqueue(
-                      it.hostId(), own, it.url().urlId(), s.info(), s.version(), s.dueMs()));
+                      it.hostId(),
+                      own.priority(),
+                      it.url().urlId(),
+                      s.info(),
+                      s.version(),
+                      s.dueMs()));
             } else {
-              urlWrites.add(it.drop(own));
+              drops.add(own);
             }
           }
           continue;
@@ -301,14 +335,13 @@ final class Intake {
       }
       stores.queues().apply(ch.id(), urlWrites);
       List<Boolean> ok = stores.known().change(ch.id(), changes);
-      List<QueueChange> cleanup = new ArrayList<>();
       List<Item> retry = new ArrayList<>(later);
       for (int i = 0; i < changed.size(); i++) {
         Item it = changed.get(i);
         UrlStatus before = changedFrom.get(i);
         if (!ok.get(i)) {
           if (it.priority() != null) {
-            ownRows.put(it.index(), it.priority());
+            ownRows.put(it.index(), it.drop(it.priority(), changes.get(i).version()));
           }
           retry.add(it);
           continue;
@@ -328,13 +361,12 @@ final class Intake {
         if (before != null
             && before.queued()
             && (it.priority() == null || before.priority().longValue() != it.priority())) {
-          cleanup.add(it.drop(before.priority()));
+          drops.add(it.drop(before.priority(), before.version()));
         }
         if (it.priority() != null) {
           earliest.merge(host, it.dueMs(), Math::min);
         }
       }
-      stores.queues().apply(ch.id(), cleanup);
       pending = retry;
     }
     for (Item it : pending) {

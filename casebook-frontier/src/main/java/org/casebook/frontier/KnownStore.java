@@ -9,7 +9,6 @@ import static org.casebook.frontier.FrontierSchema.VERSION;
 import static org.casebook.frontier.TableStore.longOr;
 import static org.casebook.frontier.TableStore.longOrNull;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
@@ -20,7 +19,6 @@ import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
-import org.apache.hadoop.hbase.client.RowMutations;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.casebook.core.key.KeyRange;
@@ -31,6 +29,9 @@ import org.casebook.core.key.KeyRange;
  * detection and every change of a URL's state is a check-and-mutate on its version.
  */
 final class KnownStore {
+  /** The priority of a done URL: it has no queued row. */
+  private static final byte[] NO_PRIORITY = new byte[0];
+
   private final TableStore table;
 
   KnownStore(Connection connection, FrontierSchema schema) {
@@ -93,17 +94,9 @@ final class KnownStore {
     } else {
       b = b.ifEquals(K, VERSION, Bytes.toBytes(c.expectedVersion()));
     }
-    if (c.priority() == null) {
-      RowMutations rm = new RowMutations(row);
-      try {
-        rm.add(p);
-        rm.add(new Delete(row).addColumns(K, PRIORITY));
-      } catch (IOException e) {
-        throw new IllegalStateException("row mutations of one row", e);
-      }
-      return b.build(rm);
-    }
-    p.addColumn(K, PRIORITY, Bytes.toBytes(c.priority()));
+    // Done is an empty priority, not no cell: a delete marker would hide the priority of a put
+    // queueing the URL again in the same millisecond (the next item of a batch, say).
+    p.addColumn(K, PRIORITY, c.priority() == null ? NO_PRIORITY : Bytes.toBytes(c.priority()));
     return b.build(p);
   }
 

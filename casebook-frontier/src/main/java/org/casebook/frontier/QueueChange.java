@@ -6,6 +6,9 @@ sealed interface QueueChange {
   record Enqueue(byte[] hostId, long priority, byte[] urlId, byte[] info, long version, long dueMs)
       implements QueueChange {}
 
-  /** The queued row goes (the URL was done, moved or lost a race). */
-  record Drop(byte[] hostId, long priority, byte[] urlId) implements QueueChange {}
+  /**
+   * The queued row goes (the URL was done, moved or lost a race) if it still holds {@code version}:
+   * a put since may have written the same row for a newer version.
+   */
+  record Drop(byte[] hostId, long priority, byte[] urlId, long version) implements QueueChange {}
 }

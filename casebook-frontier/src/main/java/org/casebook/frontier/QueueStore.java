@@ -42,24 +42,28 @@ final class QueueStore {
     return FrontierKeys.URL.encode(channel, hostId, priority, urlId);
   }
 
-  /** Writes {@code changes} in one batch. */
+  /** Writes the rows of {@code changes} in one batch, then drops theirs in another. */
   void apply(long channel, List<QueueChange> changes) {
-    List<Row> ops = new ArrayList<>(changes.size());
+    List<Row> puts = new ArrayList<>();
+    List<CheckAndMutate> drops = new ArrayList<>();
     for (QueueChange c : changes) {
-      ops.add(op(channel, c));
+      if (c instanceof QueueChange.Enqueue e) {
+        puts.add(
+            new Put(row(channel, e.hostId(), e.priority(), e.urlId()))
+                .addColumn(U, INFO, e.info())
+                .addColumn(U, VERSION, Bytes.toBytes(e.version()))
+                .addColumn(U, DUE_AT, Bytes.toBytes(e.dueMs())));
+      } else {
+        QueueChange.Drop d = (QueueChange.Drop) c;
+        byte[] row = row(channel, d.hostId(), d.priority(), d.urlId());
+        drops.add(
+            CheckAndMutate.newBuilder(row)
+                .ifEquals(U, VERSION, Bytes.toBytes(d.version()))
+                .build(new Delete(row)));
+      }
     }
-    table.batch(ops, "write queued URLs");
-  }
-
-  private static Row op(long channel, QueueChange change) {
-    if (change instanceof QueueChange.Enqueue e) {
-      return new Put(row(channel, e.hostId(), e.priority(), e.urlId()))
-          .addColumn(U, INFO, e.info())
-          .addColumn(U, VERSION, Bytes.toBytes(e.version()))
-          .addColumn(U, DUE_AT, Bytes.toBytes(e.dueMs()));
-    }
-    QueueChange.Drop d = (QueueChange.Drop) change;
-    return new Delete(row(channel, d.hostId(), d.priority(), d.urlId()));
+    table.batch(puts, "write queued URLs");
+    table.checkAll(drops, "drop queued URLs");
   }
 
   /**

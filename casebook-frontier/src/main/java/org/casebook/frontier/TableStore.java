@@ -129,11 +129,17 @@ final class TableStore {
     return StorageException.of(what, e);
   }
 
+  /**
+   * A number column's value, {@code otherwise} when absent or empty: a column cleared holds an
+   * empty value rather than no cell (a delete marker would hide a write of the same millisecond
+   * after it).
+   */
   static long longOr(byte[] v, long otherwise) {
-    return v == null ? otherwise : Bytes.toLong(v);
+    return v == null || v.length == 0 ? otherwise : Bytes.toLong(v);
   }
 
+  /** A number column's value, null when absent or empty (see {@link #longOr}). */
   static Long longOrNull(byte[] v) {
-    return v == null ? null : Bytes.toLong(v);
+    return v == null || v.length == 0 ? null : Bytes.toLong(v);
   }
 }

@@ -20,6 +20,9 @@ class FrontierKeysTest {
   static final String URL = "https://example.com/a";
   static final long DUE = 1_789_000_000_000L; // 2026-09-10T00:26:40Z
 
+  /** The PurgeURLs batch of the example's settled mark. */
+  static final long BATCH = 42;
+
   /** The token of the host's stamp the example's due row was written for. */
   static final long TOKEN = 0x2E1F88A05B37C4D9L;
 
@@ -90,7 +93,7 @@ class FrontierKeysTest {
     assertLine(readme, "frontier:due", FrontierKeys.DUE.explain(CHANNEL, DUE, host, TOKEN));
     assertLine(readme, "s:", FrontierKeys.DAY_COUNTER.explain(Days.of(DUE), "put"));
     assertLine(readme, "p:", FrontierKeys.PURGE.explain(CHANNEL));
-    assertLine(readme, "h:", FrontierKeys.PURGE_SETTLED.explain(host));
+    assertLine(readme, "h:", FrontierKeys.PURGE_SETTLED.explain(host, BATCH));
   }
 
   /** A line of the README that starts with {@code label} followed by exactly {@code bytes}. */

@@ -5,6 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Increment;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.casebook.core.HBaseRuntime;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.Platform;
@@ -274,6 +279,84 @@ class FrontierPurgeIT {
             assertThat(stores.hosts().beginPurge(ch.id(), host, first)).isTrue();
             assertThat(stores.hosts().purgeBatch(ch.id(), host)).isEqualTo(first);
           });
+    }
+  }
+
+  /**
+   * HBase's clock held still: a batch cut short after the channel's counters took it, in the
+   * millisecond the host's last batch was settled and its mark on the channel forgotten, is taken
+   * off the channel once when the purge runs again.
+   */
+  @Test
+  void aRerunTakesABatchOffTheChannelOnceAfterTheLastSettledInItsMillisecond(HBaseRuntime runtime)
+      throws Exception {
+    try (Platform p = Platform.builder(runtime, EmbeddedHBase.dataDir()).build()) {
+      String ns = ns();
+      FrontierService s = new FrontierService(p.contextFor("frontier"), ns);
+      FrontierStore stores = FrontierStore.open(p.contextFor("frontier"), FrontierSchema.in(ns));
+      String crawl = TestIds.unique("twice");
+      s.put(
+          List.of(
+              discovered(crawl, "http://a.example/1"),
+              discovered(crawl, "http://a.example/2"),
+              discovered(crawl, "http://a.example/3")));
+      Channel ch = stores.channels().channel(crawl).orElseThrow();
+      byte[] host = FrontierKeys.hostId("a.example");
+      List<PurgeBatch.Victim> all = victims(stores, ch, "a.example", Long.MAX_VALUE);
+      Purges purges = s.purges();
+      EmbeddedHBase.withClockHeldStill(
+          () -> {
+            PurgeBatch first = purges.begin(ch, host, all.subList(0, 1)).armed();
+            assertThat(purges.settle(ch, host, first)).isEqualTo(1);
+            PurgeBatch second = purges.begin(ch, host, all.subList(1, 2)).armed();
+            purges.deleteRows(ch, host, second.victims());
+            Counts c = new Counts();
+            c.queued(-1);
+            int day = Days.of(System.currentTimeMillis());
+            assertThat(stores.hosts().settlePurgeOnChannel(ch.id(), host, second.id(), day, c))
+                .isTrue();
+            assertThat(purges.finishPending(ch, host)).as("the rerun finishes it").isEqualTo(1);
+          });
+      assertThat(s.stats(crawl, "").queued()).as("each batch taken off the channel once").isOne();
+      assertCountersMatchRows(s, crawl);
+    }
+  }
+
+  /**
+   * A batch an earlier version took off the channel before a crash (its mark: the host id alone,
+   * holding the batch id) is not taken off again when this version finishes it, and its mark goes.
+   */
+  @Test
+  void aBatchAnEarlierVersionSettledOnTheChannelIsTakenOffOnce(HBaseRuntime runtime)
+      throws Exception {
+    try (Platform p = Platform.builder(runtime, EmbeddedHBase.dataDir()).build()) {
+      String ns = ns();
+      FrontierService s = new FrontierService(p.contextFor("frontier"), ns);
+      FrontierStore stores = FrontierStore.open(p.contextFor("frontier"), FrontierSchema.in(ns));
+      String crawl = TestIds.unique("earlier");
+      s.put(
+          List.of(
+              discovered(crawl, "http://a.example/1"), discovered(crawl, "http://a.example/2")));
+      Channel ch = stores.channels().channel(crawl).orElseThrow();
+      byte[] host = FrontierKeys.hostId("a.example");
+      Purges purges = s.purges();
+      PurgeBatch batch =
+          purges
+              .begin(ch, host, victims(stores, ch, "a.example", Long.MAX_VALUE).subList(0, 1))
+              .armed();
+      purges.deleteRows(ch, host, batch.victims());
+      byte[] row = FrontierKeys.CHANNEL.encode(ch.id());
+      byte[] earlierMark = FrontierKeys.PURGE_SETTLED.prefix(host);
+      try (Table t = runtime.connection().getTable(FrontierSchema.in(ns).hosts())) {
+        t.increment(new Increment(row).addColumn(FrontierSchema.H, FrontierSchema.QUEUED, -1));
+        t.put(new Put(row).addColumn(FrontierSchema.H, earlierMark, Bytes.toBytes(batch.id())));
+        assertThat(purges.finishPending(ch, host)).isEqualTo(1);
+        assertThat(t.get(new Get(row).addColumn(FrontierSchema.H, earlierMark)).isEmpty())
+            .as("the earlier mark is forgotten")
+            .isTrue();
+      }
+      assertThat(s.stats(crawl, "").queued()).isOne();
+      assertCountersMatchRows(s, crawl);
     }
   }
 

@@ -120,7 +120,8 @@ class ArchiveBulkLoadChaosIT {
         }
       }
       List<ArchiveData.Counted> held =
-          ArchiveData.assertSameData(runtime.connection(), puts, bulk, uids, 7);
+          ChaosLoad.afterRecovery(
+              () -> ArchiveData.assertSameData(runtime.connection(), puts, bulk, uids, 7));
       // The reference itself holds every generated user and status, each once.
       assertThat(held.get(0).rows()).as("user rows").isEqualTo(w.users());
       assertThat(held.get(1).rows()).as("status rows").isEqualTo(w.statuses());

@@ -139,6 +139,14 @@ final class Intake {
     Map<HostKey, Long> earliest = new HashMap<>();
     try {
       write(ch, pending, status, counts, earliest, now);
+    } catch (CasebookException e) {
+      // The rows written before the failure (earlier rounds, or every round when only the drops
+      // of replaced rows failed) are stored: they are counted and scheduled below all the same,
+      // or the counters would miss them for good and their hosts wait for no due time.
+      LOG.warn("put: writing to channel {} failed: {}", crawl, e.getMessage());
+      failUnwritten(pending, status);
+    }
+    try {
       // Counters before due times: a host emptied here and refilled by a concurrent put is seen
       // either by the recheck below or by that put's own schedule.
       Map<HostKey, Long> queuedNow;
@@ -164,16 +172,21 @@ final class Intake {
             }
           });
     } catch (CasebookException e) {
-      LOG.warn("put: writing to channel {} failed: {}", crawl, e.getMessage());
-      for (Item it : pending) {
-        if (status[it.index()] == null) {
-          status[it.index()] = PutStatus.FAIL;
-        }
-      }
+      LOG.warn("put: scheduling hosts of channel {} failed: {}", crawl, e.getMessage());
+      failUnwritten(pending, status);
     }
     for (int i : indexes) {
       if (status[i] == null) {
         status[i] = PutStatus.FAIL;
+      }
+    }
+  }
+
+  /** Items the write did not get to answer fail (they may be sent again). */
+  private static void failUnwritten(List<Item> pending, PutStatus[] status) {
+    for (Item it : pending) {
+      if (status[it.index()] == null) {
+        status[it.index()] = PutStatus.FAIL;
       }
     }
   }
@@ -334,11 +347,20 @@ final class Intake {
         changedFrom.add(s);
       }
       stores.queues().apply(ch.id(), urlWrites);
-      List<Boolean> ok = stores.known().change(ch.id(), changes);
+      List<Boolean> ok = settle(ch, changes, stores.known().change(ch.id(), changes));
       List<Item> retry = new ArrayList<>(later);
       for (int i = 0; i < changed.size(); i++) {
         Item it = changed.get(i);
         UrlStatus before = changedFrom.get(i);
+        if (ok.get(i) == null) {
+          // Made or not, unknown: neither retried (its row may be this put's) nor counted, but
+          // its host scheduled, so that a URL queued by it is not left waiting for no due time.
+          status[it.index()] = PutStatus.FAIL;
+          if (it.priority() != null) {
+            earliest.merge(new HostKey(it.hostId()), it.dueMs(), Math::min);
+          }
+          continue;
+        }
         if (!ok.get(i)) {
           if (it.priority() != null) {
             ownRows.put(it.index(), it.drop(it.priority(), changes.get(i).version()));
@@ -372,6 +394,41 @@ final class Intake {
     for (Item it : pending) {
       status[it.index()] = PutStatus.FAIL;
     }
+  }
+
+  /**
+   * {@code ok} with each change whose call failed settled by reading its row: made if the row holds
+   * the change's version (a random number no other write draws), else not made. A change whose row
+   * cannot be read either stays unknown (null). Without this, a change made while its answer was
+   * lost would be counted by no one: the client's resend finds the URL as it wants it.
+   */
+  private List<Boolean> settle(Channel ch, List<StatusChange> changes, List<Boolean> ok) {
+    List<Integer> unknown = new ArrayList<>();
+    for (int i = 0; i < ok.size(); i++) {
+      if (ok.get(i) == null) {
+        unknown.add(i);
+      }
+    }
+    if (unknown.isEmpty()) {
+      return ok;
+    }
+    List<Boolean> settled = new ArrayList<>(ok);
+    try {
+      List<UrlStatus> now =
+          stores.known().read(ch.id(), unknown.stream().map(i -> changes.get(i).url()).toList());
+      for (int j = 0; j < unknown.size(); j++) {
+        UrlStatus s = now.get(j);
+        int i = unknown.get(j);
+        settled.set(i, s != null && s.version() == changes.get(i).version());
+      }
+    } catch (StorageException e) {
+      LOG.warn(
+          "put: {} URL write(s) of channel {} left unknown: {}",
+          unknown.size(),
+          ch.crawlId(),
+          e.getMessage());
+    }
+    return settled;
   }
 
   /** Queued and completed deltas of a URL going from {@code before} to queued or done. */

@@ -72,13 +72,16 @@ final class KnownStore {
         longOr(r.getValue(K, CREATED_AT), 0));
   }
 
-  /** Makes each change if its row is still at the version read; answers which were made. */
+  /**
+   * Makes each change if its row is still at the version read; answers which were made, null for a
+   * change whose call failed (made or not: its row tells, by the change's version).
+   */
   List<Boolean> change(long channel, List<StatusChange> changes) {
     List<CheckAndMutate> cams = new ArrayList<>(changes.size());
     for (StatusChange c : changes) {
       cams.add(checkAndMutate(row(channel, c.url()), c));
     }
-    return table.checkAll(cams, "write URLs");
+    return table.checkEach(cams, "write URLs");
   }
 
   private static CheckAndMutate checkAndMutate(byte[] row, StatusChange c) {

@@ -12,6 +12,7 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.RetriesExhaustedWithDetailsException;
 import org.apache.hadoop.hbase.client.Row;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
@@ -88,6 +89,33 @@ final class TableStore {
           }
           return out;
         });
+  }
+
+  /**
+   * Whether each of {@code cams} succeeded, in order, null for one whose call failed: it may have
+   * been applied all the same (its answer lost), which the caller settles by reading the row. The
+   * others' answers stand, so a failure of some does not leave the rest unanswered.
+   */
+  List<Boolean> checkEach(List<CheckAndMutate> cams, String what) {
+    Object[] results = new Object[cams.size()];
+    if (cams.isEmpty()) {
+      return List.of();
+    }
+    try (Table t = connection.getTable(table)) {
+      t.batch(cams, results);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw StorageException.interrupted(what, e);
+    } catch (RetriesExhaustedWithDetailsException e) {
+      // Answers of the others are in results; the failed ones are what is uncertain.
+    } catch (IOException e) {
+      throw storage(what, e);
+    }
+    List<Boolean> out = new ArrayList<>(results.length);
+    for (Object r : results) {
+      out.add(r instanceof CheckAndMutateResult c ? c.isSuccess() : null);
+    }
+    return out;
   }
 
   /** Deletes every row of {@code range}; {@code perRow} sees each first (may be null). */

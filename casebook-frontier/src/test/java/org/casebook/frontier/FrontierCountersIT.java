@@ -10,6 +10,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.CheckAndMutateResult;
 import org.apache.hadoop.hbase.client.Increment;
 import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
@@ -79,11 +81,40 @@ class FrontierCountersIT {
     }
   }
 
+  /** Fails the answer of the next check-and-mutates on {@link #table}, after applying them. */
+  public static final class WriteAnswerFaults implements RegionCoprocessor, RegionObserver {
+    static volatile TableName table;
+    static final AtomicInteger failAfter = new AtomicInteger();
+    static final AtomicInteger failed = new AtomicInteger();
+
+    @Override
+    public Optional<RegionObserver> getRegionObserver() {
+      return Optional.of(this);
+    }
+
+    @Override
+    public CheckAndMutateResult postCheckAndMutate(
+        ObserverContext<RegionCoprocessorEnvironment> c,
+        CheckAndMutate checkAndMutate,
+        CheckAndMutateResult result)
+        throws IOException {
+      if (c.getEnvironment().getRegionInfo().getTable().equals(table)
+          && result.isSuccess()
+          && failAfter.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+        failed.incrementAndGet();
+        throw new DoNotRetryIOException("URL write applied, its answer lost");
+      }
+      return result;
+    }
+  }
+
   @AfterEach
   void noFaults() {
     CounterFaults.failBefore.set(0);
     CounterFaults.failAfter.set(0);
     CounterFaults.failed.set(0);
+    WriteAnswerFaults.failAfter.set(0);
+    WriteAnswerFaults.failed.set(0);
   }
 
   /** A frontier whose hosts table fails counter writes as {@link CounterFaults} is told. */
@@ -98,6 +129,14 @@ class FrontierCountersIT {
               .build());
     }
     CounterFaults.table = hosts;
+    TableName known = FrontierSchema.in(ns).known();
+    try (Admin admin = runtime.connection().getAdmin()) {
+      admin.modifyTable(
+          TableDescriptorBuilder.newBuilder(admin.getDescriptor(known))
+              .setCoprocessor(WriteAnswerFaults.class.getName())
+              .build());
+    }
+    WriteAnswerFaults.table = known;
     return s;
   }
 
@@ -157,6 +196,31 @@ class FrontierCountersIT {
       // The client's resend changes nothing more.
       assertThat(s.put(acks)).allMatch(a -> a.status() == PutStatus.OK);
       assertThat(s.stats("c", "").completed()).isEqualTo(4);
+      assertThat(s.stats("c", "a.example").completed()).isEqualTo(4);
+      assertThat(s.stats("c", "a.example").queued()).isZero();
+    }
+  }
+
+  /**
+   * URL writes made while their answers were lost (a RegionServer killed after applying them) are
+   * counted by this put, which reads their rows: before, the whole batch failed uncounted, and the
+   * client's resend found the URLs done already, with nothing left to count.
+   */
+  @Test
+  void urlWritesMadeWhileTheirAnswersWereLostAreCountedOnce(HBaseRuntime runtime) throws Exception {
+    try (Platform p = Platform.create(runtime, EmbeddedHBase.dataDir())) {
+      FrontierService s = frontier(runtime, p);
+      assertThat(s.put(discovered("c", 0, 4))).allMatch(a -> a.status() == PutStatus.OK);
+      List<UrlItem> acks = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        acks.add(UrlItem.known(UrlInfo.of("http://a.example/" + i, "c").withKey("a.example"), 0));
+      }
+      WriteAnswerFaults.failAfter.set(2);
+      assertThat(s.put(acks)).allMatch(a -> a.status() == PutStatus.OK);
+      assertThat(WriteAnswerFaults.failed.get()).as("answers lost").isEqualTo(2);
+      assertThat(s.stats("c", "").completed()).isEqualTo(4);
+      assertThat(s.stats("c", "").queued()).isZero();
+      assertThat(s.put(acks)).allMatch(a -> a.status() == PutStatus.OK);
       assertThat(s.stats("c", "a.example").completed()).isEqualTo(4);
       assertThat(s.stats("c", "a.example").queued()).isZero();
     }

@@ -101,7 +101,11 @@ class TsdbChaosIT {
         assertThat(report.done(ChaosAction.SPLIT)).as(what).isGreaterThanOrEqualTo(1);
         assertThat(acknowledged).as(what).isPositive();
 
-        verify(service, metric, t0, ledger, "after the chaos\n" + what);
+        ChaosLoad.afterRecovery(
+            () -> {
+              verify(service, metric, t0, ledger, "after the chaos\n" + what);
+              return null;
+            });
         int compacted = service.compactAll();
         verify(
             service,

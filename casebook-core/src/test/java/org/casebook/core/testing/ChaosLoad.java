@@ -98,6 +98,32 @@ public final class ChaosLoad {
 
   private ChaosLoad() {}
 
+  /** A check of what a chaos run left (it reads storage, and may throw). */
+  @FunctionalInterface
+  public interface Check<T> {
+    T run() throws Exception;
+  }
+
+  /**
+   * {@code check}'s answer, run again while it fails on storage rather than on an assertion: on a
+   * cluster another test's runner may still be killing RegionServers, and a region of a dead one is
+   * out of reach until the master reassigns it. Tries for up to three minutes, 5 s apart.
+   */
+  public static <T> T afterRecovery(Check<T> check) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+    while (true) {
+      try {
+        return check.run();
+      } catch (java.io.UncheckedIOException | java.io.IOException | StorageException e) {
+        if (Thread.currentThread().isInterrupted() || System.nanoTime() > deadline) {
+          throw e;
+        }
+        System.err.println("chaos: check failed on storage, again in 5 s: " + e);
+        Thread.sleep(5_000);
+      }
+    }
+  }
+
   /**
    * Drops a test's namespaces after a chaos run, in a {@code finally}: a master still busy with the
    * run (a cluster under load answers admin calls late) gets three tries, 5 s apart, and what is

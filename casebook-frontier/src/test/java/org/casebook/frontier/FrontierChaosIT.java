@@ -50,7 +50,8 @@ class FrontierChaosIT {
     String namespace = TestIds.unique("frontier_chaos").replace('-', '_');
     SchemaManager schemas = new SchemaManager(runtime.connection());
     List<TableSpec> tables = FrontierSchema.in(namespace).tables();
-    schemas.ensureAll(tables);
+    // On a cluster another test's runner may be killing the master meanwhile.
+    ChaosLoad.afterRecovery(() -> schemas.ensureAll(tables));
     FrontierLoad.FlowingClock clock = new FrontierLoad.FlowingClock();
     try (Platform platform =
         Platform.builder(runtime, EmbeddedHBase.dataDir()).clock(clock).build()) {

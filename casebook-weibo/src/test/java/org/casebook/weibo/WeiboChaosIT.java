@@ -39,7 +39,8 @@ class WeiboChaosIT {
     String namespace = TestIds.unique("weibo_chaos").replace('-', '_');
     SchemaManager schemas = new SchemaManager(runtime.connection());
     List<TableSpec> tables = WeiboService.schemas(namespace);
-    schemas.ensureAll(tables);
+    // On a cluster another test's runner may be killing the master meanwhile.
+    ChaosLoad.afterRecovery(() -> schemas.ensureAll(tables));
     FeedLoad.SlowClock clock = new FeedLoad.SlowClock();
     try (Platform platform =
         Platform.builder(runtime, EmbeddedHBase.dataDir()).clock(clock).build()) {

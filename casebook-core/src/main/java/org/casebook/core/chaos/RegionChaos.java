@@ -188,22 +188,32 @@ public final class RegionChaos implements AutoCloseable {
 
   /**
    * Waits until no region of the cluster is in transition (a split, merge or move finished), up to
-   * {@code timeout}; false if some still are then.
+   * {@code timeout}; false if some still are then. A master that does not answer (killed, or
+   * starting again) is waited for within the same time; past it, its last error is thrown.
    */
   public static boolean awaitSettled(Connection connection, Duration timeout)
       throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     try (Admin admin = connection.getAdmin()) {
       while (true) {
-        boolean quiet =
-            admin
-                .getClusterMetrics(
-                    java.util.EnumSet.of(
-                        org.apache.hadoop.hbase.ClusterMetrics.Option.REGIONS_IN_TRANSITION))
-                .getRegionStatesInTransition()
-                .isEmpty();
-        if (quiet) {
-          return true;
+        try {
+          boolean quiet =
+              admin
+                  .getClusterMetrics(
+                      java.util.EnumSet.of(
+                          org.apache.hadoop.hbase.ClusterMetrics.Option.REGIONS_IN_TRANSITION))
+                  .getRegionStatesInTransition()
+                  .isEmpty();
+          if (quiet) {
+            return true;
+          }
+        } catch (IOException e) {
+          if (System.nanoTime() > deadline) {
+            throw e;
+          }
+          LOG.info("region chaos: the master does not answer yet, waiting: {}", e.getMessage());
+          Thread.sleep(1000);
+          continue;
         }
         if (System.nanoTime() > deadline) {
           return false;

@@ -216,7 +216,7 @@ public final class ChaosLoad {
     } finally {
       pool.shutdownNow();
     }
-    RegionChaos.awaitSettled(connection, Duration.ofSeconds(60));
+    RegionChaos.awaitSettled(connection, Duration.ofMinutes(3));
     Report report = new Report(events, steps.get(), new TreeMap<>(errors));
     System.out.print(report.summary());
     return report;

@@ -66,8 +66,7 @@ final class ChannelStore {
   }
 
   private static boolean named(Result r) {
-    byte[] id = r.getValue(C, ID);
-    return id != null && id.length > 0;
+    return TableStore.held(r.getValue(C, ID)) != null;
   }
 
   /**
@@ -128,8 +127,8 @@ final class ChannelStore {
   /**
    * Removes the name of {@code c} (if it still names that channel) and marks its number for the
    * background purge, in one row of the global record first, so a crash between leaves a purge that
-   * finds nothing rather than rows nobody purges. The name keeps its row with an empty id: a delete
-   * marker would hide the crawl put again in the same millisecond, its creation held but unread.
+   * finds nothing rather than rows nobody purges. The name's id is cleared, not deleted (see
+   * TableStore.CLEARED): the crawl may be put again at once.
    */
   boolean delete(Channel c, long now) {
     return table.call(
@@ -142,7 +141,7 @@ final class ChannelStore {
           return t.checkAndMutate(
                   CheckAndMutate.newBuilder(row)
                       .ifEquals(C, ID, Bytes.toBytes(c.id()))
-                      .build(new Put(row).addColumn(C, ID, new byte[0])))
+                      .build(new Put(row).addColumn(C, ID, TableStore.CLEARED)))
               .isSuccess();
         });
   }
@@ -179,23 +178,21 @@ final class ChannelStore {
     return FrontierKeys.CHANNEL_NAME.encode("");
   }
 
-  // Active is an empty value, not no cell: a delete marker would hide a SetActive false sent in
-  // the same millisecond after it.
-  private static final byte[] ACTIVE = new byte[0];
-
   boolean active() {
-    byte[] inactive =
-        table.call(
-            "read active",
-            t -> t.get(new Get(globalRow()).addColumn(C, INACTIVE)).getValue(C, INACTIVE));
-    return inactive == null || inactive.length == 0;
+    return TableStore.held(
+            table.call(
+                "read active",
+                t -> t.get(new Get(globalRow()).addColumn(C, INACTIVE)).getValue(C, INACTIVE)))
+        == null;
   }
 
   void setActive(boolean active) {
     table.call(
         "set active",
         t -> {
-          t.put(new Put(globalRow()).addColumn(C, INACTIVE, active ? ACTIVE : new byte[] {1}));
+          t.put(
+              new Put(globalRow())
+                  .addColumn(C, INACTIVE, active ? TableStore.CLEARED : new byte[] {1}));
           return null;
         });
   }

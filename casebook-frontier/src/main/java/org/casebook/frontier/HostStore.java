@@ -322,16 +322,12 @@ final class HostStore {
 
   // ---- PurgeURLs batches (see PurgeBatch)
 
-  // A host without a batch holds an empty value, not no cell: a delete marker hides every put of
-  // its millisecond, even one sent after it, and a purge begins the host's next batch right after
-  // it settled the last one, often within the same millisecond.
-  private static final byte[] NO_BATCH = new byte[0];
-
   /** The purge batch on a host and not yet settled; null when none. */
   byte[] purgeBatch(long channel, byte[] hostId) {
     Get g = new Get(hostRow(channel, hostId)).addColumn(H, PURGE_BATCH);
-    byte[] batch = table.call("read purge batch", t -> t.get(g).getValue(H, PURGE_BATCH));
-    return batch == null || batch.length == 0 ? null : batch;
+    // Settled is CLEARED: a purge begins the host's next batch right after, often in that
+    // millisecond.
+    return TableStore.held(table.call("read purge batch", t -> t.get(g).getValue(H, PURGE_BATCH)));
   }
 
   /** Writes {@code batch} on the host if it exists and holds no batch; answers whether it did. */
@@ -351,7 +347,7 @@ final class HostStore {
   boolean replacePurge(long channel, byte[] hostId, byte[] expected, byte[] batch) {
     byte[] row = hostRow(channel, hostId);
     CheckAndMutate.Builder b = CheckAndMutate.newBuilder(row).ifEquals(H, PURGE_BATCH, expected);
-    Put p = new Put(row).addColumn(H, PURGE_BATCH, batch == null ? NO_BATCH : batch);
+    Put p = new Put(row).addColumn(H, PURGE_BATCH, batch == null ? TableStore.CLEARED : batch);
     return table.check(b.build(p), "arm purge");
   }
 
@@ -390,19 +386,17 @@ final class HostStore {
         new Delete(FrontierKeys.CHANNEL.encode(channel))
             .addColumns(H, FrontierKeys.PURGE_SETTLED.encode(hostId, batchId))
             .addColumns(H, FrontierKeys.PURGE_SETTLED.prefix(hostId));
-    table.call(
-        "forget a settled purge",
-        t -> {
-          t.delete(d);
-          return null;
-        });
+    table.batch(List.of(d), "forget a settled purge");
   }
 
   /** Takes a batch's deletions off the host's counters and removes the batch, if still there. */
   boolean settlePurgeOnHost(long channel, byte[] hostId, byte[] batch, int day, Counts c) {
     byte[] row = hostRow(channel, hostId);
     RowMutations rm =
-        rowMutations(row, increment(row, day, c), new Put(row).addColumn(H, PURGE_BATCH, NO_BATCH));
+        rowMutations(
+            row,
+            increment(row, day, c),
+            new Put(row).addColumn(H, PURGE_BATCH, TableStore.CLEARED));
     return table.check(
         CheckAndMutate.newBuilder(row).ifEquals(H, PURGE_BATCH, batch).build(rm),
         "settle purge on host");
@@ -424,8 +418,7 @@ final class HostStore {
   // ---- settings and keys
 
   /**
-   * Writes the queue key and {@code values}, and clears {@code cleared}: an empty value, read as
-   * none, not a delete marker, which would hide the setting written again in its millisecond.
+   * Writes the queue key and {@code values}, and clears {@code cleared} (see TableStore.CLEARED).
    */
   void setSettings(
       long channel,
@@ -435,7 +428,7 @@ final class HostStore {
       Set<HostSetting> cleared) {
     Put p = new Put(hostRow(channel, hostId)).addColumn(H, KEY, Bytes.toBytes(key));
     values.forEach((s, v) -> p.addColumn(H, qualifier(s), Bytes.toBytes(v)));
-    cleared.forEach(s -> p.addColumn(H, qualifier(s), new byte[0]));
+    cleared.forEach(s -> p.addColumn(H, qualifier(s), TableStore.CLEARED));
     table.batch(List.of(p), "set host settings");
   }
 

@@ -144,7 +144,12 @@ final class Intake {
       // of replaced rows failed) are stored: they are counted and scheduled below all the same,
       // or the counters would miss them for good and their hosts wait for no due time.
       LOG.warn("put: writing to channel {} failed: {}", crawl, e.getMessage());
-      failUnwritten(pending, status);
+      // Before the counters: they count the items that failed.
+      for (Item it : pending) {
+        if (status[it.index()] == null) {
+          status[it.index()] = PutStatus.FAIL;
+        }
+      }
     }
     try {
       // Counters before due times: a host emptied here and refilled by a concurrent put is seen
@@ -172,21 +177,12 @@ final class Intake {
             }
           });
     } catch (CasebookException e) {
+      // Items without an answer fail below.
       LOG.warn("put: scheduling hosts of channel {} failed: {}", crawl, e.getMessage());
-      failUnwritten(pending, status);
     }
     for (int i : indexes) {
       if (status[i] == null) {
         status[i] = PutStatus.FAIL;
-      }
-    }
-  }
-
-  /** Items the write did not get to answer fail (they may be sent again). */
-  private static void failUnwritten(List<Item> pending, PutStatus[] status) {
-    for (Item it : pending) {
-      if (status[it.index()] == null) {
-        status[it.index()] = PutStatus.FAIL;
       }
     }
   }

@@ -29,9 +29,6 @@ import org.casebook.core.key.KeyRange;
  * detection and every change of a URL's state is a check-and-mutate on its version.
  */
 final class KnownStore {
-  /** The priority of a done URL: it has no queued row. */
-  private static final byte[] NO_PRIORITY = new byte[0];
-
   private final TableStore table;
 
   KnownStore(Connection connection, FrontierSchema schema) {
@@ -97,9 +94,9 @@ final class KnownStore {
     } else {
       b = b.ifEquals(K, VERSION, Bytes.toBytes(c.expectedVersion()));
     }
-    // Done is an empty priority, not no cell: a delete marker would hide the priority of a put
-    // queueing the URL again in the same millisecond (the next item of a batch, say).
-    p.addColumn(K, PRIORITY, c.priority() == null ? NO_PRIORITY : Bytes.toBytes(c.priority()));
+    // Done clears the priority (the next item of a batch may queue the URL again at once).
+    p.addColumn(
+        K, PRIORITY, c.priority() == null ? TableStore.CLEARED : Bytes.toBytes(c.priority()));
     return b.build(p);
   }
 

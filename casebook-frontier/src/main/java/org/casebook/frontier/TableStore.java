@@ -158,16 +158,24 @@ final class TableStore {
   }
 
   /**
-   * A number column's value, {@code otherwise} when absent or empty: a column cleared holds an
-   * empty value rather than no cell (a delete marker would hide a write of the same millisecond
-   * after it).
+   * What a cleared column holds: an empty value, not no cell. A delete marker hides every write of
+   * its cells in its millisecond, even one sent after it, so a column cleared and written again at
+   * once (a setting, a purge batch, a priority, a crawl's name) would lose the write.
    */
-  static long longOr(byte[] v, long otherwise) {
-    return v == null || v.length == 0 ? otherwise : Bytes.toLong(v);
+  static final byte[] CLEARED = new byte[0];
+
+  /** A column's value, null when it has none: absent or {@link #CLEARED}. */
+  static byte[] held(byte[] v) {
+    return v == null || v.length == 0 ? null : v;
   }
 
-  /** A number column's value, null when absent or empty (see {@link #longOr}). */
+  /** A number column's value, {@code otherwise} when it has none (see {@link #held}). */
+  static long longOr(byte[] v, long otherwise) {
+    return held(v) == null ? otherwise : Bytes.toLong(v);
+  }
+
+  /** A number column's value, null when it has none (see {@link #held}). */
   static Long longOrNull(byte[] v) {
-    return v == null || v.length == 0 ? null : Bytes.toLong(v);
+    return held(v) == null ? null : Bytes.toLong(v);
   }
 }

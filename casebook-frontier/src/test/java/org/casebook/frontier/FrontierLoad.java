@@ -16,9 +16,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
-import org.casebook.core.ErrorKind;
-import org.casebook.core.StorageException;
+import org.casebook.core.testing.ChaosLoad;
 
 /**
  * A crawl's load through the frontier's Java API and the promises checked after it: workers put
@@ -59,8 +57,8 @@ final class FrontierLoad {
   /** One URL handed out: the call's clock time at its start and end, and its claim. */
   record Given(long startMs, long endMs, long startNanos, long claimMs) {}
 
-  /** Retries of one call of the drain, a second apart: a cluster recovers within two minutes. */
-  private static final int RECOVERY_ATTEMPTS = 120;
+  /** Sends of a drain's acknowledgement before it counts as failing for good. */
+  private static final int ACK_ATTEMPTS = 120;
 
   private final FrontierService frontier;
   private final FlowingClock clock;
@@ -153,16 +151,24 @@ final class FrontierLoad {
    * recovering from the chaos: a call of the drain that fails is made again, and a hand-out that
    * failed moves the clock past the claims it may have taken without answering.
    */
-  void drainAndCheck(String context) {
+  void drainAndCheck(String context) throws Exception {
     clock.advance(3_600_000L);
     List<UrlInfo> drained = new ArrayList<>();
     HandOutRequest request = HandOutRequest.of(crawl, 0, 50).withDelayRequestable(3600);
     for (int empty = 0; empty < 2; ) {
       long startNanos = System.nanoTime();
       long startMs = clock.millis();
+      // A hand-out that failed may have claimed URLs unanswered: the clock passes those claims.
+      boolean[] tried = {false};
       List<UrlInfo> out =
-          whileRecovering(
-              "hand-out", () -> frontier.getUrls(request), () -> clock.advance(7_200_000L));
+          ChaosLoad.afterRecovery(
+              () -> {
+                if (tried[0]) {
+                  clock.advance(7_200_000L);
+                }
+                tried[0] = true;
+                return frontier.getUrls(request);
+              });
       Given g = new Given(startMs, clock.millis(), startNanos, 3_600_000L);
       for (UrlInfo u : out) {
         given.computeIfAbsent(u.url(), k -> Collections.synchronizedList(new ArrayList<>())).add(g);
@@ -213,15 +219,15 @@ final class FrontierLoad {
   }
 
   /** Acknowledges {@code done} as fetched, sending again what failed until every one is taken. */
-  private void acknowledgeUntilTaken(List<UrlItem> done) {
+  private void acknowledgeUntilTaken(List<UrlItem> done) throws Exception {
     List<UrlItem> left = done;
     for (int attempt = 0; !left.isEmpty(); attempt++) {
       if (attempt > 0) {
-        pause();
+        Thread.sleep(1000);
       }
       done.forEach(d -> uncertain.add(d.info().url()));
       List<UrlItem> sent = left;
-      List<PutAck> acks = whileRecovering("acknowledgement", () -> frontier.put(sent), () -> {});
+      List<PutAck> acks = ChaosLoad.afterRecovery(() -> frontier.put(sent));
       long at = System.nanoTime();
       Set<String> failed = new HashSet<>();
       for (PutAck a : acks) {
@@ -233,37 +239,9 @@ final class FrontierLoad {
         }
       }
       left = sent.stream().filter(d -> failed.contains(d.info().url())).toList();
-      if (attempt > RECOVERY_ATTEMPTS) {
+      if (attempt > ACK_ATTEMPTS) {
         throw new AssertionError("acknowledgements still failing: " + failed);
       }
-    }
-  }
-
-  /**
-   * {@code call}'s answer, made again (after {@code beforeRetry}) while it fails on storage for up
-   * to two minutes.
-   */
-  private static <T> T whileRecovering(String what, Supplier<T> call, Runnable beforeRetry) {
-    for (int attempt = 0; ; attempt++) {
-      try {
-        return call.get();
-      } catch (StorageException e) {
-        if (e.kind() == ErrorKind.INTERRUPTED || attempt >= RECOVERY_ATTEMPTS) {
-          throw new AssertionError(what + " still failing after " + attempt + " retries", e);
-        }
-        System.out.println("frontier drain: " + what + " failed, again in a second: " + e);
-        pause();
-        beforeRetry.run();
-      }
-    }
-  }
-
-  private static void pause() {
-    try {
-      Thread.sleep(1000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError("interrupted", e);
     }
   }
 
@@ -271,31 +249,25 @@ final class FrontierLoad {
    * The running counters of the crawl and of each queue equal the known rows stored, once the
    * counter writes left to the settlement are settled.
    */
-  void checkCounters(String context) {
-    try {
-      FrontierCountersIT.awaitSettled(frontier);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError("interrupted", e);
-    }
+  void checkCounters(String context) throws Exception {
+    FrontierCountersIT.awaitSettled(frontier);
     Map<String, long[]> rows = new HashMap<>();
     long[] total = new long[2];
     List<KnownUrl> known =
-        whileRecovering(
-            "listing", () -> frontier.listUrls(crawl, "", 0, 1_000_000, "", false), () -> {});
+        ChaosLoad.afterRecovery(() -> frontier.listUrls(crawl, "", 0, 1_000_000, "", false));
     for (KnownUrl u : known) {
       int done = u.refetchableFromDate() == 0 ? 1 : 0;
       rows.computeIfAbsent(u.info().key(), k -> new long[2])[done]++;
       total[done]++;
     }
-    QueueStats all = whileRecovering("stats", () -> frontier.stats(crawl, ""), () -> {});
+    QueueStats all = ChaosLoad.afterRecovery(() -> frontier.stats(crawl, ""));
     assertThat(new long[] {all.queued(), all.completed()})
         .as("crawl counters (queued, completed) against the rows" + context)
         .containsExactly(total);
     assertThat(all.inFlight()).as("in flight after the drain acknowledged all" + context).isZero();
     for (int h = 0; h < hosts; h++) {
       String host = key(h);
-      QueueStats s = whileRecovering("stats", () -> frontier.stats(crawl, host), () -> {});
+      QueueStats s = ChaosLoad.afterRecovery(() -> frontier.stats(crawl, host));
       long[] r = rows.getOrDefault(key(h), new long[2]);
       assertThat(new long[] {s.queued(), s.completed()})
           .as("counters of " + key(h) + " against its rows" + context)

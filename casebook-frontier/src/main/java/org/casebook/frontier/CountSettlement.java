@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.casebook.core.CasebookException;
@@ -23,6 +24,9 @@ import org.slf4j.LoggerFactory;
  * send that reached a row before adds nothing again; it is sent again in the background, each time
  * through the write gate (a backup sees rows and counters together), until it holds.
  *
+ * <p>So are URL writes whose answers were lost and whose rows could not be read right after: each
+ * is counted once its row tells it was made.
+ *
  * <p>What is still unsettled when the process stops is logged with its deltas, for the operator.
  */
 final class CountSettlement implements AutoCloseable {
@@ -37,14 +41,24 @@ final class CountSettlement implements AutoCloseable {
   record Unsettled(
       long channel, String crawl, int day, Map<HostKey, Counts> hosts, Counts total, long token) {}
 
+  /**
+   * A URL write whose call failed and whose row could not be read right after: its counter deltas
+   * count once its row tells it was made ({@link UrlStatus#made}).
+   */
+  record UnsettledChange(
+      long channel, String crawl, int day, UrlRef url, long version, HostKey host, Counts counts) {}
+
   private final HostStore hosts;
+  private final KnownStore known;
   private final WriteGate writes;
   private final ConcurrentLinkedQueue<Unsettled> queue = new ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<UnsettledChange> changes = new ConcurrentLinkedQueue<>();
   private final AtomicInteger size = new AtomicInteger();
   private volatile ScheduledFuture<?> schedule;
 
-  CountSettlement(HostStore hosts, WriteGate writes) {
+  CountSettlement(HostStore hosts, KnownStore known, WriteGate writes) {
     this.hosts = Objects.requireNonNull(hosts, "hosts is null");
+    this.known = Objects.requireNonNull(known, "known is null");
     this.writes = Objects.requireNonNull(writes, "writes is null");
   }
 
@@ -72,7 +86,18 @@ final class CountSettlement implements AutoCloseable {
     }
   }
 
-  /** Counter writes not yet settled. */
+  void addChange(UnsettledChange c) {
+    changes.add(c);
+    if (size.incrementAndGet() > MAX_UNSETTLED) {
+      UnsettledChange dropped = changes.poll();
+      if (dropped != null) {
+        size.decrementAndGet();
+        LOG.error("frontier: URL write left uncounted, too many unsettled: {}", describe(dropped));
+      }
+    }
+  }
+
+  /** Counter writes and URL writes not yet settled. */
   int unsettled() {
     return size.get();
   }
@@ -82,6 +107,7 @@ final class CountSettlement implements AutoCloseable {
    * stays. A write being sent still counts as unsettled, so none looks settled before it held.
    */
   int settle() {
+    settleChanges();
     List<Unsettled> failed = new ArrayList<>();
     int n = size.get();
     for (int i = 0; i < n; i++) {
@@ -109,6 +135,45 @@ final class CountSettlement implements AutoCloseable {
     return size.get();
   }
 
+  /**
+   * Reads the row of each unsettled URL write: made, its deltas become a counter write; not made,
+   * it is dropped; not readable yet, it stays.
+   */
+  private void settleChanges() {
+    List<UnsettledChange> unread = new ArrayList<>();
+    int n = changes.size();
+    for (int i = 0; i < n; i++) {
+      UnsettledChange c = changes.poll();
+      if (c == null) {
+        break;
+      }
+      UrlStatus now;
+      try {
+        now = known.read(c.channel(), List.of(c.url())).get(0);
+      } catch (CasebookException e) {
+        LOG.debug("frontier: URL write of {} not settled yet: {}", c.crawl(), e.getMessage());
+        unread.add(c);
+        continue;
+      }
+      size.decrementAndGet();
+      if (now == null || !now.made(c.version())) {
+        LOG.info("frontier: a URL write of {} whose answer was lost was not made", c.crawl());
+        continue;
+      }
+      Counts total = new Counts();
+      total.addAll(c.counts());
+      add(
+          new Unsettled(
+              c.channel(),
+              c.crawl(),
+              c.day(),
+              Map.of(c.host(), c.counts()),
+              total,
+              ThreadLocalRandom.current().nextLong()));
+    }
+    changes.addAll(unread);
+  }
+
   private void settleLogged() {
     try {
       settle();
@@ -128,6 +193,22 @@ final class CountSettlement implements AutoCloseable {
     for (Unsettled u : queue) {
       LOG.error("frontier: counter write not settled at stop: {}", describe(u));
     }
+    for (UnsettledChange c : changes) {
+      LOG.error("frontier: URL write not settled at stop: {}", describe(c));
+    }
+  }
+
+  private static String describe(UnsettledChange c) {
+    return "crawl "
+        + c.crawl()
+        + ", day "
+        + c.day()
+        + ", queued "
+        + c.counts().queued
+        + ", completed "
+        + c.counts().completed
+        + ", daily "
+        + c.counts().daily;
   }
 
   private static String describe(Unsettled u) {

@@ -93,6 +93,12 @@ record FrontierSchema(
   /** known (k): when the URL was first stored (ms since the epoch), kept by every later write. */
   static final byte[] CREATED_AT = Bytes.toBytes("t");
 
+  /**
+   * known (k): the versions a row held before its current one, newest first, a few at most: a put
+   * whose answer was lost learns from them whether its write was made before another replaced it.
+   */
+  static final byte[] EARLIER = Bytes.toBytes("e");
+
   // due (d): an empty mark, and the stamp the row's writer replaces
   static final byte[] MARK = Bytes.toBytes("m");
   static final byte[] DUE_FROM = Bytes.toBytes("p");

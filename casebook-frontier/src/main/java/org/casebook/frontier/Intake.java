@@ -338,7 +338,8 @@ final class Intake {
                 it.info(),
                 it.priority(),
                 it.dueMs(),
-                now));
+                now,
+                s == null ? new long[0] : s.earlierAfterReplace()));
         changed.add(it);
         changedFrom.add(s);
       }
@@ -349,9 +350,24 @@ final class Intake {
         Item it = changed.get(i);
         UrlStatus before = changedFrom.get(i);
         if (ok.get(i) == null) {
-          // Made or not, unknown: neither retried (its row may be this put's) nor counted, but
-          // its host scheduled, so that a URL queued by it is not left waiting for no due time.
+          // Made or not, unknown: not retried (its row may be this put's) and counted by the
+          // settlement once its row tells; its host scheduled, so that a URL queued by it is not
+          // left waiting for no due time.
           status[it.index()] = PutStatus.FAIL;
+          Counts c = new Counts();
+          if (before == null) {
+            c.add(Counts.NEW, 1);
+          }
+          transition(c, before, it.priority() != null);
+          settlement.addChange(
+              new CountSettlement.UnsettledChange(
+                  ch.id(),
+                  ch.crawlId(),
+                  Days.of(now),
+                  it.url(),
+                  changes.get(i).version(),
+                  new HostKey(it.hostId()),
+                  c));
           if (it.priority() != null) {
             earliest.merge(new HostKey(it.hostId()), it.dueMs(), Math::min);
           }
@@ -394,9 +410,10 @@ final class Intake {
 
   /**
    * {@code ok} with each change whose call failed settled by reading its row: made if the row holds
-   * the change's version (a random number no other write draws), else not made. A change whose row
-   * cannot be read either stays unknown (null). Without this, a change made while its answer was
-   * lost would be counted by no one: the client's resend finds the URL as it wants it.
+   * the change's version (a random number no other write draws) or held it before its last few
+   * writes, else not made. A change whose row cannot be read either stays unknown (null), for the
+   * settlement. Without this, a change made while its answer was lost would be counted by no one:
+   * the client's resend finds the URL as it wants it.
    */
   private List<Boolean> settle(Channel ch, List<StatusChange> changes, List<Boolean> ok) {
     List<Integer> unknown = new ArrayList<>();
@@ -415,7 +432,7 @@ final class Intake {
       for (int j = 0; j < unknown.size(); j++) {
         UrlStatus s = now.get(j);
         int i = unknown.get(j);
-        settled.set(i, s != null && s.version() == changes.get(i).version());
+        settled.set(i, s != null && s.made(changes.get(i).version()));
       }
     } catch (StorageException e) {
       LOG.warn(

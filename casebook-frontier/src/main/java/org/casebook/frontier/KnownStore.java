@@ -2,6 +2,7 @@ package org.casebook.frontier;
 
 import static org.casebook.frontier.FrontierSchema.CREATED_AT;
 import static org.casebook.frontier.FrontierSchema.DUE_AT;
+import static org.casebook.frontier.FrontierSchema.EARLIER;
 import static org.casebook.frontier.FrontierSchema.INFO;
 import static org.casebook.frontier.FrontierSchema.K;
 import static org.casebook.frontier.FrontierSchema.PRIORITY;
@@ -66,7 +67,27 @@ final class KnownStore {
         r.getValue(K, INFO),
         longOrNull(r.getValue(K, PRIORITY)),
         longOr(r.getValue(K, DUE_AT), 0),
-        longOr(r.getValue(K, CREATED_AT), 0));
+        longOr(r.getValue(K, CREATED_AT), 0),
+        longs(r.getValue(K, EARLIER)));
+  }
+
+  private static long[] longs(byte[] value) {
+    if (value == null) {
+      return new long[0];
+    }
+    long[] out = new long[value.length / Bytes.SIZEOF_LONG];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = Bytes.toLong(value, i * Bytes.SIZEOF_LONG);
+    }
+    return out;
+  }
+
+  private static byte[] bytes(long[] values) {
+    byte[] out = new byte[values.length * Bytes.SIZEOF_LONG];
+    for (int i = 0; i < values.length; i++) {
+      Bytes.putLong(out, i * Bytes.SIZEOF_LONG, values[i]);
+    }
+    return out;
   }
 
   /**
@@ -93,6 +114,7 @@ final class KnownStore {
       p.addColumn(K, CREATED_AT, Bytes.toBytes(c.createdMs()));
     } else {
       b = b.ifEquals(K, VERSION, Bytes.toBytes(c.expectedVersion()));
+      p.addColumn(K, EARLIER, bytes(c.earlier()));
     }
     // Done clears the priority (the next item of a batch may queue the URL again at once).
     p.addColumn(

@@ -4,7 +4,7 @@ package org.casebook.frontier;
  * The write of a URL's known row, made only if it is still at {@code expectedVersion} (null: no row
  * yet): the new version, stored URL and due time, and the priority of its queued row (null: done,
  * the priority removed). {@code createdMs} is written only with a new row: a URL keeps the date it
- * was first stored.
+ * was first stored. {@code earlier} are the versions the row keeps of the writes before it.
  */
 record StatusChange(
     UrlRef url,
@@ -13,4 +13,5 @@ record StatusChange(
     byte[] info,
     Long priority,
     long dueMs,
-    long createdMs) {}
+    long createdMs,
+    long[] earlier) {}

@@ -11,10 +11,10 @@ import org.casebook.core.schema.SplitPoints;
 import org.casebook.core.schema.TableSpec;
 
 /**
- * The feed's tables in one namespace ({@code weibo} unless a benchmark picks its own). Every table
- * leads with the user id, so writes spread by user. None is pre-split: where uids fall is not known
- * when the tables are made, so they grow by HBase's own splits (at cluster scale, create them split
- * at uid quantiles: docs/SCALING.md).
+ * The feed's tables in one namespace ({@code weibo} unless the setting {@code weibo.namespace} or a
+ * benchmark picks its own). Every table leads with the user id, so writes spread by user. None is
+ * pre-split: where uids fall is not known when the tables are made, so they grow by HBase's own
+ * splits (at cluster scale, create them split at uid quantiles: docs/SCALING.md).
  *
  * <p>Compression: Snappy where a timeline is read (posts, inbox, users), ZSTD on the follow graph
  * (terabytes at the seed's scale, read by fan-out, not by a waiting user: 7.7× less disk than

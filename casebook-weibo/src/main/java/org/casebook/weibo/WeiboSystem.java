@@ -10,6 +10,7 @@ import org.casebook.core.RunningSystem;
 import org.casebook.core.SystemContext;
 import org.casebook.core.SystemDescriptor;
 import org.casebook.core.SystemHealth;
+import org.casebook.core.schema.TableSpec;
 import org.casebook.core.settings.Setting;
 import org.casebook.core.settings.SystemSettings;
 import org.casebook.weibo.cli.WeiboCommand;
@@ -25,6 +26,13 @@ import org.slf4j.LoggerFactory;
 public final class WeiboSystem implements CasebookSystem {
   private static final Logger LOG = LoggerFactory.getLogger(WeiboSystem.class);
   private static final long REPAIR_PERIOD_MINUTES = 5;
+
+  /** {@code weibo.namespace}, {@code CASEBOOK_WEIBO_NAMESPACE}. */
+  static final Setting<String> NAMESPACE =
+      Setting.ofNamespace(
+          WeiboSchema.DEFAULT_NAMESPACE,
+          "HBase namespace of the feed's tables (posts, inbox, relations, users), created when"
+              + " missing: a second feed on the same HBase (a test's, say) keeps its own.");
 
   /** {@code weibo.fanout-threshold}, {@code CASEBOOK_WEIBO_FANOUT_THRESHOLD}. */
   static final Setting<Integer> FANOUT_THRESHOLD =
@@ -49,12 +57,19 @@ public final class WeiboSystem implements CasebookSystem {
     return new SystemDescriptor(
         "weibo",
         "Social feed (seed 003): publish, follow, timelines with hybrid fan-out",
+        // Under the default settings; tables(settings) gives another namespace's.
         WeiboService.schemas(WeiboSchema.DEFAULT_NAMESPACE),
         WeiboKeys.ALL,
         WeiboRoutes.ROUTES.specs(),
         List.of(),
         List.of(),
-        List.of(FANOUT_THRESHOLD, BACKFILL_POSTS));
+        List.of(NAMESPACE, FANOUT_THRESHOLD, BACKFILL_POSTS));
+  }
+
+  /** The feed's tables in the set namespace. */
+  @Override
+  public List<TableSpec> tables(SystemSettings settings) {
+    return WeiboService.schemas(settings.get(NAMESPACE));
   }
 
   /** The feed's tuning as the system's settings set it. */
@@ -62,9 +77,9 @@ public final class WeiboSystem implements CasebookSystem {
     return new WeiboConfig(settings.get(FANOUT_THRESHOLD), settings.get(BACKFILL_POSTS));
   }
 
-  /** The service on {@code context}, tuned by its settings. */
+  /** The service on {@code context}, in the namespace and tuned as its settings say. */
   private static WeiboService service(SystemContext context) {
-    return new WeiboService(context, config(context.settings()));
+    return new WeiboService(context, config(context.settings()), context.settings().get(NAMESPACE));
   }
 
   @Override

@@ -20,6 +20,7 @@ class WeiboSystemTest {
     assertThat(declared)
         .extracting(s -> s.key("weibo"), s -> s.environmentVariable("weibo"))
         .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("weibo.namespace", "CASEBOOK_WEIBO_NAMESPACE"),
             org.assertj.core.groups.Tuple.tuple(
                 "weibo.fanout-threshold", "CASEBOOK_WEIBO_FANOUT_THRESHOLD"),
             org.assertj.core.groups.Tuple.tuple(
@@ -45,12 +46,28 @@ class WeiboSystemTest {
   }
 
   @Test
+  void theNamespaceMovesTheTables() {
+    WeiboSystem system = new WeiboSystem();
+    assertThat(system.tables(SystemSettings.defaults("weibo", declared)))
+        .extracting(t -> t.name().getNameAsString())
+        .containsExactly("weibo:posts", "weibo:inbox", "weibo:relations", "weibo:users");
+    SystemSettings moved =
+        SettingSources.none()
+            .withSet(Map.of("weibo.namespace", "feed_b"))
+            .resolve("weibo", declared);
+    assertThat(system.tables(moved))
+        .extracting(t -> t.name().getNameAsString())
+        .containsExactly("feed_b:posts", "feed_b:inbox", "feed_b:relations", "feed_b:users");
+  }
+
+  @Test
   void valuesOutsideTheirRangeAreRefused() {
     for (Map<String, String> bad :
         List.of(
             Map.of("weibo.fanout-threshold", "1"),
             Map.of("weibo.backfill-posts", "10001"),
-            Map.of("weibo.backfill-posts", "many"))) {
+            Map.of("weibo.backfill-posts", "many"),
+            Map.of("weibo.namespace", "weibo-2"))) {
       assertThatThrownBy(() -> SettingSources.none().withSet(bad).resolve("weibo", declared))
           .as(bad.toString())
           .isInstanceOf(InvalidInputException.class);

@@ -43,22 +43,34 @@ final class CountSettlement implements AutoCloseable {
 
   /**
    * A URL write whose call failed and whose row could not be read right after: its counter deltas
-   * count once its row tells it was made ({@link UrlStatus#made}).
+   * count once its row tells it was made ({@link UrlStatus#made}). Made, the queued row it replaced
+   * goes ({@code replacedRow}); not made, the queued row written for it goes ({@code ownRow}),
+   * either null where there is none: otherwise it would be handed out once for no known row.
    */
   record UnsettledChange(
-      long channel, String crawl, int day, UrlRef url, long version, HostKey host, Counts counts) {}
+      long channel,
+      String crawl,
+      int day,
+      UrlRef url,
+      long version,
+      HostKey host,
+      Counts counts,
+      QueueChange.Drop ownRow,
+      QueueChange.Drop replacedRow) {}
 
   private final HostStore hosts;
   private final KnownStore known;
+  private final QueueStore queues;
   private final WriteGate writes;
   private final ConcurrentLinkedQueue<Unsettled> queue = new ConcurrentLinkedQueue<>();
   private final ConcurrentLinkedQueue<UnsettledChange> changes = new ConcurrentLinkedQueue<>();
   private final AtomicInteger size = new AtomicInteger();
   private volatile ScheduledFuture<?> schedule;
 
-  CountSettlement(HostStore hosts, KnownStore known, WriteGate writes) {
+  CountSettlement(HostStore hosts, KnownStore known, QueueStore queues, WriteGate writes) {
     this.hosts = Objects.requireNonNull(hosts, "hosts is null");
     this.known = Objects.requireNonNull(known, "known is null");
+    this.queues = Objects.requireNonNull(queues, "queues is null");
     this.writes = Objects.requireNonNull(writes, "writes is null");
   }
 
@@ -137,7 +149,7 @@ final class CountSettlement implements AutoCloseable {
 
   /**
    * Reads the row of each unsettled URL write: made, its deltas become a counter write; not made,
-   * it is dropped; not readable yet, it stays.
+   * it is forgotten; either way the queued row it leaves behind goes. Not readable yet, it stays.
    */
   private void settleChanges() {
     List<UnsettledChange> unread = new ArrayList<>();
@@ -147,16 +159,21 @@ final class CountSettlement implements AutoCloseable {
       if (c == null) {
         break;
       }
-      UrlStatus now;
-      try {
-        now = known.read(c.channel(), List.of(c.url())).get(0);
+      boolean made;
+      try (WriteGate.Pass pass = writes.enter(Duration.ZERO)) {
+        UrlStatus now = known.read(c.channel(), List.of(c.url())).get(0);
+        made = now != null && now.made(c.version());
+        QueueChange.Drop drop = made ? c.replacedRow() : c.ownRow();
+        if (drop != null) {
+          queues.apply(c.channel(), List.of(drop));
+        }
       } catch (CasebookException e) {
         LOG.debug("frontier: URL write of {} not settled yet: {}", c.crawl(), e.getMessage());
         unread.add(c);
         continue;
       }
       size.decrementAndGet();
-      if (now == null || !now.made(c.version())) {
+      if (!made) {
         LOG.info("frontier: a URL write of {} whose answer was lost was not made", c.crawl());
         continue;
       }

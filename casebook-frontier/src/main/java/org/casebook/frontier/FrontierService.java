@@ -59,7 +59,8 @@ public final class FrontierService {
     Schedule schedule = new Schedule(stores.hosts(), stores.due());
     // Owned before its scheduler, so the scheduler stops first and the last try runs alone.
     this.settlement =
-        context.own(new CountSettlement(stores.hosts(), stores.known(), context.writes()));
+        context.own(
+            new CountSettlement(stores.hosts(), stores.known(), stores.queues(), context.writes()));
     settlement.startOn(context.background("count-settlement"));
     this.intake = new Intake(stores, channels, schedule, clock, settlement);
     this.handout = new Handout(stores, schedule, clock, context.sideWork());

@@ -367,7 +367,9 @@ final class Intake {
                   it.url(),
                   changes.get(i).version(),
                   new HostKey(it.hostId()),
-                  c));
+                  c,
+                  it.priority() == null ? null : it.drop(it.priority(), changes.get(i).version()),
+                  replacedRow(it, before)));
           if (it.priority() != null) {
             earliest.merge(new HostKey(it.hostId()), it.dueMs(), Math::min);
           }
@@ -392,10 +394,9 @@ final class Intake {
           c.add(Counts.NEW, 1);
         }
         transition(c, before, it.priority() != null);
-        if (before != null
-            && before.queued()
-            && (it.priority() == null || before.priority().longValue() != it.priority())) {
-          drops.add(it.drop(before.priority(), before.version()));
+        QueueChange.Drop replaced = replacedRow(it, before);
+        if (replaced != null) {
+          drops.add(replaced);
         }
         if (it.priority() != null) {
           earliest.merge(host, it.dueMs(), Math::min);
@@ -406,6 +407,16 @@ final class Intake {
     for (Item it : pending) {
       status[it.index()] = PutStatus.FAIL;
     }
+  }
+
+  /** The queued row {@code it} leaves behind when it replaces {@code before}; null if none. */
+  private static QueueChange.Drop replacedRow(Item it, UrlStatus before) {
+    if (before != null
+        && before.queued()
+        && (it.priority() == null || before.priority().longValue() != it.priority())) {
+      return it.drop(before.priority(), before.version());
+    }
+    return null;
   }
 
   /**

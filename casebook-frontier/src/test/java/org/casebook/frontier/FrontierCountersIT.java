@@ -88,13 +88,14 @@ class FrontierCountersIT {
   }
 
   /**
-   * Fails the answer of the next check-and-mutates on {@link #table}, after applying them; with
-   * {@link #readsFailAfterLoss}, every read of the table fails from the first answer lost on, until
-   * {@link #readsFailing} is cleared.
+   * Fails the answer of the next check-and-mutates on {@link #table}, after applying them (or,
+   * {@link #failBefore}, before); with {@link #readsFailAfterLoss}, every read of the table fails
+   * from the first answer lost on, until {@link #readsFailing} is cleared.
    */
   public static final class WriteAnswerFaults implements RegionCoprocessor, RegionObserver {
     static volatile TableName table;
     static final AtomicInteger failAfter = new AtomicInteger();
+    static final AtomicInteger failBefore = new AtomicInteger();
     static final AtomicInteger failed = new AtomicInteger();
     static volatile boolean readsFailAfterLoss;
     static volatile boolean readsFailing;
@@ -111,6 +112,21 @@ class FrontierCountersIT {
     @Override
     public Optional<RegionObserver> getRegionObserver() {
       return Optional.of(this);
+    }
+
+    @Override
+    public CheckAndMutateResult preCheckAndMutate(
+        ObserverContext<RegionCoprocessorEnvironment> c,
+        CheckAndMutate checkAndMutate,
+        CheckAndMutateResult result)
+        throws IOException {
+      if (c.getEnvironment().getRegionInfo().getTable().equals(table)
+          && failBefore.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+        failed.incrementAndGet();
+        readsFailing = readsFailAfterLoss;
+        throw new DoNotRetryIOException("URL write refused, not applied");
+      }
+      return result;
     }
 
     @Override
@@ -136,6 +152,7 @@ class FrontierCountersIT {
     CounterFaults.failAfter.set(0);
     CounterFaults.failed.set(0);
     WriteAnswerFaults.failAfter.set(0);
+    WriteAnswerFaults.failBefore.set(0);
     WriteAnswerFaults.failed.set(0);
     WriteAnswerFaults.readsFailAfterLoss = false;
     WriteAnswerFaults.readsFailing = false;
@@ -257,17 +274,7 @@ class FrontierCountersIT {
   @Test
   void urlWritesMadeWhileTheirAnswersAndRowsWereOutOfReachAreCountedLater(HBaseRuntime runtime)
       throws Exception {
-    // Over RPC, with few retries: a read refused in process goes through the region server's retry
-    // budget (minutes) instead of failing at once.
-    Configuration conf = runtime.configuration();
-    String zk =
-        conf.get(HConstants.ZOOKEEPER_QUORUM)
-            + ":"
-            + conf.get(HConstants.ZOOKEEPER_CLIENT_PORT, "2181");
-    try (HBaseRuntime overRpc =
-            HBaseRuntime.start(
-                RuntimeSettings.cluster(zk)
-                    .withOverrides(Map.of(HConstants.HBASE_CLIENT_RETRIES_NUMBER, "2")));
+    try (HBaseRuntime overRpc = overRpc(runtime);
         Platform p = Platform.create(overRpc, EmbeddedHBase.dataDir())) {
       FrontierService s = frontier(runtime, p);
       assertThat(s.put(discovered("c", 0, 4))).allMatch(a -> a.status() == PutStatus.OK);
@@ -292,6 +299,48 @@ class FrontierCountersIT {
       assertThat(s.stats("c", "a.example").completed()).isEqualTo(4);
       assertThat(s.stats("c", "a.example").queued()).isZero();
     }
+  }
+
+  /**
+   * A URL write refused before it was applied, whose row could not be read right after either: once
+   * the settlement reads the row, the queued row written for it goes, and it is counted nowhere.
+   * Before, that queued row stayed and was handed out once for a URL never stored.
+   */
+  @Test
+  void aUrlWriteNotMadeLeavesNoQueuedRowOnceSettled(HBaseRuntime runtime) throws Exception {
+    try (HBaseRuntime overRpc = overRpc(runtime);
+        Platform p = Platform.create(overRpc, EmbeddedHBase.dataDir())) {
+      FrontierService s = frontier(runtime, p);
+      s.createChannel("c", ChannelKind.FIFO, 0);
+      WriteAnswerFaults.readsFailAfterLoss = true;
+      WriteAnswerFaults.failBefore.set(1);
+      List<PutAck> answered = s.put(discovered("c", 0, 3));
+      assertThat(WriteAnswerFaults.failed.get()).as("writes refused").isEqualTo(1);
+      assertThat(answered).filteredOn(a -> a.status() == PutStatus.OK).hasSize(2);
+      assertThat(s.unsettledCounterWrites()).as("left to the settlement").isPositive();
+
+      WriteAnswerFaults.readsFailing = false;
+      awaitSettled(s);
+      assertThat(s.stats("c", "").queued()).isEqualTo(2);
+      assertThat(s.getUrls(HandOutRequest.of("c", 0, 10)))
+          .as("only the URLs stored are handed out")
+          .hasSize(2);
+    }
+  }
+
+  /**
+   * A runtime on the test's HBase over RPC, with few retries: a read refused in process goes
+   * through the client's whole retry budget (minutes) instead of failing at once.
+   */
+  private static HBaseRuntime overRpc(HBaseRuntime runtime) {
+    Configuration conf = runtime.configuration();
+    String zk =
+        conf.get(HConstants.ZOOKEEPER_QUORUM)
+            + ":"
+            + conf.get(HConstants.ZOOKEEPER_CLIENT_PORT, "2181");
+    return HBaseRuntime.start(
+        RuntimeSettings.cluster(zk)
+            .withOverrides(Map.of(HConstants.HBASE_CLIENT_RETRIES_NUMBER, "2")));
   }
 
   static void awaitSettled(FrontierService s) throws InterruptedException {

@@ -108,8 +108,13 @@ final class FrontierFixture implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
-    channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-    platform.close();
+  public void close() {
+    try {
+      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      platform.close();
+    }
   }
 }

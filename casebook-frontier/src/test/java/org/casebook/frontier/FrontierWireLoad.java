@@ -53,11 +53,15 @@ import org.casebook.frontier.FrontierLoad.Given;
  */
 final class FrontierWireLoad implements AutoCloseable {
   /** Statuses that leave a call in doubt; any other but OK, to a good request, is a defect. */
-  static final Set<Status.Code> IN_DOUBT =
+  private static final Set<Status.Code> IN_DOUBT =
       Set.of(Status.Code.UNAVAILABLE, Status.Code.DEADLINE_EXCEEDED);
 
-  /** Each call's deadline: a call still running then ends DEADLINE_EXCEEDED, in doubt. */
-  private static final long CALL_SECONDS = 60;
+  /**
+   * Each call's deadline: a call still running then ends DEADLINE_EXCEEDED, in doubt, and its work
+   * may still be landing. Long next to the server's own HBase requests (10 s deadlines on a
+   * cluster), so an abandoned put is rare and has long finished when the drain begins.
+   */
+  private static final long CALL_SECONDS = 120;
 
   /** Sends of a drain's acknowledgement before it counts as failing for good. */
   private static final int ACK_ATTEMPTS = 120;
@@ -562,9 +566,7 @@ final class FrontierWireLoad implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
-    for (Client c : clients) {
-      c.channel().shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-    }
+  public void close() {
+    clients.forEach(c -> c.channel().shutdownNow());
   }
 }

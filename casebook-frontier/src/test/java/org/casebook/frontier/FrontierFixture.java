@@ -9,9 +9,11 @@ import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.casebook.core.HBaseRuntime;
 import org.casebook.core.Platform;
@@ -32,17 +34,29 @@ final class FrontierFixture implements AutoCloseable {
   final URLFrontierGrpc.URLFrontierBlockingStub blocking;
   final URLFrontierGrpc.URLFrontierStub async;
   final int port;
+  private final RunningSystem running;
 
   FrontierFixture(HBaseRuntime runtime) {
+    this(runtime, Clock.systemUTC(), Map.of());
+  }
+
+  /**
+   * The system on {@code clock}, with {@code settings} ({@code frontier.namespace} → its tables'
+   * namespace …) set as by {@code --set}.
+   */
+  FrontierFixture(HBaseRuntime runtime, Clock clock, Map<String, String> settings) {
     FrontierSystem system = new FrontierSystem();
     SystemDescriptor descriptor = system.descriptor();
-    new SchemaManager(runtime.connection()).ensureAll(descriptor.tables());
     platform =
-        Platform.builder(runtime, EmbeddedHBase.dataDir()).port("--frontier-port", 0).build();
-    SystemContext context = platform.contextFor(descriptor);
-    RunningSystem running = context.own(system.start(context));
+        Platform.builder(runtime, EmbeddedHBase.dataDir())
+            .clock(clock)
+            .port("--frontier-port", 0)
+            .build();
+    SystemContext context = platform.contextFor(descriptor, settings);
+    new SchemaManager(runtime.connection()).ensureAll(system.tables(context.settings()));
+    running = context.own(system.start(context));
     port = platform.listeners(descriptor.name()).get(0).address().getPort();
-    service = new FrontierService(context);
+    service = new FrontierService(context, context.settings().get(FrontierSystem.NAMESPACE));
     channel = ManagedChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
     blocking = URLFrontierGrpc.newBlockingStub(channel);
     async = URLFrontierGrpc.newStub(channel);
@@ -69,6 +83,14 @@ final class FrontierFixture implements AutoCloseable {
         .build();
   }
 
+  /**
+   * Counter writes of the served system's puts still being settled in the background (its health
+   * says how many): the counters lag the rows until none is left.
+   */
+  int unsettledCounterWrites() {
+    return ((Number) running.health().details().get("unsettledCounterWrites")).intValue();
+  }
+
   /** PutURLs over gRPC: every acknowledgement, after the stream completed. */
   List<AckMessage> put(URLItem... items) {
     return PutStreams.putAll(async, items);
@@ -86,8 +108,13 @@ final class FrontierFixture implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
-    channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-    platform.close();
+  public void close() {
+    try {
+      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      platform.close();
+    }
   }
 }

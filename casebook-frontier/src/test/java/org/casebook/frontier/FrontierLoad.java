@@ -191,6 +191,16 @@ final class FrontierLoad {
     }
     assertThat(lost).as("queued URLs never handed out again" + context).isEmpty();
 
+    checkHandOuts(given, ackedAtNanos, context);
+    checkCounters(context);
+  }
+
+  /**
+   * No URL of {@code given} (its hand-outs) was handed out again within a claim, nor after its
+   * acknowledgement as fetched returned OK ({@code ackedAtNanos}).
+   */
+  static void checkHandOuts(
+      Map<String, List<Given>> given, Map<String, Long> ackedAtNanos, String context) {
     List<String> twice = new ArrayList<>();
     List<String> afterAck = new ArrayList<>();
     given.forEach(
@@ -214,8 +224,6 @@ final class FrontierLoad {
         });
     assertThat(twice).as("handed out again within a claim" + context).isEmpty();
     assertThat(afterAck).as("handed out after acknowledged as fetched" + context).isEmpty();
-
-    checkCounters(context);
   }
 
   /** Acknowledges {@code done} as fetched, sending again what failed until every one is taken. */

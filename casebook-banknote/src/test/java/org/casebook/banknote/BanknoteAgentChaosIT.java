@@ -96,11 +96,13 @@ class BanknoteAgentChaosIT {
     BanknoteSchema schema = BanknoteSchema.in(namespace);
     List<Station> stations = new ArrayList<>();
     try (ServedSystem served =
-        ServedSystem.start(
-            runtime,
-            new BanknoteSystem(),
-            AccessRule.token(TOKEN),
-            Map.of("banknote.namespace", namespace))) {
+        ChaosLoad.afterRecovery(
+            () ->
+                ServedSystem.start(
+                    runtime,
+                    new BanknoteSystem(),
+                    AccessRule.token(TOKEN),
+                    Map.of("banknote.namespace", namespace)))) {
       for (int a = 0; a < AGENTS; a++) {
         int agent = a;
         List<BanknoteGenerator.GeneratedFile> own = new ArrayList<>();

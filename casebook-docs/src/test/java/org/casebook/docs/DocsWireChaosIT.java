@@ -139,8 +139,13 @@ class DocsWireChaosIT {
     String host = TestIds.unique("wire") + ".example.com";
     Ledger ledger = new Ledger();
     try (ServedSystem served =
-        ServedSystem.start(
-            runtime, new DocsSystem(), AccessRule.open(), Map.of("docs.namespace", namespace))) {
+        ChaosLoad.afterRecovery(
+            () ->
+                ServedSystem.start(
+                    runtime,
+                    new DocsSystem(),
+                    AccessRule.open(),
+                    Map.of("docs.namespace", namespace)))) {
       String base = served.url("/api/docs/");
       List<DocLedger> docs = new ArrayList<>();
       for (int d = 0; d < DOCS; d++) {

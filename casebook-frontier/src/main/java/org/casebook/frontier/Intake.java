@@ -285,127 +285,184 @@ final class Intake {
     // The queued row an item wrote before its known row's write failed.
     Map<Integer, QueueChange.Drop> ownRows = new HashMap<>();
     for (int round = 0; round < MAX_ROUNDS && !pending.isEmpty(); round++) {
-      // One write per known row per round: a URL twice in a batch waits for the next round.
-      Map<UrlRef, Item> thisRound = new LinkedHashMap<>();
-      List<Item> later = new ArrayList<>();
-      for (Item it : pending) {
-        if (thisRound.putIfAbsent(it.url(), it) != null) {
-          later.add(it);
-        }
+      try {
+        pending = writeRound(ch, pending, status, counts, earliest, now, drops, ownRows);
+      } catch (CasebookException e) {
+        leaveRows(ch, now, ownRows.values());
+        throw e;
       }
-      List<Item> batch = new ArrayList<>(thisRound.values());
-      List<UrlStatus> read = stores.known().read(ch.id(), List.copyOf(thisRound.keySet()));
-      List<QueueChange> urlWrites = new ArrayList<>();
-      List<StatusChange> changes = new ArrayList<>();
-      List<Item> changed = new ArrayList<>();
-      List<UrlStatus> changedFrom = new ArrayList<>();
-      for (int i = 0; i < batch.size(); i++) {
-        Item it = batch.get(i);
-        UrlStatus s = read.get(i);
-        Counts c = counts.computeIfAbsent(new HostKey(it.hostId()), h -> new Counts());
-        if (it.discovered() && s != null) {
-          c.add(Counts.PUT, 1);
-          c.add(Counts.DUPLICATE, 1);
-          status[it.index()] = PutStatus.SKIPPED;
-          QueueChange.Drop own = ownRows.remove(it.index());
-          if (own != null) {
-            // Lost a race with another put of the same URL: drop the queued row it wrote, unless
-            // the winner's has the same key, which then gets the winner's content back.
-            if (s.queued() && s.priority().longValue() == own.priority()) {
-              urlWrites.add(
-                  new QueueChange.Enqueue(
-                      it.hostId(),
-                      own.priority(),
-                      it.url().urlId(),
-                      s.info(),
-                      s.version(),
-                      s.dueMs()));
-            } else {
-              drops.add(own);
-            }
+    }
+    for (Item it : pending) {
+      status[it.index()] = PutStatus.FAIL;
+    }
+    // Items that never got their known write: their queued rows go.
+    for (Item it : pending) {
+      QueueChange.Drop own = ownRows.remove(it.index());
+      if (own != null) {
+        drops.add(own);
+      }
+    }
+  }
+
+  /** One round of {@link #writeRounds}: answers the items to try again. */
+  private List<Item> writeRound(
+      Channel ch,
+      List<Item> pending,
+      PutStatus[] status,
+      Map<HostKey, Counts> counts,
+      Map<HostKey, Long> earliest,
+      long now,
+      List<QueueChange> drops,
+      Map<Integer, QueueChange.Drop> ownRows) {
+    // One write per known row per round: a URL twice in a batch waits for the next round.
+    Map<UrlRef, Item> thisRound = new LinkedHashMap<>();
+    List<Item> later = new ArrayList<>();
+    for (Item it : pending) {
+      if (thisRound.putIfAbsent(it.url(), it) != null) {
+        later.add(it);
+      }
+    }
+    List<Item> batch = new ArrayList<>(thisRound.values());
+    List<UrlStatus> read = stores.known().read(ch.id(), List.copyOf(thisRound.keySet()));
+    List<QueueChange> urlWrites = new ArrayList<>();
+    List<StatusChange> changes = new ArrayList<>();
+    List<Item> changed = new ArrayList<>();
+    List<UrlStatus> changedFrom = new ArrayList<>();
+    for (int i = 0; i < batch.size(); i++) {
+      Item it = batch.get(i);
+      UrlStatus s = read.get(i);
+      Counts c = counts.computeIfAbsent(new HostKey(it.hostId()), h -> new Counts());
+      if (it.discovered() && s != null) {
+        c.add(Counts.PUT, 1);
+        c.add(Counts.DUPLICATE, 1);
+        status[it.index()] = PutStatus.SKIPPED;
+        QueueChange.Drop own = ownRows.remove(it.index());
+        if (own != null) {
+          // Lost a race with another put of the same URL: drop the queued row it wrote, unless
+          // the winner's has the same key, which then gets the winner's content back.
+          if (s.queued() && s.priority().longValue() == own.priority()) {
+            urlWrites.add(
+                new QueueChange.Enqueue(
+                    it.hostId(),
+                    own.priority(),
+                    it.url().urlId(),
+                    s.info(),
+                    s.version(),
+                    s.dueMs()));
+          } else {
+            drops.add(own);
           }
-          continue;
         }
-        long version = ThreadLocalRandom.current().nextLong();
-        if (it.priority() != null) {
-          urlWrites.add(it.enqueue(version));
-        }
-        changes.add(
-            new StatusChange(
-                it.url(),
-                s == null ? null : s.version(),
-                version,
-                it.info(),
-                it.priority(),
-                it.dueMs(),
-                now,
-                s == null ? new long[0] : s.earlierAfterReplace()));
-        changed.add(it);
-        changedFrom.add(s);
+        continue;
       }
+      long version = ThreadLocalRandom.current().nextLong();
+      if (it.priority() != null) {
+        urlWrites.add(it.enqueue(version));
+      }
+      changes.add(
+          new StatusChange(
+              it.url(),
+              s == null ? null : s.version(),
+              version,
+              it.info(),
+              it.priority(),
+              it.dueMs(),
+              now,
+              s == null ? new long[0] : s.earlierAfterReplace()));
+      changed.add(it);
+      changedFrom.add(s);
+    }
+    try {
       stores.queues().apply(ch.id(), urlWrites);
-      List<Boolean> ok = settle(ch, changes, stores.known().change(ch.id(), changes));
-      List<Item> retry = new ArrayList<>(later);
+    } catch (CasebookException e) {
+      // Some queued rows may be stored, for known writes never sent: they go (see writeRounds).
       for (int i = 0; i < changed.size(); i++) {
         Item it = changed.get(i);
-        UrlStatus before = changedFrom.get(i);
-        if (ok.get(i) == null) {
-          // Made or not, unknown: not retried (its row may be this put's) and counted by the
-          // settlement once its row tells; its host scheduled, so that a URL queued by it is not
-          // left waiting for no due time.
-          status[it.index()] = PutStatus.FAIL;
-          Counts c = new Counts();
-          if (before == null) {
-            c.add(Counts.NEW, 1);
-          }
-          transition(c, before, it.priority() != null);
-          settlement.addChange(
-              new CountSettlement.UnsettledChange(
-                  ch.id(),
-                  ch.crawlId(),
-                  Days.of(now),
-                  it.url(),
-                  changes.get(i).version(),
-                  new HostKey(it.hostId()),
-                  c,
-                  it.priority() == null ? null : it.drop(it.priority(), changes.get(i).version()),
-                  replacedRow(it, before)));
-          if (it.priority() != null) {
-            earliest.merge(new HostKey(it.hostId()), it.dueMs(), Math::min);
-          }
-          continue;
+        if (it.priority() != null) {
+          ownRows.put(it.index(), it.drop(it.priority(), changes.get(i).version()));
         }
-        if (!ok.get(i)) {
-          if (it.priority() != null) {
-            ownRows.put(it.index(), it.drop(it.priority(), changes.get(i).version()));
-          }
-          retry.add(it);
-          continue;
-        }
-        ownRows.remove(it.index());
-        status[it.index()] = PutStatus.OK;
-        HostKey host = new HostKey(it.hostId());
-        Counts c = counts.computeIfAbsent(host, h -> new Counts());
-        c.add(Counts.PUT, 1);
-        if (!it.discovered()) {
-          c.add(Counts.ACK, 1);
-        }
+      }
+      throw e;
+    }
+    List<Boolean> ok = settle(ch, changes, stores.known().change(ch.id(), changes));
+    List<Item> retry = new ArrayList<>(later);
+    for (int i = 0; i < changed.size(); i++) {
+      Item it = changed.get(i);
+      UrlStatus before = changedFrom.get(i);
+      if (ok.get(i) == null) {
+        // Made or not, unknown: not retried (its row may be this put's) and counted by the
+        // settlement once its row tells; its host scheduled, so that a URL queued by it is not
+        // left waiting for no due time.
+        status[it.index()] = PutStatus.FAIL;
+        Counts c = new Counts();
         if (before == null) {
           c.add(Counts.NEW, 1);
         }
         transition(c, before, it.priority() != null);
-        QueueChange.Drop replaced = replacedRow(it, before);
-        if (replaced != null) {
-          drops.add(replaced);
-        }
+        settlement.addChange(
+            new CountSettlement.UnsettledChange(
+                ch.id(),
+                ch.crawlId(),
+                Days.of(now),
+                it.url(),
+                changes.get(i).version(),
+                new HostKey(it.hostId()),
+                c,
+                it.priority() == null ? null : it.drop(it.priority(), changes.get(i).version()),
+                replacedRow(it, before)));
         if (it.priority() != null) {
-          earliest.merge(host, it.dueMs(), Math::min);
+          earliest.merge(new HostKey(it.hostId()), it.dueMs(), Math::min);
         }
+        continue;
       }
-      pending = retry;
+      if (!ok.get(i)) {
+        if (it.priority() != null) {
+          ownRows.put(it.index(), it.drop(it.priority(), changes.get(i).version()));
+        }
+        retry.add(it);
+        continue;
+      }
+      ownRows.remove(it.index());
+      status[it.index()] = PutStatus.OK;
+      HostKey host = new HostKey(it.hostId());
+      Counts c = counts.computeIfAbsent(host, h -> new Counts());
+      c.add(Counts.PUT, 1);
+      if (!it.discovered()) {
+        c.add(Counts.ACK, 1);
+      }
+      if (before == null) {
+        c.add(Counts.NEW, 1);
+      }
+      transition(c, before, it.priority() != null);
+      QueueChange.Drop replaced = replacedRow(it, before);
+      if (replaced != null) {
+        drops.add(replaced);
+      }
+      if (it.priority() != null) {
+        earliest.merge(host, it.dueMs(), Math::min);
+      }
     }
-    for (Item it : pending) {
-      status[it.index()] = PutStatus.FAIL;
+    return retry;
+  }
+
+  /**
+   * Queued rows written for known writes not made (a round cut short): the settlement drops each
+   * once its known row tells the write was not made, else it would be handed out once for a URL
+   * never stored.
+   */
+  private void leaveRows(Channel ch, long now, java.util.Collection<QueueChange.Drop> rows) {
+    for (QueueChange.Drop d : rows) {
+      settlement.addChange(
+          new CountSettlement.UnsettledChange(
+              ch.id(),
+              ch.crawlId(),
+              Days.of(now),
+              new UrlRef(d.hostId(), d.urlId()),
+              d.version(),
+              new HostKey(d.hostId()),
+              new Counts(),
+              d,
+              null));
     }
   }
 

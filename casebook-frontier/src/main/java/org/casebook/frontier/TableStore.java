@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
+import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.CheckAndMutateResult;
@@ -22,12 +23,16 @@ import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.casebook.core.StorageException;
 import org.casebook.core.key.KeyRange;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One table of the frontier as its store uses it: calls, batches, check-and-mutates and range
  * deletes, with every IOException a {@link StorageException}. Each store owns one.
  */
 final class TableStore {
+  private static final Logger LOG = LoggerFactory.getLogger(TableStore.class);
+
   /** Rows per delete batch when a queue or a channel is purged. */
   private static final int DELETE_BATCH = 1000;
 
@@ -108,8 +113,13 @@ final class TableStore {
       throw StorageException.interrupted(what, e);
     } catch (RetriesExhaustedWithDetailsException e) {
       // Answers of the others are in results; the failed ones are what is uncertain.
-    } catch (IOException e) {
+    } catch (DoNotRetryIOException e) {
       throw storage(what, e);
+    } catch (IOException e) {
+      // The batch's time ran out with answers still out (a region moving, its server dead): those
+      // are uncertain as above, and the answers received stand. Thrown, the writes made among them
+      // would be counted by no one.
+      LOG.debug("{}: answers still out: {}", what, e.toString());
     }
     List<Boolean> out = new ArrayList<>(results.length);
     for (Object r : results) {

@@ -19,6 +19,7 @@ import org.apache.hadoop.hbase.client.CheckAndMutateResult;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Increment;
 import org.apache.hadoop.hbase.client.Mutation;
+import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.coprocessor.ObserverContext;
 import org.apache.hadoop.hbase.coprocessor.RegionCoprocessor;
@@ -89,14 +90,17 @@ class FrontierCountersIT {
 
   /**
    * Fails the answer of the next check-and-mutates on {@link #table}, after applying them (or,
-   * {@link #failBefore}, before); with {@link #readsFailAfterLoss}, every read of the table fails
-   * from the first answer lost on, until {@link #readsFailing} is cleared.
+   * {@link #failBefore}, before; or holds the answer {@link #answerDelayMillis}, {@link
+   * #slowAnswers}); with {@link #readsFailAfterLoss}, every read of the table fails from the first
+   * answer lost on, until {@link #readsFailing} is cleared.
    */
   public static final class WriteAnswerFaults implements RegionCoprocessor, RegionObserver {
     static volatile TableName table;
     static final AtomicInteger failAfter = new AtomicInteger();
     static final AtomicInteger failBefore = new AtomicInteger();
     static final AtomicInteger failed = new AtomicInteger();
+    static final AtomicInteger slowAnswers = new AtomicInteger();
+    static volatile long answerDelayMillis;
     static volatile boolean readsFailAfterLoss;
     static volatile boolean readsFailing;
 
@@ -137,6 +141,16 @@ class FrontierCountersIT {
         throws IOException {
       if (c.getEnvironment().getRegionInfo().getTable().equals(table)
           && result.isSuccess()
+          && slowAnswers.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+        try {
+          Thread.sleep(answerDelayMillis);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new java.io.InterruptedIOException("answer delay interrupted");
+        }
+      }
+      if (c.getEnvironment().getRegionInfo().getTable().equals(table)
+          && result.isSuccess()
           && failAfter.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
         failed.incrementAndGet();
         readsFailing = readsFailAfterLoss;
@@ -146,13 +160,38 @@ class FrontierCountersIT {
     }
   }
 
+  /** Fails the answer of the next batches of Puts on {@link #table}, after applying them. */
+  public static final class QueueWriteFaults implements RegionCoprocessor, RegionObserver {
+    static volatile TableName table;
+    static final AtomicInteger failAfter = new AtomicInteger();
+
+    @Override
+    public Optional<RegionObserver> getRegionObserver() {
+      return Optional.of(this);
+    }
+
+    @Override
+    public void postBatchMutate(
+        ObserverContext<RegionCoprocessorEnvironment> c, MiniBatchOperationInProgress<Mutation> b)
+        throws IOException {
+      if (c.getEnvironment().getRegionInfo().getTable().equals(table)
+          && b.size() > 0
+          && b.getOperation(0) instanceof Put
+          && failAfter.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+        throw new DoNotRetryIOException("queued rows stored, their answer lost");
+      }
+    }
+  }
+
   @AfterEach
   void noFaults() {
+    QueueWriteFaults.failAfter.set(0);
     CounterFaults.failBefore.set(0);
     CounterFaults.failAfter.set(0);
     CounterFaults.failed.set(0);
     WriteAnswerFaults.failAfter.set(0);
     WriteAnswerFaults.failBefore.set(0);
+    WriteAnswerFaults.slowAnswers.set(0);
     WriteAnswerFaults.failed.set(0);
     WriteAnswerFaults.readsFailAfterLoss = false;
     WriteAnswerFaults.readsFailing = false;
@@ -178,6 +217,14 @@ class FrontierCountersIT {
               .build());
     }
     WriteAnswerFaults.table = known;
+    TableName urls = FrontierSchema.in(ns).urls();
+    try (Admin admin = runtime.connection().getAdmin()) {
+      admin.modifyTable(
+          TableDescriptorBuilder.newBuilder(admin.getDescriptor(urls))
+              .setCoprocessor(QueueWriteFaults.class.getName())
+              .build());
+    }
+    QueueWriteFaults.table = urls;
     return s;
   }
 
@@ -329,10 +376,68 @@ class FrontierCountersIT {
   }
 
   /**
+   * The defect a 10-minute kit run found: a batch of URL writes whose time ran out with an answer
+   * still out failed as a whole, so the writes made in it were counted by no one (the crawl's
+   * counters one acknowledgement short).
+   */
+  @Test
+  void urlWritesOfABatchWhoseTimeRanOutAreCountedOnce(HBaseRuntime runtime) throws Exception {
+    try (HBaseRuntime overRpc =
+            overRpc(runtime, Map.of(HConstants.HBASE_CLIENT_OPERATION_TIMEOUT, "1500"));
+        Platform p = Platform.create(overRpc, EmbeddedHBase.dataDir())) {
+      FrontierService s = frontier(runtime, p);
+      assertThat(s.put(discovered("c", 0, 4))).allMatch(a -> a.status() == PutStatus.OK);
+      List<UrlItem> acks = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        acks.add(UrlItem.known(UrlInfo.of("http://a.example/" + i, "c").withKey("a.example"), 0));
+      }
+      WriteAnswerFaults.answerDelayMillis = 4_000;
+      WriteAnswerFaults.slowAnswers.set(1);
+      s.put(acks);
+      assertThat(WriteAnswerFaults.slowAnswers.get()).as("an answer held").isZero();
+      awaitSettled(s);
+      // The client sends again what did not answer OK: done already, counted nowhere twice.
+      assertThat(s.put(acks)).allMatch(a -> a.status() == PutStatus.OK);
+      awaitSettled(s);
+      assertThat(s.stats("c", "a.example").completed()).isEqualTo(4);
+      assertThat(s.stats("c", "a.example").queued()).isZero();
+      assertThat(s.stats("c", "").completed()).isEqualTo(4);
+    }
+  }
+
+  /**
+   * Queued rows stored while their put failed before writing the known rows (the kit's gRPC run
+   * found four in flight after every URL was acknowledged): they go, and none is handed out.
+   */
+  @Test
+  void queuedRowsOfAPutCutShortBeforeItsKnownWritesAreNeverHandedOut(HBaseRuntime runtime)
+      throws Exception {
+    try (Platform p = Platform.create(runtime, EmbeddedHBase.dataDir())) {
+      FrontierService s = frontier(runtime, p);
+      s.createChannel("c", ChannelKind.FIFO, 0);
+      // A URL of the same host stored: the host is due, and its queue visited.
+      assertThat(s.put(discovered("c", 0, 1))).allMatch(a -> a.status() == PutStatus.OK);
+      QueueWriteFaults.failAfter.set(1);
+      assertThat(s.put(discovered("c", 1, 3))).allMatch(a -> a.status() == PutStatus.FAIL);
+      awaitSettled(s);
+      assertThat(s.getUrls(HandOutRequest.of("c", 0, 10)))
+          .as("only the URL stored")
+          .extracting(UrlInfo::url)
+          .containsExactly("http://a.example/0");
+      assertThat(s.stats("c", "").inFlight()).isEqualTo(1);
+      assertThat(s.stats("c", "").queued()).isEqualTo(1);
+    }
+  }
+
+  private static HBaseRuntime overRpc(HBaseRuntime runtime) {
+    return overRpc(runtime, Map.of());
+  }
+
+  /**
    * A runtime on the test's HBase over RPC, with few retries: a read refused in process goes
    * through the client's whole retry budget (minutes) instead of failing at once.
    */
-  private static HBaseRuntime overRpc(HBaseRuntime runtime) {
+  private static HBaseRuntime overRpc(HBaseRuntime runtime, Map<String, String> more) {
     Configuration conf = runtime.configuration();
     String zk =
         conf.get(HConstants.ZOOKEEPER_QUORUM)
@@ -340,7 +445,8 @@ class FrontierCountersIT {
             + conf.get(HConstants.ZOOKEEPER_CLIENT_PORT, "2181");
     return HBaseRuntime.start(
         RuntimeSettings.cluster(zk)
-            .withOverrides(Map.of(HConstants.HBASE_CLIENT_RETRIES_NUMBER, "2")));
+            .withOverrides(Map.of(HConstants.HBASE_CLIENT_RETRIES_NUMBER, "2"))
+            .withOverrides(more));
   }
 
   static void awaitSettled(FrontierService s) throws InterruptedException {

@@ -78,8 +78,13 @@ class TsdbWireChaosIT {
     AtomicLong sequence = new AtomicLong();
     Ledger ledger = new Ledger();
     try (ServedSystem served =
-        ServedSystem.start(
-            runtime, new TsdbSystem(), AccessRule.open(), Map.of("tsdb.namespace", namespace))) {
+        ChaosLoad.afterRecovery(
+            () ->
+                ServedSystem.start(
+                    runtime,
+                    new TsdbSystem(),
+                    AccessRule.open(),
+                    Map.of("tsdb.namespace", namespace)))) {
       String base = served.url("");
       ChaosLoad.Report report =
           ChaosLoad.run(

@@ -203,8 +203,13 @@ class WeiboWireChaosIT {
     Layout layout = Layout.of(TestIds.unique("ww"));
     Ledger ledger = new Ledger();
     try (ServedSystem served =
-        ServedSystem.start(
-            runtime, new WeiboSystem(), AccessRule.open(), Map.of("weibo.namespace", namespace))) {
+        ChaosLoad.afterRecovery(
+            () ->
+                ServedSystem.start(
+                    runtime,
+                    new WeiboSystem(),
+                    AccessRule.open(),
+                    Map.of("weibo.namespace", namespace)))) {
       String base = served.url("/api/weibo/users/");
       // The pairs followed throughout, before any chaos (sent again while a cluster recovers).
       for (Pair p : layout.fixed()) {

@@ -53,6 +53,22 @@ public final class ServedSystem implements AutoCloseable {
       builder.port(l.portOption(descriptor.name(), listeners.size() == 1), 0);
     }
     Platform platform = builder.build();
+    try {
+      return start(runtime, system, access, settings, descriptor, platform);
+    } catch (RuntimeException | Error e) {
+      // A start failed on storage out of reach (a RegionServer killed) may be tried again.
+      platform.close();
+      throw e;
+    }
+  }
+
+  private static ServedSystem start(
+      HBaseRuntime runtime,
+      CasebookSystem system,
+      AccessRule access,
+      java.util.Map<String, String> settings,
+      SystemDescriptor descriptor,
+      Platform platform) {
     SystemContext context = platform.contextFor(descriptor, settings);
     new SchemaManager(runtime.connection()).ensureAll(system.tables(context.settings()));
     RunningSystem running = context.own(system.start(context));

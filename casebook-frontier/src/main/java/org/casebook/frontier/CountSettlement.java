@@ -2,9 +2,11 @@ package org.casebook.frontier;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -12,6 +14,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.casebook.core.CasebookException;
+import org.casebook.core.StorageException;
 import org.casebook.core.WriteGate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,8 +27,9 @@ import org.slf4j.LoggerFactory;
  * send that reached a row before adds nothing again; it is sent again in the background, each time
  * through the write gate (a backup sees rows and counters together), until it holds.
  *
- * <p>So are URL writes whose answers were lost and whose rows could not be read right after: each
- * is counted once its row tells it was made.
+ * <p>It also makes a put's own counter write ({@link #count}) and settles the put's URL writes
+ * whose answers were lost by reading their rows ({@link #settleNow}); those whose rows could not be
+ * read either are settled in the background too, each counted once its row tells it was made.
  *
  * <p>What is still unsettled when the process stops is logged with its deltas, for the operator.
  */
@@ -36,6 +40,9 @@ final class CountSettlement implements AutoCloseable {
   static final int MAX_UNSETTLED = 100_000;
 
   private static final Duration PERIOD = Duration.ofSeconds(1);
+
+  /** Sends of a put's counter write before the put gives up on them (see count). */
+  private static final int COUNT_ATTEMPTS = 3;
 
   /** A put's counter deltas, with the token its first sends carried. */
   record Unsettled(
@@ -145,6 +152,98 @@ final class CountSettlement implements AutoCloseable {
     }
     queue.addAll(failed);
     return size.get();
+  }
+
+  /**
+   * Adds the put's counter deltas, sending the write again after an error: it is marked with a
+   * token of this put, so a send that reached the row before adds nothing the second time. After
+   * the last attempt the write is left to the background sends, with its token; the put fails.
+   */
+  Map<HostKey, Long> count(Channel ch, Map<HostKey, Counts> counts, long failed, int day) {
+    Counts total = new Counts();
+    counts.values().forEach(total::addAll);
+    total.add(Counts.PUT, failed);
+    total.add(Counts.FAILED, failed);
+    long token = ThreadLocalRandom.current().nextLong();
+    StorageException last = null;
+    for (int attempt = 0; attempt < COUNT_ATTEMPTS; attempt++) {
+      try {
+        Map<HostKey, Long> queuedNow =
+            hosts.countOnce(ch.id(), day, counts, total.isEmpty() ? null : total, token);
+        forgetCount(ch, counts.keySet(), token);
+        return queuedNow;
+      } catch (StorageException e) {
+        LOG.debug("put: counters of channel {}, attempt {}: {}", ch.crawlId(), attempt, e);
+        last = e;
+      }
+    }
+    add(new Unsettled(ch.id(), ch.crawlId(), day, counts, total, token));
+    throw last;
+  }
+
+  /** The counts are written: a mark left behind only takes a cell, so it fails no put. */
+  private void forgetCount(Channel ch, Set<HostKey> counted, long token) {
+    try {
+      hosts.forgetCount(ch.id(), counted, token);
+    } catch (StorageException e) {
+      LOG.warn("put: counted marks of channel {} left: {}", ch.crawlId(), e.getMessage());
+    }
+  }
+
+  /**
+   * {@code ok} with each change whose call failed settled by reading its row: made if the row holds
+   * the change's version (a random number no other write draws) or held it before its last few
+   * writes, else not made. A change whose row cannot be read either stays unknown (null), for the
+   * settlement. Without this, a change made while its answer was lost would be counted by no one:
+   * the client's resend finds the URL as it wants it.
+   */
+  List<Boolean> settleNow(Channel ch, List<StatusChange> changes, List<Boolean> ok) {
+    List<Integer> unknown = new ArrayList<>();
+    for (int i = 0; i < ok.size(); i++) {
+      if (ok.get(i) == null) {
+        unknown.add(i);
+      }
+    }
+    if (unknown.isEmpty()) {
+      return ok;
+    }
+    List<Boolean> settled = new ArrayList<>(ok);
+    try {
+      List<UrlStatus> now =
+          known.read(ch.id(), unknown.stream().map(i -> changes.get(i).url()).toList());
+      for (int j = 0; j < unknown.size(); j++) {
+        UrlStatus s = now.get(j);
+        int i = unknown.get(j);
+        settled.set(i, s != null && s.made(changes.get(i).version()));
+      }
+    } catch (StorageException e) {
+      LOG.warn(
+          "put: {} URL write(s) of channel {} left unknown: {}",
+          unknown.size(),
+          ch.crawlId(),
+          e.getMessage());
+    }
+    return settled;
+  }
+
+  /**
+   * Queued rows written for known writes not made (a round cut short): it drops each once its known
+   * row tells the write was not made, else it would be handed out once for a URL never stored.
+   */
+  void addUnsent(Channel ch, int day, Collection<QueueChange.Drop> rows) {
+    for (QueueChange.Drop d : rows) {
+      addChange(
+          new UnsettledChange(
+              ch.id(),
+              ch.crawlId(),
+              day,
+              new UrlRef(d.hostId(), d.urlId()),
+              d.version(),
+              new HostKey(d.hostId()),
+              new Counts(),
+              d,
+              null));
+    }
   }
 
   /**

@@ -37,9 +37,6 @@ final class Intake {
 
   private static final int HOST_KEY_CACHE = 1_000_000;
 
-  /** Sends of a put's counter write before the put gives up on them (see writeCounters). */
-  private static final int COUNT_ATTEMPTS = 3;
-
   private final FrontierStore stores;
   private final Channels channels;
   private final Schedule schedule;
@@ -156,7 +153,7 @@ final class Intake {
       // either by the recheck below or by that put's own schedule.
       Map<HostKey, Long> queuedNow;
       try {
-        queuedNow = writeCounters(ch, counts, countFailed(indexes, pending, status), day);
+        queuedNow = settlement.count(ch, counts, countFailed(indexes, pending, status), day);
       } catch (CasebookException e) {
         // The URLs are stored but their counts are not yet (they are settled in the background):
         // not acknowledged as OK. They are scheduled all the same, so none waits for a due time
@@ -288,7 +285,7 @@ final class Intake {
       try {
         pending = writeRound(ch, pending, status, counts, earliest, now, drops, ownRows);
       } catch (CasebookException e) {
-        leaveRows(ch, now, ownRows.values());
+        settlement.addUnsent(ch, Days.of(now), ownRows.values());
         throw e;
       }
     }
@@ -384,7 +381,7 @@ final class Intake {
       }
       throw e;
     }
-    List<Boolean> ok = settle(ch, changes, stores.known().change(ch.id(), changes));
+    List<Boolean> ok = settlement.settleNow(ch, changes, stores.known().change(ch.id(), changes));
     List<Item> retry = new ArrayList<>(later);
     for (int i = 0; i < changed.size(); i++) {
       Item it = changed.get(i);
@@ -445,27 +442,6 @@ final class Intake {
     return retry;
   }
 
-  /**
-   * Queued rows written for known writes not made (a round cut short): the settlement drops each
-   * once its known row tells the write was not made, else it would be handed out once for a URL
-   * never stored.
-   */
-  private void leaveRows(Channel ch, long now, java.util.Collection<QueueChange.Drop> rows) {
-    for (QueueChange.Drop d : rows) {
-      settlement.addChange(
-          new CountSettlement.UnsettledChange(
-              ch.id(),
-              ch.crawlId(),
-              Days.of(now),
-              new UrlRef(d.hostId(), d.urlId()),
-              d.version(),
-              new HostKey(d.hostId()),
-              new Counts(),
-              d,
-              null));
-    }
-  }
-
   /** The queued row {@code it} leaves behind when it replaces {@code before}; null if none. */
   private static QueueChange.Drop replacedRow(Item it, UrlStatus before) {
     if (before != null
@@ -474,42 +450,6 @@ final class Intake {
       return it.drop(before.priority(), before.version());
     }
     return null;
-  }
-
-  /**
-   * {@code ok} with each change whose call failed settled by reading its row: made if the row holds
-   * the change's version (a random number no other write draws) or held it before its last few
-   * writes, else not made. A change whose row cannot be read either stays unknown (null), for the
-   * settlement. Without this, a change made while its answer was lost would be counted by no one:
-   * the client's resend finds the URL as it wants it.
-   */
-  private List<Boolean> settle(Channel ch, List<StatusChange> changes, List<Boolean> ok) {
-    List<Integer> unknown = new ArrayList<>();
-    for (int i = 0; i < ok.size(); i++) {
-      if (ok.get(i) == null) {
-        unknown.add(i);
-      }
-    }
-    if (unknown.isEmpty()) {
-      return ok;
-    }
-    List<Boolean> settled = new ArrayList<>(ok);
-    try {
-      List<UrlStatus> now =
-          stores.known().read(ch.id(), unknown.stream().map(i -> changes.get(i).url()).toList());
-      for (int j = 0; j < unknown.size(); j++) {
-        UrlStatus s = now.get(j);
-        int i = unknown.get(j);
-        settled.set(i, s != null && s.made(changes.get(i).version()));
-      }
-    } catch (StorageException e) {
-      LOG.warn(
-          "put: {} URL write(s) of channel {} left unknown: {}",
-          unknown.size(),
-          ch.crawlId(),
-          e.getMessage());
-    }
-    return settled;
   }
 
   /** Queued and completed deltas of a URL going from {@code before} to queued or done. */
@@ -591,43 +531,6 @@ final class Intake {
     }
     if (stores.queues().holdsAny(ch.id(), h.bytes())) {
       schedule.bringForward(ch, List.of(h.bytes()), List.of(row.key()), List.of(clock.millis()));
-    }
-  }
-
-  /**
-   * Adds the put's counter deltas, sending the write again after an error: it is marked with a
-   * token of this put, so a send that reached the row before adds nothing the second time. After
-   * the last attempt the write is left to the settlement, with its token.
-   */
-  private Map<HostKey, Long> writeCounters(
-      Channel ch, Map<HostKey, Counts> counts, long failed, int day) {
-    Counts total = new Counts();
-    counts.values().forEach(total::addAll);
-    total.add(Counts.PUT, failed);
-    total.add(Counts.FAILED, failed);
-    long token = ThreadLocalRandom.current().nextLong();
-    StorageException last = null;
-    for (int attempt = 0; attempt < COUNT_ATTEMPTS; attempt++) {
-      try {
-        Map<HostKey, Long> queuedNow =
-            stores.hosts().countOnce(ch.id(), day, counts, total.isEmpty() ? null : total, token);
-        forgetCount(ch, counts.keySet(), token);
-        return queuedNow;
-      } catch (StorageException e) {
-        LOG.debug("put: counters of channel {}, attempt {}: {}", ch.crawlId(), attempt, e);
-        last = e;
-      }
-    }
-    settlement.add(new CountSettlement.Unsettled(ch.id(), ch.crawlId(), day, counts, total, token));
-    throw last;
-  }
-
-  /** The counts are written: a mark left behind only takes a cell, so it fails no put. */
-  private void forgetCount(Channel ch, Set<HostKey> hosts, long token) {
-    try {
-      stores.hosts().forgetCount(ch.id(), hosts, token);
-    } catch (StorageException e) {
-      LOG.warn("put: counted marks of channel {} left: {}", ch.crawlId(), e.getMessage());
     }
   }
 }

@@ -237,6 +237,15 @@ class FrontierCountersIT {
     return items;
   }
 
+  /** Acknowledgements of the first {@code n} URLs of {@link #discovered} as fetched, done. */
+  private static List<UrlItem> fetched(String crawl, int n) {
+    List<UrlItem> items = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      items.add(UrlItem.known(UrlInfo.of("http://a.example/" + i, crawl).withKey("a.example"), 0));
+    }
+    return items;
+  }
+
   @Test
   void aPutWhoseCountersAreNotWrittenIsNotAcknowledgedOk(HBaseRuntime runtime) throws Exception {
     try (Platform p = Platform.create(runtime, EmbeddedHBase.dataDir())) {
@@ -268,10 +277,7 @@ class FrontierCountersIT {
     try (Platform p = Platform.create(runtime, EmbeddedHBase.dataDir())) {
       FrontierService s = frontier(runtime, p);
       assertThat(s.put(discovered("c", 0, 4))).allMatch(a -> a.status() == PutStatus.OK);
-      List<UrlItem> acks = new ArrayList<>();
-      for (int i = 0; i < 4; i++) {
-        acks.add(UrlItem.known(UrlInfo.of("http://a.example/" + i, "c").withKey("a.example"), 0));
-      }
+      List<UrlItem> acks = fetched("c", 4);
       CounterFaults.failBefore.set(1_000);
       assertThat(s.put(acks)).noneMatch(a -> a.status() == PutStatus.OK);
       assertThat(s.unsettledCounterWrites()).as("left to the settlement").isPositive();
@@ -299,10 +305,7 @@ class FrontierCountersIT {
     try (Platform p = Platform.create(runtime, EmbeddedHBase.dataDir())) {
       FrontierService s = frontier(runtime, p);
       assertThat(s.put(discovered("c", 0, 4))).allMatch(a -> a.status() == PutStatus.OK);
-      List<UrlItem> acks = new ArrayList<>();
-      for (int i = 0; i < 4; i++) {
-        acks.add(UrlItem.known(UrlInfo.of("http://a.example/" + i, "c").withKey("a.example"), 0));
-      }
+      List<UrlItem> acks = fetched("c", 4);
       WriteAnswerFaults.failAfter.set(2);
       assertThat(s.put(acks)).allMatch(a -> a.status() == PutStatus.OK);
       assertThat(WriteAnswerFaults.failed.get()).as("answers lost").isEqualTo(2);
@@ -325,10 +328,7 @@ class FrontierCountersIT {
         Platform p = Platform.create(overRpc, EmbeddedHBase.dataDir())) {
       FrontierService s = frontier(runtime, p);
       assertThat(s.put(discovered("c", 0, 4))).allMatch(a -> a.status() == PutStatus.OK);
-      List<UrlItem> acks = new ArrayList<>();
-      for (int i = 0; i < 4; i++) {
-        acks.add(UrlItem.known(UrlInfo.of("http://a.example/" + i, "c").withKey("a.example"), 0));
-      }
+      List<UrlItem> acks = fetched("c", 4);
       WriteAnswerFaults.readsFailAfterLoss = true;
       WriteAnswerFaults.failAfter.set(2);
       List<PutAck> answered = s.put(acks);
@@ -387,10 +387,7 @@ class FrontierCountersIT {
         Platform p = Platform.create(overRpc, EmbeddedHBase.dataDir())) {
       FrontierService s = frontier(runtime, p);
       assertThat(s.put(discovered("c", 0, 4))).allMatch(a -> a.status() == PutStatus.OK);
-      List<UrlItem> acks = new ArrayList<>();
-      for (int i = 0; i < 4; i++) {
-        acks.add(UrlItem.known(UrlInfo.of("http://a.example/" + i, "c").withKey("a.example"), 0));
-      }
+      List<UrlItem> acks = fetched("c", 4);
       WriteAnswerFaults.answerDelayMillis = 4_000;
       WriteAnswerFaults.slowAnswers.set(1);
       s.put(acks);

@@ -234,8 +234,8 @@ class BackupIT {
       assertThat(
               listing.map(p -> p.getFileName().toString()).filter(n -> !n.startsWith(".")).toList())
           .allMatch(n -> n.startsWith("cb." + copy + "."))
-          .as("tsdb's uid, data, annotation and series index tables")
-          .hasSize(4);
+          .as("tsdb's uid, data, annotation, series index and rollup tables")
+          .hasSize(5);
     }
     assertThat(cli("backup", "export", copy, "--to", dir.toString())).isEqualTo(4);
     assertThat(cli("backup", "delete", copy)).isZero();

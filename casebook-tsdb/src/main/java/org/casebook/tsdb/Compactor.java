@@ -7,7 +7,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalInt;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -15,10 +15,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * rows written since start are remembered, and compacted once their hour has been over for the
  * configured delay; rows a query meets uncompacted (written before a restart, or late points) are
  * queued too. A late point after compaction is a raw column again until the next pass. Without
- * background compaction nothing is remembered; {@link #runAll} still compacts on request.
+ * background compaction nothing is remembered; {@link #runAll} still compacts on request. A row
+ * compacted is rolled up again ({@link Rollups#compacted}): that is how a late point reaches the
+ * rollups of an hour already rolled up.
  */
 final class Compactor {
-  private final PointStore store;
+  private final DataRowStore store;
+  private final Rollups rollups;
   private final Clock clock;
   private final long delayMs;
   private final boolean remember;
@@ -31,8 +34,14 @@ final class Compactor {
    *     not remembered for it)
    */
   Compactor(
-      PointStore store, Clock clock, int delaySeconds, boolean background, MeterRegistry metrics) {
+      DataRowStore store,
+      Rollups rollups,
+      Clock clock,
+      int delaySeconds,
+      boolean background,
+      MeterRegistry metrics) {
     this.store = store;
+    this.rollups = rollups;
     this.clock = clock;
     this.delayMs = delaySeconds * 1000L;
     this.remember = background;
@@ -92,12 +101,13 @@ final class Compactor {
 
   /** One row: true if it was rewritten. */
   boolean compact(byte[] row) {
-    OptionalInt points = store.compactRow(row);
-    if (points.isEmpty()) {
+    Optional<DataRowStore.RowPoints> compacted = store.compactRow(row);
+    if (compacted.isEmpty()) {
       return false;
     }
+    rollups.compacted(compacted.get());
     compactedRows.increment();
-    compactedPoints.increment(points.getAsInt());
+    compactedPoints.increment(compacted.get().points().size());
     return true;
   }
 }

@@ -165,6 +165,7 @@ public record OpenTsdbQuery(
     private boolean rate;
     private final List<TagFilter> filters = new ArrayList<>();
     private boolean explicitTags;
+    private RollupUsage rollupUsage = RollupUsage.AUTO;
 
     public SubQueryBuilder(String path) {
       this.path = Objects.requireNonNull(path, "path is null");
@@ -230,8 +231,19 @@ public record OpenTsdbQuery(
       return this;
     }
 
+    /**
+     * OpenTSDB's {@code rollupUsage} ({@code ROLLUP_RAW}, {@code ROLLUP_NOFALLBACK}, {@code
+     * ROLLUP_FALLBACK}, {@code ROLLUP_FALLBACK_RAW}; null: rollups where whole hours are rolled up,
+     * points for the rest).
+     */
+    public SubQueryBuilder rollupUsage(String usage) {
+      rollupUsage = RollupUsage.parse(usage, path + ".rollupUsage");
+      return this;
+    }
+
     SubQuery build() {
-      return new SubQuery(aggregator, metric, rate, rateOptions, downsample, filters, explicitTags);
+      return new SubQuery(
+          aggregator, metric, rate, rateOptions, downsample, filters, explicitTags, rollupUsage);
     }
   }
 }

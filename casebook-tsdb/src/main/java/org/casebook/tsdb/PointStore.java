@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -16,17 +15,13 @@ import java.util.function.Consumer;
 import java.util.function.ObjIntConsumer;
 import java.util.function.Supplier;
 import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.BufferedMutatorParams;
-import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
-import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
-import org.apache.hadoop.hbase.client.RowMutations;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.filter.Filter;
@@ -57,6 +52,7 @@ final class PointStore implements AutoCloseable {
   private final Connection connection;
   private final TsdbSchema schema;
   private final TsdbKeys.DataRows keys;
+  private final DataRowStore rows;
   private final BufferedMutator data;
   private final AtomicLong asyncFailures = new AtomicLong();
 
@@ -76,15 +72,16 @@ final class PointStore implements AutoCloseable {
   private boolean closed;
   private final ScheduledFuture<?> periodicHandOver;
 
-  /** The data table of {@code schema}; {@code timer} hands gathered points over periodically. */
+  /**
+   * The data table of {@code schema}, whose whole rows {@code rows} reads and rewrites; {@code
+   * timer} hands gathered points over periodically.
+   */
   PointStore(
-      Connection connection,
-      TsdbSchema schema,
-      TsdbKeys.DataRows keys,
-      ScheduledExecutorService timer) {
+      Connection connection, TsdbSchema schema, DataRowStore rows, ScheduledExecutorService timer) {
     this.connection = connection;
     this.schema = schema;
-    this.keys = keys;
+    this.keys = rows.keys();
+    this.rows = rows;
     try {
       this.data =
           connection.getBufferedMutator(
@@ -241,7 +238,7 @@ final class PointStore implements AutoCloseable {
     // bucket) and a row's points are sorted and unique: appending keeps each series sorted.
     Map<ByteBuffer, List<DataPoint>> byTags = new LinkedHashMap<>();
     Filter filter = plan.map(p -> TagRowFilter.of(p, keys)).orElse(null);
-    scan(
+    rows.scan(
         metric,
         fromHour,
         toHour,
@@ -250,7 +247,7 @@ final class PointStore implements AutoCloseable {
         r -> {
           TsdbKeys.DataRow row = keys.decode(r.getRow());
           Cell[] cells = r.rawCells();
-          if (needsCompaction(cells)) {
+          if (DataRowStore.needsCompaction(cells)) {
             uncompacted.accept(r.getRow(), row.hour());
           }
           ByteBuffer series = ByteBuffer.wrap(row.tags());
@@ -280,43 +277,8 @@ final class PointStore implements AutoCloseable {
    * The tag run of each of {@code metric}'s rows in hours {@code [fromHour, toHour]} (keys only).
    */
   void rowTags(byte[] metric, int fromHour, int toHour, Consumer<byte[]> tagRuns) {
-    scan(metric, fromHour, toHour, true, null, r -> tagRuns.accept(keys.decode(r.getRow()).tags()));
-  }
-
-  /** Every row of {@code metric} in the hour range, bucket by bucket, each in key order. */
-  private void scan(
-      byte[] metric,
-      int fromHour,
-      int toHour,
-      boolean keysOnly,
-      Filter rowFilter,
-      Consumer<Result> rows) {
-    try (Table t = connection.getTable(schema.data())) {
-      for (int b = 0; b < keys.buckets(); b++) {
-        Scan scan =
-            KeyRange.between(keys.start(b, metric, fromHour), keys.start(b, metric, toHour + 1))
-                .toScan()
-                .addFamily(TsdbSchema.T)
-                .setCaching(keysOnly ? 4096 : 256)
-                .setCacheBlocks(!keysOnly)
-                // A query reads a few MB at most: positional reads throughout. By default the
-                // region server switches a scan past 4 blocks to stream reads, opening a new
-                // reader on every store file for each query (seen in a profile as file opens).
-                .setReadType(keysOnly ? Scan.ReadType.DEFAULT : Scan.ReadType.PREAD);
-        if (keysOnly) {
-          scan.setFilter(new FilterList(new FirstKeyOnlyFilter(), new KeyOnlyFilter()));
-        } else if (rowFilter != null) {
-          scan.setFilter(rowFilter);
-        }
-        try (ResultScanner s = t.getScanner(scan)) {
-          for (Result r : s) {
-            rows.accept(r);
-          }
-        }
-      }
-    } catch (IOException e) {
-      throw StorageException.of("read points", e);
-    }
+    rows.scan(
+        metric, fromHour, toHour, true, null, r -> tagRuns.accept(keys.decode(r.getRow()).tags()));
   }
 
   /** What {@link #latestRows} hands over per row. */
@@ -358,79 +320,13 @@ final class PointStore implements AutoCloseable {
     }
   }
 
-  // ---- compaction ----
-
-  /**
-   * Replaces a row's raw point columns by one compacted cell, unless the row's compacted cell
-   * changed between the read and the write (another compactor; then read and tried once more). Raw
-   * columns written after the read have later cell times and survive the delete. The points
-   * compacted if the row was rewritten; empty if it needed nothing, or raced twice, or holds a cell
-   * that is not a point (logged and left as it is).
-   */
-  OptionalInt compactRow(byte[] row) {
-    for (int attempt = 0; attempt < 2; attempt++) {
-      Result read;
-      try (Table t = connection.getTable(schema.data())) {
-        read = t.get(new Get(row).addFamily(TsdbSchema.T));
-      } catch (IOException e) {
-        throw StorageException.of("read a row to compact", e);
-      }
-      if (read.isEmpty() || !needsCompaction(read.rawCells())) {
-        return OptionalInt.empty();
-      }
-      int hour = keys.decode(row).hour();
-      List<DataPoint> points;
-      try {
-        points = PointCodec.rowPoints(hour, read.rawCells());
-      } catch (IllegalArgumentException e) {
-        LOG.warn("row {} has a cell that is not a point; left as it is", keys.describe(row), e);
-        return OptionalInt.empty();
-      }
-      if (replaceWithCompacted(read, PointCodec.compact(hour, points))) {
-        return OptionalInt.of(points.size());
-      }
-    }
-    return OptionalInt.empty();
-  }
-
-  /** The rewrite of one row, under a check of its compacted cell as read: true if it was done. */
-  private boolean replaceWithCompacted(Result read, byte[] compacted) {
-    byte[] row = read.getRow();
-    byte[] oldCompacted = read.getValue(TsdbSchema.T, PointCodec.COMPACTED);
-    RowMutations m = new RowMutations(row);
-    try {
-      m.add(new Put(row).addColumn(TsdbSchema.T, PointCodec.COMPACTED, compacted));
-      Delete d = new Delete(row);
-      int raw = 0;
-      for (Cell c : read.rawCells()) {
-        byte[] q = CellUtil.cloneQualifier(c);
-        if (PointCodec.isPointColumn(q)) {
-          d.addColumns(TsdbSchema.T, q, c.getTimestamp());
-          raw++;
-        }
-      }
-      if (raw > 0) {
-        m.add(d);
-      }
-      CheckAndMutate.Builder b = CheckAndMutate.newBuilder(row);
-      CheckAndMutate cam =
-          oldCompacted == null
-              ? b.ifNotExists(TsdbSchema.T, PointCodec.COMPACTED).build(m)
-              : b.ifEquals(TsdbSchema.T, PointCodec.COMPACTED, oldCompacted).build(m);
-      try (Table t = connection.getTable(schema.data())) {
-        return t.checkAndMutate(cam).isSuccess();
-      }
-    } catch (IOException e) {
-      throw StorageException.of("compact a row", e);
-    }
-  }
-
   /**
    * Deletes the points in {@code [fromMs, toMs]} of {@code metric}'s rows of hours {@code
    * [fromHour, toHour]} whose tag run {@code series} accepts (with {@code rowFilter}, only rows it
    * keeps are read): the number of points deleted. Each row is rewritten under the same check as a
-   * compaction ({@link #compactRow}), so a compaction and a delete of one row never undo each
-   * other; a point written into the range while this runs may stay. Rerun, it deletes what is left.
+   * compaction ({@link DataRowStore#compactRow}), so a compaction and a delete of one row never
+   * undo each other; a point written into the range while this runs may stay. Rerun, it deletes
+   * what is left. Each row rewritten is reported to {@code rewritten}.
    */
   long deletePoints(
       byte[] metric,
@@ -439,10 +335,11 @@ final class PointStore implements AutoCloseable {
       long fromMs,
       long toMs,
       Filter rowFilter,
-      java.util.function.Predicate<ByteBuffer> series) {
+      java.util.function.Predicate<ByteBuffer> series,
+      Consumer<byte[]> rewritten) {
     flush();
     long[] deleted = {0};
-    scan(
+    rows.scan(
         metric,
         fromHour,
         toHour,
@@ -451,44 +348,14 @@ final class PointStore implements AutoCloseable {
         r -> {
           TsdbKeys.DataRow row = keys.decode(r.getRow());
           if (series.test(ByteBuffer.wrap(row.tags()))) {
-            deleted[0] += deleteInRow(r, row.hour(), fromMs, toMs);
+            int points = rows.deleteInRow(r, row.hour(), fromMs, toMs);
+            if (points > 0) {
+              deleted[0] += points;
+              rewritten.accept(r.getRow());
+            }
           }
         });
     return deleted[0];
-  }
-
-  private int deleteInRow(Result read, int hour, long fromMs, long toMs) {
-    byte[] row = read.getRow();
-    for (int attempt = 0; attempt < 8; attempt++) {
-      if (attempt > 0) {
-        try (Table t = connection.getTable(schema.data())) {
-          read = t.get(new Get(row).addFamily(TsdbSchema.T));
-        } catch (IOException e) {
-          throw StorageException.of("read a row to delete from", e);
-        }
-        if (read.isEmpty()) {
-          return 0;
-        }
-      }
-      List<DataPoint> all = PointCodec.rowPoints(hour, read.rawCells());
-      List<DataPoint> kept = new ArrayList<>(all.size());
-      for (DataPoint p : all) {
-        if (p.timestampMs() < fromMs || p.timestampMs() > toMs) {
-          kept.add(p);
-        }
-      }
-      if (kept.size() == all.size()) {
-        return 0;
-      }
-      // An emptied row keeps an empty compacted cell (a few bytes): a compaction that read the row
-      // before this delete checks that no compacted cell exists, and would otherwise write the
-      // deleted points back. The row goes with its hour's retention.
-      if (replaceWithCompacted(read, PointCodec.compact(hour, kept))) {
-        return all.size() - kept.size();
-      }
-    }
-    throw new org.casebook.core.ConflictException(
-        "the row " + keys.describe(row) + " kept changing while its points were deleted; rerun");
   }
 
   /**
@@ -526,30 +393,6 @@ final class PointStore implements AutoCloseable {
       throw StorageException.of("purge expired points", e);
     }
     return deleted;
-  }
-
-  /** Rows whose hour is before {@code beforeHour}, with more than the compacted cell. */
-  void uncompactedRows(int beforeHour, Consumer<byte[]> rows) {
-    try (Table t = connection.getTable(schema.data());
-        ResultScanner s =
-            t.getScanner(
-                new Scan()
-                    .addFamily(TsdbSchema.T)
-                    .setFilter(new KeyOnlyFilter())
-                    .setCaching(512))) {
-      for (Result r : s) {
-        if (keys.decode(r.getRow()).hour() < beforeHour && needsCompaction(r.rawCells())) {
-          rows.accept(r.getRow());
-        }
-      }
-    } catch (IOException e) {
-      throw StorageException.of("find rows to compact", e);
-    }
-  }
-
-  /** Whether a row's cells are more than its one compacted cell (raw points to merge). */
-  private static boolean needsCompaction(Cell[] cells) {
-    return cells.length > 0 && !(cells.length == 1 && PointCodec.isCompacted(cells[0]));
   }
 
   /** Hands over what is gathered, stops the periodic hand-over and flushes; adds then fail. */

@@ -34,6 +34,20 @@ final class QueryEngine {
    */
   static List<QueryResult> run(
       SubQuery query, long startMs, long endMs, List<Series> stored, TagOrder order) {
+    return run(query, startMs, endMs, stored, order, false);
+  }
+
+  /**
+   * As {@link #run(SubQuery, long, long, List, TagOrder)}; with {@code downsampled}, each series'
+   * points are its downsampled points already (from rollups), and are not downsampled again.
+   */
+  static List<QueryResult> run(
+      SubQuery query,
+      long startMs,
+      long endMs,
+      List<Series> stored,
+      TagOrder order,
+      boolean downsampled) {
     if (endMs <= startMs) {
       throw new IllegalArgumentException("end " + endMs + " must be after start " + startMs);
     }
@@ -56,7 +70,7 @@ final class QueryEngine {
     List<List<Series>> groups = group(selected, query, order);
     List<QueryResult> results = new ArrayList<>(groups.size());
     for (List<Series> members : groups) {
-      results.add(aggregateGroup(members, query, startMs, endMs, window, order));
+      results.add(aggregateGroup(members, query, startMs, endMs, window, order, downsampled));
     }
     return List.copyOf(results);
   }
@@ -115,11 +129,12 @@ final class QueryEngine {
       long startMs,
       long endMs,
       ScanWindow window,
-      TagOrder order) {
+      TagOrder order,
+      boolean downsampled) {
     List<List<DataPoint>> views = new ArrayList<>(members.size());
     for (Series s : members) {
       List<DataPoint> view = s.points();
-      if (query.downsample().isPresent()) {
+      if (query.downsample().isPresent() && !downsampled) {
         view = SeriesTransforms.downsample(view, query.downsample().get(), window, startMs, endMs);
       }
       if (query.rate()) {

@@ -17,6 +17,7 @@ import org.casebook.core.InvalidInputException;
 /** Reads series for queries: rows of a metric over an hour range, grouped into series. */
 final class QueryRunner {
   private final PointStore store;
+  private final Rollups rollups;
   private final Uids uids;
   private final Compactor compactor;
   private final Clock clock;
@@ -31,6 +32,7 @@ final class QueryRunner {
 
   QueryRunner(
       PointStore store,
+      Rollups rollups,
       Uids uids,
       Compactor compactor,
       Clock clock,
@@ -40,6 +42,7 @@ final class QueryRunner {
     this.maxTags = maxTags;
     this.limits = limits;
     this.store = store;
+    this.rollups = rollups;
     this.uids = uids;
     this.compactor = compactor;
     this.clock = clock;
@@ -162,6 +165,7 @@ final class QueryRunner {
       java.util.function.Predicate<Map<String, String>> selects =
           QueryEngine.selector(sub, uidOrder());
       Map<ByteBuffer, Boolean> decided = new HashMap<>();
+      List<byte[]> rewritten = new ArrayList<>();
       points +=
           store.deletePoints(
               metricId(sub.metric()),
@@ -172,7 +176,9 @@ final class QueryRunner {
               TagScanPlan.of(sub, uids, maxTags)
                   .map(p -> TagRowFilter.of(p, store.keys()))
                   .orElse(null),
-              tags -> decided.computeIfAbsent(tags, t -> selects.test(tagNames(t))));
+              tags -> decided.computeIfAbsent(tags, t -> selects.test(tagNames(t))),
+              rewritten::add);
+      rollups.rewritten(rewritten);
     }
     return new DeletedPoints(answer, points);
   }
@@ -203,18 +209,73 @@ final class QueryRunner {
         }
       }
       ScanWindow window = ScanWindow.of(q.startMs(), q.endMs(), sub.downsample());
+      Optional<TagScanPlan> plan = TagScanPlan.of(sub, uids, maxTags);
+      Optional<List<Series>> rolled = fetchRolled(sub, window, plan, budget);
       List<Series> series =
-          fetch(
-              sub.metric(),
-              window.startMs(),
-              window.endMs() - 1,
-              TagScanPlan.of(sub, uids, maxTags),
-              budget);
+          rolled.isPresent()
+              ? rolled.get()
+              : fetch(sub.metric(), window.startMs(), window.endMs() - 1, plan, budget);
       budget.willEmit(filledPoints(sub, window, series.size()));
-      out.add(QueryEngine.run(sub, q.startMs(), q.endMs(), series, uidOrder()));
+      out.add(QueryEngine.run(sub, q.startMs(), q.endMs(), series, uidOrder(), rolled.isPresent()));
       budget.check();
     }
     return out;
+  }
+
+  /**
+   * The series of {@code sub} already downsampled from hourly rollups, when its downsampling spans
+   * whole hours with a function a rollup holds and its {@code rollupUsage} lets it (see {@link
+   * RollupUsage}); empty: read the points.
+   */
+  private Optional<List<Series>> fetchRolled(
+      SubQuery sub, ScanWindow window, Optional<TagScanPlan> plan, QueryBudget budget) {
+    RollupUsage usage = sub.rollupUsage();
+    if (usage == RollupUsage.RAW || !RolledDownsample.answers(sub)) {
+      return Optional.empty();
+    }
+    byte[] metricId = metricId(sub.metric());
+    int fromHour = TsdbKeys.hourOf(window.startMs());
+    int toHour = TsdbKeys.hourOf(window.endMs());
+    int rolledTo = Math.max(fromHour, Math.min(toHour, rollups.rolledBefore(metricId)));
+    Map<ByteBuffer, List<RollupStore.RolledHour>> hours =
+        rollups
+            .store()
+            .read(
+                metricId,
+                fromHour,
+                rolledTo,
+                plan.map(p -> TagRowFilter.of(p, rollups.store().keys())),
+                budget);
+    if (usage == RollupUsage.AUTO && rolledTo < toHour) {
+      // The hours not rolled up yet, from their points, as rollups of their own.
+      Map<ByteBuffer, List<DataPoint>> recent =
+          readHours(
+              metricId,
+              rolledTo,
+              toHour - 1,
+              TsdbKeys.hourStartMs(rolledTo),
+              window.endMs() - 1,
+              plan,
+              budget);
+      recent.forEach(
+          (tags, points) ->
+              RolledDownsample.addHours(
+                  points, hours.computeIfAbsent(tags, t -> new ArrayList<>())));
+    } else if ((usage == RollupUsage.FALLBACK || usage == RollupUsage.FALLBACK_RAW)
+        && hours.values().stream().allMatch(List::isEmpty)) {
+      // OpenTSDB falls back when the rollups hold nothing; one rollup interval: to the points.
+      return Optional.empty();
+    }
+    List<Series> out = new ArrayList<>(hours.size());
+    for (Map.Entry<ByteBuffer, List<RollupStore.RolledHour>> e : hours.entrySet()) {
+      // A series with no point in the window is not in the answer, as with the points' path.
+      if (e.getValue().stream().anyMatch(h -> h.rollup().points() > 0)) {
+        List<DataPoint> downsampled =
+            RolledDownsample.downsample(e.getValue(), sub.downsample().get(), window);
+        out.add(new Series(sub.metric(), tagNames(e.getKey()), downsampled));
+      }
+    }
+    return Optional.of(out);
   }
 
   /**

@@ -68,6 +68,15 @@ final class SeriesTransforms {
     if (n > 0) {
       byInterval.add(DataPoint.ofDouble(intervalStart, function.runDouble(values, n)));
     }
+    return fill(byInterval, spec, window);
+  }
+
+  /**
+   * Downsampled points (one per interval with data, ascending) with the spec's fill policy applied:
+   * every interval start from the window start (aligned down) to the window end (aligned down,
+   * excluded) gives a point, the fill value where there is no data.
+   */
+  static List<DataPoint> fill(List<DataPoint> byInterval, DownsampleSpec spec, ScanWindow window) {
     if (spec.fillPolicy() == FillPolicy.NONE) {
       return List.copyOf(byInterval);
     }

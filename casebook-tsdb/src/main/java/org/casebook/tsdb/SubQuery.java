@@ -21,6 +21,7 @@ import org.casebook.core.InvalidInputException;
  * @param downsample the downsampling, if any
  * @param filters the tag filters; those with {@link TagFilter#groupBy()} group the results
  * @param explicitTags whether a series must carry exactly the filtered tag keys and no other
+ * @param rollupUsage whether hourly rollups may answer the downsampling
  */
 record SubQuery(
     Aggregator aggregator,
@@ -29,14 +30,29 @@ record SubQuery(
     RateOptions rateOptions,
     Optional<DownsampleSpec> downsample,
     List<TagFilter> filters,
-    boolean explicitTags) {
+    boolean explicitTags,
+    RollupUsage rollupUsage) {
 
   SubQuery {
     Objects.requireNonNull(aggregator, "aggregator is null");
+    Objects.requireNonNull(rollupUsage, "rollupUsage is null");
     Objects.requireNonNull(metric, "metric is null");
     Objects.requireNonNull(rateOptions, "rateOptions is null");
     Objects.requireNonNull(downsample, "downsample is null");
     filters = List.copyOf(filters);
+  }
+
+  /** A sub-query without {@code rollupUsage}. */
+  SubQuery(
+      Aggregator aggregator,
+      String metric,
+      boolean rate,
+      RateOptions rateOptions,
+      Optional<DownsampleSpec> downsample,
+      List<TagFilter> filters,
+      boolean explicitTags) {
+    this(
+        aggregator, metric, rate, rateOptions, downsample, filters, explicitTags, RollupUsage.AUTO);
   }
 
   /** The fill policy of the downsampler, NONE without one; NULL makes NaN print as null. */

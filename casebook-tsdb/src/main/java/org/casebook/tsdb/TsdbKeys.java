@@ -2,8 +2,8 @@ package org.casebook.tsdb;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
-import java.util.Locale;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.casebook.core.key.Hashing;
 import org.casebook.core.key.KeyBuilder;
@@ -23,8 +23,10 @@ import org.casebook.core.key.KeyRange;
  *                                                           one column per point (or one
  *                                                           compacted cell)
  * series row 0x00 | metric id                  the metric's series are all indexed (id 0: since
- *                                              when the index exists)
+ *                                              when the index exists); hours rolled up
  *        row 0x01 | metric id | tagk id tagv id …   one row per series (its tsuid)
+ * rollup row [salt] | metric id | day | tagk id tagv id …   one row per series and day, one cell
+ *                                                           per hour: count, sum, min, max
  * </pre>
  *
  * Ids are {@value #UID_WIDTH} bytes, as OpenTSDB's: fixed width, so the tag pairs at the end of a
@@ -91,6 +93,25 @@ final class TsdbKeys {
           .part("tags", PartType.TAIL)
           .build();
 
+  /**
+   * A series' day of hourly rollups: the data row's shape with days since the epoch where the data
+   * row has hours, so the data rows' salt, scans and tag filters serve it unchanged.
+   */
+  static final KeyLayout ROLLUP_DAY =
+      KeyLayout.named("rollup row")
+          .fixed("metric", UID_WIDTH)
+          .part("day", PartType.INT)
+          .part("tags", PartType.TAIL)
+          .build();
+
+  static final KeyLayout SALTED_ROLLUP_DAY =
+      KeyLayout.named("salted rollup row")
+          .part("salt", PartType.BYTE)
+          .fixed("metric", UID_WIDTH)
+          .part("day", PartType.INT)
+          .part("tags", PartType.TAIL)
+          .build();
+
   static final int INDEX_STATE_SPACE = 0;
   static final int INDEX_SERIES_SPACE = 1;
 
@@ -126,7 +147,9 @@ final class TsdbKeys {
           AnnotationKeys.GLOBAL,
           AnnotationKeys.SERIES,
           INDEX_STATE,
-          INDEX_SERIES);
+          INDEX_SERIES,
+          ROLLUP_DAY,
+          SALTED_ROLLUP_DAY);
 
   private TsdbKeys() {}
 
@@ -135,6 +158,11 @@ final class TsdbKeys {
   /** The hour of a data row holding a point at {@code timestampMs}: hours since the epoch. */
   static int hourOf(long timestampMs) {
     return (int) (timestampMs / HOUR_MS);
+  }
+
+  /** The day (since the epoch) of an hour: the rollup row holding it. */
+  static int dayOf(int hour) {
+    return Math.floorDiv(hour, 24);
   }
 
   /** The first millisecond of {@code hour}. */
@@ -166,12 +194,11 @@ final class TsdbKeys {
 
   /** Upper-case hex of an id (or a run of them), as OpenTSDB prints ids. */
   static String hex(byte[] id) {
-    StringBuilder sb = new StringBuilder(id.length * 2);
-    for (byte b : id) {
-      sb.append(String.format(Locale.ROOT, "%02X", b & 0xFF));
-    }
-    return sb.toString();
+    // HexFormat, not String.format per byte: a lookup prints a tsuid for each of its series.
+    return HEX.formatHex(id);
   }
+
+  private static final HexFormat HEX = HexFormat.of().withUpperCase();
 
   /** The tsuid of a series: the hex of its metric id and tag run, as OpenTSDB prints it. */
   static String tsuid(byte[] metricId, byte[] tags) {
@@ -275,7 +302,16 @@ final class TsdbKeys {
 
   /** The data rows of a table salted into {@code saltBuckets} buckets (0: no salt). */
   static DataRows data(int saltBuckets) {
-    return new DataRows(saltBuckets);
+    return new DataRows(saltBuckets, DATA, SALTED_DATA, "hour");
+  }
+
+  /**
+   * The rollup rows of a table salted as the data table: a series' rollups in the bucket of its
+   * points, its day where a data row has its hour ({@link DataRows#start}, {@link DataRow#hour}
+   * take and give the day).
+   */
+  static DataRows rollups(int saltBuckets) {
+    return new DataRows(saltBuckets, ROLLUP_DAY, SALTED_ROLLUP_DAY, "day");
   }
 
   /** The parts of a data row key. */
@@ -285,10 +321,12 @@ final class TsdbKeys {
   static final class DataRows {
     private final int saltBuckets;
     private final KeyLayout layout;
+    private final String period;
 
-    private DataRows(int saltBuckets) {
+    private DataRows(int saltBuckets, KeyLayout plain, KeyLayout salted, String period) {
       this.saltBuckets = saltBuckets;
-      this.layout = salted() ? SALTED_DATA : DATA;
+      this.layout = salted() ? salted : plain;
+      this.period = period;
     }
 
     private boolean salted() {
@@ -311,7 +349,7 @@ final class TsdbKeys {
 
     DataRow decode(byte[] row) {
       KeyLayout.Key k = layout.decode(row);
-      return new DataRow((byte[]) k.get("metric"), k.integer("hour"), (byte[]) k.get("tags"));
+      return new DataRow((byte[]) k.get("metric"), k.integer(period), (byte[]) k.get("tags"));
     }
 
     /** The first row of {@code metric}'s hour {@code hour} in {@code bucket}. */

@@ -21,17 +21,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The four tables, in namespace {@code tsdb} unless the {@code namespace} setting names another.
+ * The five tables, in namespace {@code tsdb} unless the {@code namespace} setting names another.
  * Family and qualifier names are one byte, as the seed advises: HBase repeats them in every cell.
  *
  * <p>Compression: ZSTD on the data table (points are most of the bytes and are read by scans, which
  * ZSTD kept at Snappy's rate with 1.7× less disk; 7.7× less than none), Snappy on the small
  * in-memory uid table and on the annotation table (a few notes, read per query and by GUIs);
  * figures in docs/SCALING.md. The series index is Snappy too: small keys without values, read by
- * lookups that wait for the answer.
+ * lookups that wait for the answer. The rollup table holds one cell per series and hour (count,
+ * sum, min, max), written by compaction, read by queries whose downsampling spans whole hours.
  */
 record TsdbSchema(
-    String namespace, TableName uid, TableName data, TableName annotation, TableName series) {
+    String namespace,
+    TableName uid,
+    TableName data,
+    TableName annotation,
+    TableName series,
+    TableName rollup) {
   private static final Logger LOG = LoggerFactory.getLogger(TsdbSchema.class);
 
   static final String DEFAULT_NAMESPACE = "tsdb";
@@ -64,13 +70,20 @@ record TsdbSchema(
   static final byte[] INDEXED = Bytes.toBytes("c");
   static final byte[] BORN = Bytes.toBytes("b");
 
+  /** On a metric's state row in the series table: every hour before this one is rolled up. */
+  static final byte[] ROLLED = Bytes.toBytes("r");
+
+  /** rollup family: hourly rollups, one qualifier per hour of the row's day. */
+  static final byte[] H = Bytes.toBytes("h");
+
   static TsdbSchema in(String namespace) {
     return new TsdbSchema(
         namespace,
         TableName.valueOf(namespace, "uid"),
         TableName.valueOf(namespace, "data"),
         TableName.valueOf(namespace, "annotation"),
-        TableName.valueOf(namespace, "series"));
+        TableName.valueOf(namespace, "series"),
+        TableName.valueOf(namespace, "rollup"));
   }
 
   /**
@@ -105,7 +118,14 @@ record TsdbSchema(
             // front (a metric's series are one key range, as the data rows' are).
             List.of(FamilySpec.of("s").withCompression(SNAPPY)),
             SplitPoints.none(),
-            TsdbKeys.INDEX_STATE.shape() + "; " + TsdbKeys.INDEX_SERIES.shape()));
+            TsdbKeys.INDEX_STATE.shape() + "; " + TsdbKeys.INDEX_SERIES.shape()),
+        new TableSpec(
+            rollup,
+            // Read by long-range queries as the data table is (scans of many rows), so ZSTD;
+            // salted and split as the data table, since its rows are the data rows' per day.
+            List.of(FamilySpec.of("h").withCompression(ZSTD)),
+            saltBuckets > 1 ? SplitPoints.leadingByteBuckets(saltBuckets) : SplitPoints.none(),
+            (saltBuckets > 1 ? TsdbKeys.SALTED_ROLLUP_DAY : TsdbKeys.ROLLUP_DAY).shape()));
   }
 
   /**
@@ -120,13 +140,19 @@ record TsdbSchema(
     SchemaManager schemas = new SchemaManager(connection);
     List<TableSpec> specs = tables(saltBuckets);
     List<SchemaManager.Result> ensured = schemas.ensureAll(specs);
-    if (saltBuckets > 1
-        && ensured.get(1).regions() < saltBuckets
-        && !saltRecorded(connection)
-        && isEmpty(connection, data)) {
-      LOG.info("re-creating the empty table {} pre-split into {} salt buckets", data, saltBuckets);
-      schemas.drop(data);
-      schemas.ensure(specs.get(1));
+    if (saltBuckets <= 1 || saltRecorded(connection)) {
+      return;
+    }
+    for (int i = 0; i < specs.size(); i++) {
+      TableName table = specs.get(i).name();
+      if ((table.equals(data) || table.equals(rollup))
+          && ensured.get(i).regions() < saltBuckets
+          && isEmpty(connection, table)) {
+        LOG.info(
+            "re-creating the empty table {} pre-split into {} salt buckets", table, saltBuckets);
+        schemas.drop(table);
+        schemas.ensure(specs.get(i));
+      }
     }
   }
 

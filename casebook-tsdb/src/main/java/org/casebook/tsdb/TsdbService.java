@@ -31,6 +31,7 @@ public final class TsdbService implements AutoCloseable {
   private final PointStore points;
   private final Uids uids;
   private final Compactor compactor;
+  private final Rollups rollups;
   private final PointWriter writer;
   private final WriteGate writes;
   private final WriteGate.Registration flushOnPause;
@@ -75,12 +76,11 @@ public final class TsdbService implements AutoCloseable {
               + TsdbConfig.SALT_BUCKETS.name()
               + ")");
     }
+    DataRowStore rows =
+        new DataRowStore(context.connection(), schema, TsdbKeys.data(config.saltBuckets()));
     this.points =
         new PointStore(
-            context.connection(),
-            schema,
-            TsdbKeys.data(config.saltBuckets()),
-            context.background("gather-" + config.namespace()));
+            context.connection(), schema, rows, context.background("gather-" + config.namespace()));
     this.uids = new Uids(uidStore);
     // Before any write: the index's first use records the last metric that may have old data.
     this.seriesIndex =
@@ -88,9 +88,17 @@ public final class TsdbService implements AutoCloseable {
             new SeriesIndexStore(context.connection(), schema),
             uidStore.lastUid(UidKind.METRIC),
             SeriesIndex.CACHED_SERIES);
+    this.rollups =
+        new Rollups(
+            rows,
+            new RollupStore(context.connection(), schema, config.saltBuckets()),
+            clock,
+            config.compactionDelaySeconds(),
+            context.metrics());
     this.compactor =
         new Compactor(
-            points,
+            rows,
+            rollups,
             clock,
             config.compactionDelaySeconds(),
             config.backgroundCompaction(),
@@ -99,6 +107,7 @@ public final class TsdbService implements AutoCloseable {
     this.queries =
         new QueryRunner(
             points,
+            rollups,
             uids,
             compactor,
             clock,
@@ -240,6 +249,7 @@ public final class TsdbService implements AutoCloseable {
       // No pass: whole rows of one table go, each atomically, so any snapshot holds a consistent
       // state (some expired hours left for the next pass at most).
       long rows = points.purgeBefore(metric.id(), firstKept);
+      rollups.purgeBefore(metric.id(), firstKept);
       if (rows > 0) {
         out.put(metric.name(), rows);
         rowsPurged.increment(rows);
@@ -267,8 +277,7 @@ public final class TsdbService implements AutoCloseable {
    */
   public ReindexReport reindex(LongConsumer metricsDone) {
     int to = TsdbKeys.hourOf(clock.millis()) + 24 * 366;
-    List<byte[]> metrics = new ArrayList<>();
-    uidStore.names(UidKind.METRIC, "", Integer.MAX_VALUE).forEach(m -> metrics.add(m.id()));
+    List<byte[]> metrics = metricIds();
     // No pass: each index row is one idempotent put of its own, and a metric is marked complete
     // only after its rows, so any snapshot holds a consistent index (at worst a metric to redo).
     return seriesIndex.reindex(
@@ -457,16 +466,30 @@ public final class TsdbService implements AutoCloseable {
 
   // ---- compaction ----
 
-  /** Compacts the rows of finished hours written or read since start: rows rewritten. */
+  /**
+   * Compacts the rows of finished hours written or read since start, then rolls up the hours that
+   * finished since the last pass: rows compacted.
+   */
   public int compactDue() {
-    // No pass: a row is compacted by one atomic row mutation, which a snapshot holds whole.
-    return compactor.runDue();
+    // No pass: a row is compacted by one atomic row mutation, which a snapshot holds whole; a
+    // rollup is rewritten whole from its row, and its progress recorded after it.
+    int rows = compactor.runDue();
+    rollups.pass(this::metricIds, false);
+    return rows;
   }
 
-  /** Compacts every finished hour in the table: rows rewritten. */
+  /** Compacts every finished hour in the table and rolls up every finished hour: rows compacted. */
   public int compactAll() {
     writer.flush();
-    return compactor.runAll();
+    int rows = compactor.runAll();
+    rollups.pass(this::metricIds, true);
+    return rows;
+  }
+
+  private List<byte[]> metricIds() {
+    List<byte[]> ids = new ArrayList<>();
+    uidStore.names(UidKind.METRIC, "", Integer.MAX_VALUE).forEach(m -> ids.add(m.id()));
+    return ids;
   }
 
   int compactionBacklog() {

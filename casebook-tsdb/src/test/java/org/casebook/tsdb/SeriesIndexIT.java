@@ -165,7 +165,10 @@ class SeriesIndexIT {
     Uids uids = new Uids(new UidStore(context.connection(), schema));
     try (PointStore rows =
         new PointStore(
-            context.connection(), schema, TsdbKeys.data(0), context.background("test-old"))) {
+            context.connection(),
+            schema,
+            new DataRowStore(context.connection(), schema, TsdbKeys.data(0)),
+            context.background("test-old"))) {
       byte[] metric = uids.getOrAssign(UidKind.METRIC, old);
       for (int h = 0; h < 4; h++) {
         for (int v = 0; v < 6; v++) {

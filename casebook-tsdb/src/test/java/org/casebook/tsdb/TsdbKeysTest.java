@@ -23,7 +23,7 @@ class TsdbKeysTest {
 
   @Test
   void everyLayoutRoundTripsAndKeepsItsOrder() {
-    assertThat(TsdbKeys.ALL).hasSize(9);
+    assertThat(TsdbKeys.ALL).hasSize(11);
     for (KeyLayout layout : TsdbKeys.ALL) {
       KeyLayoutChecks.verify(layout, 300, TsdbKeysTest::generator);
     }

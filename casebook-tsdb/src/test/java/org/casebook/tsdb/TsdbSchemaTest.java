@@ -28,10 +28,15 @@ class TsdbSchemaTest {
   @ParameterizedTest
   @ValueSource(ints = {2, 4, 8, 16})
   void generatedPointsReachEverySaltBucket(int saltBuckets) {
-    Map<TableName, List<byte[]>> keys = Map.of(SCHEMA.data(), rows(saltBuckets));
+    Map<TableName, List<byte[]>> keys =
+        Map.of(
+            SCHEMA.data(),
+            rows(TsdbKeys.data(saltBuckets), false),
+            SCHEMA.rollup(),
+            rows(TsdbKeys.rollups(saltBuckets), true));
     assertThat(SplitPointChecks.verify(SCHEMA.tables(saltBuckets), keys))
-        .singleElement()
-        .satisfies(r -> assertThat(r.regions()).isEqualTo(saltBuckets));
+        .hasSize(2)
+        .allSatisfy(r -> assertThat(r.regions()).isEqualTo(saltBuckets));
   }
 
   @Test
@@ -43,10 +48,9 @@ class TsdbSchemaTest {
    * The data rows of the generator's lines, as {@code PointWriter} makes them: ids handed out in
    * the order names are first seen (the uid counter's order; new tag names in {@code HashMap}
    * order, as {@code PointWriter#tagRun}), the hour, the tag run, and the salt over metric and
-   * tags.
+   * tags; or the rollup rows of the same points ({@code byDay}).
    */
-  private static List<byte[]> rows(int saltBuckets) {
-    TsdbKeys.DataRows dataRows = TsdbKeys.data(saltBuckets);
+  private static List<byte[]> rows(TsdbKeys.DataRows dataRows, boolean byDay) {
     Map<UidKind, Map<String, byte[]>> ids = new EnumMap<>(UidKind.class);
     List<byte[]> rows = new ArrayList<>();
     Iterator<String> lines =
@@ -61,7 +65,8 @@ class TsdbSchemaTest {
             TsdbKeys.tagPair(
                 id(ids, UidKind.TAGK, t.getKey()), id(ids, UidKind.TAGV, t.getValue()));
       }
-      rows.add(dataRows.row(metric, TsdbKeys.hourOf(p.timestampMs()), TsdbKeys.tagRun(pairs)));
+      int hour = TsdbKeys.hourOf(p.timestampMs());
+      rows.add(dataRows.row(metric, byDay ? TsdbKeys.dayOf(hour) : hour, TsdbKeys.tagRun(pairs)));
     }
     return rows;
   }

@@ -55,11 +55,15 @@ class TsdbServiceIT {
     return new UidStore(context.connection(), TsdbSchema.in(NAMESPACE));
   }
 
+  private DataRowStore rowStore() {
+    return new DataRowStore(context.connection(), TsdbSchema.in(NAMESPACE), TsdbKeys.data(0));
+  }
+
   private PointStore pointStore() {
     return new PointStore(
         context.connection(),
         TsdbSchema.in(NAMESPACE),
-        TsdbKeys.data(0),
+        rowStore(),
         context.background("test-points"));
   }
 
@@ -116,8 +120,15 @@ class TsdbServiceIT {
     ExecutorService pool = Executors.newFixedThreadPool(threads + 1);
     List<Future<?>> writers = new ArrayList<>();
     try (PointStore store = pointStore()) {
-      Compactor compactor =
-          new Compactor(store, java.time.Clock.systemUTC(), 0, false, context.metrics());
+      java.time.Clock clock = java.time.Clock.systemUTC();
+      Rollups rollups =
+          new Rollups(
+              rowStore(),
+              new RollupStore(context.connection(), TsdbSchema.in(NAMESPACE), 0),
+              clock,
+              0,
+              context.metrics());
+      Compactor compactor = new Compactor(rowStore(), rollups, clock, 0, false, context.metrics());
       for (int t = 0; t < threads; t++) {
         int thread = t;
         writers.add(

@@ -256,7 +256,9 @@ public final class TsdbCommand {
   @Command(
       name = "compact",
       mixinStandardHelpOptions = true,
-      description = "Merge every finished hour's point columns into one cell now.")
+      description =
+          "Merge every finished hour's point columns into one cell and roll up every finished"
+              + " hour now.")
   int compact() {
     try (TsdbService service = service()) {
       int rows = service.compactAll();

@@ -178,13 +178,6 @@ public record QueryJson(
     for (Map.Entry<String, String> refused : REFUSED_SUB_QUERY_FIELDS.entrySet()) {
       refuseSet(q, refused.getKey(), path + "." + refused.getKey(), refused.getValue());
     }
-    JsonNode rollup = q.get("rollupUsage");
-    if (rollup != null && !rollup.isNull() && !rollup.asText().equals("ROLLUP_RAW")) {
-      // Raw points are all Casebook keeps, so only the raw-only usage can be honoured.
-      throw new InvalidInputException(
-          path + ".rollupUsage",
-          "rollups are not supported: rollupUsage may only be ROLLUP_RAW, got " + rollup);
-    }
     JsonNode index = q.get("index");
     if (index != null && !index.isNull() && !index.isIntegralNumber()) {
       // OpenTSDB numbers sub-queries by position whatever index says; it must still be a number.
@@ -198,6 +191,7 @@ public record QueryJson(
     sub.aggregator(text(q, "aggregator"));
     sub.metric(text(q, "metric"));
     sub.downsample(text(q, "downsample"));
+    sub.rollupUsage(text(q, "rollupUsage"));
     JsonNode ro = q.get("rateOptions");
     if (ro != null && !ro.isNull()) {
       rateOptions(sub, ro, path + ".rateOptions");

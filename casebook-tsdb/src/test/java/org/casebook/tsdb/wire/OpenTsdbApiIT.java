@@ -105,7 +105,7 @@ class OpenTsdbApiIT {
             "\"showHistogramBuckets\":true", "queries[0].showHistogramBuckets",
             "\"preAggregate\":true", "queries[0].preAggregate",
             "\"useMultiGets\":true", "queries[0].useMultiGets",
-            "\"rollupUsage\":\"ROLLUP_FALLBACK\"", "queries[0].rollupUsage",
+            "\"rollupUsage\":\"ROLLUP_SOMETIMES\"", "queries[0].rollupUsage",
             "\"filterTagKs\":[\"host\"]", "queries[0].filterTagKs");
     for (Map.Entry<String, String> f : subQueryFields.entrySet()) {
       String body =

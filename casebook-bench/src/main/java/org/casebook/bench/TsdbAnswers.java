@@ -17,8 +17,16 @@ final class TsdbAnswers {
 
   /** Null when the answers match, else what differs first. */
   static String difference(JsonNode ours, JsonNode theirs) {
+    return difference(ours, theirs, "OpenTSDB's");
+  }
+
+  /**
+   * Null when the answers match, else what differs first; {@code theirName} names the second answer
+   * in the text ({@code "OpenTSDB's"}, {@code "the raw path's"}).
+   */
+  static String difference(JsonNode ours, JsonNode theirs, String theirName) {
     if (ours.size() != theirs.size()) {
-      return ours.size() + " groups vs OpenTSDB's " + theirs.size();
+      return ours.size() + " groups vs " + theirName + " " + theirs.size();
     }
     for (int i = 0; i < ours.size(); i++) {
       JsonNode a = ours.get(i);
@@ -45,14 +53,16 @@ final class TsdbAnswers {
             + i
             + " timestamps: only ours "
             + head(onlyOurs)
-            + ", only OpenTSDB's "
+            + ", only "
+            + theirName
+            + " "
             + head(onlyTheirs);
       }
       for (Map.Entry<String, JsonNode> e : x.entrySet()) {
         JsonNode u = e.getValue();
         JsonNode v = y.get(e.getKey());
         if (!sameValue(u, v)) {
-          return "group " + i + " at " + e.getKey() + ": " + u + " vs OpenTSDB's " + v;
+          return "group " + i + " at " + e.getKey() + ": " + u + " vs " + theirName + " " + v;
         }
       }
     }

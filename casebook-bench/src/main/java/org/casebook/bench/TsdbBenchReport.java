@@ -34,11 +34,15 @@ final class TsdbBenchReport {
     return median;
   }
 
-  /** Prints the figures of both systems side by side, with their ratio. */
+  /**
+   * Prints the figures of both systems side by side, with their ratio; then the rows of the later
+   * steps, each printer given the table's row format.
+   */
   static void print(
       Map<String, Map<String, Object>> f,
       java.util.Collection<String> queryNames,
-      Map<String, Object> answers) {
+      Map<String, Object> answers,
+      List<java.util.function.Consumer<String>> laterSteps) {
     Map<String, Object> c = f.get("casebook");
     Map<String, Object> t = f.get("opentsdb");
     System.out.println();
@@ -88,6 +92,9 @@ final class TsdbBenchReport {
         String.format(Locale.ROOT, "%.2f", cb),
         String.format(Locale.ROOT, "%.2f", tb),
         String.format(Locale.ROOT, "%.2f", cb / tb));
+    for (java.util.function.Consumer<String> step : laterSteps) {
+      step.accept(fmt);
+    }
     System.out.println(
         "Telnet: until every point is readable. HTTP: until every put is answered (without ?sync"
             + " queued, with ?sync durable).");

@@ -6,9 +6,11 @@ import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.casebook.core.InvalidInputException;
@@ -25,9 +27,10 @@ import picocli.CommandLine.Option;
  * {@code bench tsdb}: Casebook's time-series store and OpenTSDB 2.4.1 on the same embedded HBase,
  * in one run, over their wire protocols: ingest over telnet (1 and 4 connections) and HTTP (batches
  * of 50, 4 clients), a query of one series over a day, a group-by over 100 series, and bytes per
- * point on disk after compaction; the raw HBase ceiling first. Casebook runs as {@code serve} runs
- * it ({@link Session#serve}), with its tables in a namespace of the benchmark's own; OpenTSDB as a
- * child JVM ({@link OpenTsdbPeer}).
+ * point on disk after compaction; the raw HBase ceiling first; then a long range queried with and
+ * without Casebook's rollups ({@link TsdbLongRange}) and Grafana's {@code tag_values} lookup
+ * ({@link TsdbTagValues}). Casebook runs as {@code serve} runs it ({@link Session#serve}), with its
+ * tables in a namespace of the benchmark's own; OpenTSDB as a child JVM ({@link OpenTsdbPeer}).
  */
 final class TsdbBenchmark {
   static final String NAMESPACE = "casebook_bench_tsdb";
@@ -86,6 +89,65 @@ final class TsdbBenchmark {
         description = "Heap of the OpenTSDB JVM (default ${DEFAULT-VALUE}).")
     String openTsdbHeap;
 
+    @Option(
+        paramLabel = "DAYS",
+        names = "--long-days",
+        defaultValue = "30",
+        description =
+            "Days of the long-range data set, queried whole with and without rollups; 0 skips"
+                + " the step (default ${DEFAULT-VALUE}).")
+    int longDays;
+
+    @Option(
+        paramLabel = "SECONDS",
+        names = "--long-interval-seconds",
+        defaultValue = "60",
+        description =
+            "Seconds between points of the long-range data set (default ${DEFAULT-VALUE}).")
+    int longIntervalSeconds;
+
+    @Option(
+        paramLabel = "N",
+        names = "--long-series",
+        defaultValue = "100",
+        description = "Series (hosts) of the long-range data set (default ${DEFAULT-VALUE}).")
+    int longSeries;
+
+    @Option(
+        paramLabel = "N",
+        names = "--long-queries",
+        defaultValue = "30",
+        description =
+            "Timed runs of each long-range query, after 5 warm-ups (default ${DEFAULT-VALUE}).")
+    int longQueries;
+
+    @Option(
+        paramLabel = "N",
+        names = "--tag-values",
+        defaultValue = "1000",
+        description =
+            "Values of the tag key the tag_values lookup lists; 0 skips the step"
+                + " (default ${DEFAULT-VALUE}).")
+    int tagValues;
+
+    @Option(
+        paramLabel = "DAYS",
+        names = "--tag-history-days",
+        defaultValue = "30",
+        description =
+            "Days of history of the tag_values metric, a point per series and hour"
+                + " (default ${DEFAULT-VALUE}).")
+    int tagHistoryDays;
+
+    @Option(
+        paramLabel = "N",
+        names = "--lookup-queries",
+        defaultValue = "200",
+        description =
+            "Timed runs of the tag_values lookup per system, after 20 warm-ups"
+                + " (default ${DEFAULT-VALUE}).")
+    int lookupQueries;
+
     @Option(names = "--keep", description = "Keep both systems' tables afterwards.")
     boolean keep;
 
@@ -99,6 +161,26 @@ final class TsdbBenchmark {
       InvalidInputException.check(queries >= 10, "queries", "--queries must be at least 10");
       InvalidInputException.check(
           rawRows == 0 || rawRows >= 1000, "raw-rows", "--raw-rows must be 0 or at least 1000");
+      InvalidInputException.check(
+          longDays >= 0 && longDays <= 366, "long-days", "--long-days: 0..366");
+      InvalidInputException.check(
+          longIntervalSeconds >= 1 && longIntervalSeconds <= 3600,
+          "long-interval-seconds",
+          "--long-interval-seconds: 1..3600");
+      InvalidInputException.check(
+          longSeries >= 1 && longSeries <= 10_000, "long-series", "--long-series: 1..10000");
+      InvalidInputException.check(
+          longQueries >= 5, "long-queries", "--long-queries must be at least 5");
+      InvalidInputException.check(
+          tagValues == 0 || (tagValues >= 2 && tagValues <= 100_000),
+          "tag-values",
+          "--tag-values: 0 or 2..100000");
+      InvalidInputException.check(
+          tagHistoryDays >= 1 && tagHistoryDays <= 366,
+          "tag-history-days",
+          "--tag-history-days: 1..366");
+      InvalidInputException.check(
+          lookupQueries >= 10, "lookup-queries", "--lookup-queries must be at least 10");
     }
 
     Map<String, Object> toJson() {
@@ -110,6 +192,13 @@ final class TsdbBenchmark {
       m.put("queries", queries);
       m.put("rawRows", rawRows);
       m.put("openTsdbHeap", openTsdbHeap);
+      m.put("longDays", longDays);
+      m.put("longIntervalSeconds", longIntervalSeconds);
+      m.put("longSeries", longSeries);
+      m.put("longQueries", longQueries);
+      m.put("tagValues", tagValues);
+      m.put("tagHistoryDays", tagHistoryDays);
+      m.put("lookupQueries", lookupQueries);
       return m;
     }
   }
@@ -164,43 +253,37 @@ final class TsdbBenchmark {
             .withConfig("tsd.storage.compaction.min_flush_threshold", "1")
             .withConfig("tsd.storage.compaction.flush_speed", "1000");
     Map<String, Map<String, Object>> figures = new LinkedHashMap<>();
+    figures.put("casebook", new LinkedHashMap<>());
+    figures.put("opentsdb", new LinkedHashMap<>());
     TsdbStorageFigures storage = new TsdbStorageFigures(connection, context.configuration());
+    List<Consumer<String>> laterSteps = new ArrayList<>();
     try (Session.Served served =
-            session.serve(List.of(session.system("tsdb")), HTTP_THREADS, casebookSettings());
-        OpenTsdbPeer peer = OpenTsdbPeer.start(session.runtime(), peerOptions)) {
-      List<TsdbClient> targets =
-          List.of(
-              new TsdbClient(
-                  "casebook",
-                  served.listener("tsdb", TsdbSystem.TELNET.name()),
-                  "http://127.0.0.1:" + served.port()),
-              new TsdbClient(
-                  "opentsdb",
-                  new InetSocketAddress(InetAddress.getLoopbackAddress(), peer.telnetPort()),
-                  peer.baseUri().toString().replaceAll("/$", "")));
-      for (TsdbClient t : targets) {
-        figures.put(t.name(), new LinkedHashMap<>());
-      }
-      ingest(figures, targets);
-      compact(figures, storage);
+        session.serve(List.of(session.system("tsdb")), HTTP_THREADS, casebookSettings())) {
+      TsdbClient casebook =
+          new TsdbClient(
+              "casebook",
+              served.listener("tsdb", TsdbSystem.TELNET.name()),
+              "http://127.0.0.1:" + served.port());
       Map<String, String> queries = queries();
       Map<String, Object> answers = new LinkedHashMap<>();
-      for (Map.Entry<String, String> q : queries.entrySet()) {
-        answers.put(q.getKey(), timeQuery(figures, targets, q.getKey(), q.getValue()));
+      try (OpenTsdbPeer peer = OpenTsdbPeer.start(session.runtime(), peerOptions)) {
+        List<TsdbClient> targets = List.of(casebook, openTsdbClient(peer));
+        ingest(figures, targets);
+        compact(figures, storage, "", 2);
+        for (Map.Entry<String, String> q : queries.entrySet()) {
+          answers.put(q.getKey(), timeQuery(figures, targets, q.getKey(), q.getValue()));
+        }
+        json.put("sameAnswers", answers);
+        bytesPerPoint(figures, storage);
+        if (o.longDays > 0) {
+          laterSteps.add(longRange(json, figures, storage, casebook, targets.get(1)));
+        }
       }
-      json.put("sameAnswers", answers);
-      // Bytes per point after compaction, then flush and major compaction.
-      long httpPoints = ingestOf().httpPoints();
-      long points = (long) o.rounds * (2L * o.telnetPoints + httpPoints) + httpPoints;
-      long casebookBytes = storage.storedBytes(TableName.valueOf(NAMESPACE, "data"));
-      long opentsdbBytes = storage.storedBytes(TableName.valueOf(OPENTSDB_PREFIX + "tsdb"));
-      figures.get("casebook").put("dataBytes", casebookBytes);
-      figures.get("casebook").put("points", points);
-      figures.get("casebook").put("bytesPerPoint", (double) casebookBytes / points);
-      figures.get("opentsdb").put("dataBytes", opentsdbBytes);
-      figures.get("opentsdb").put("points", points);
-      figures.get("opentsdb").put("bytesPerPoint", (double) opentsdbBytes / points);
-      TsdbBenchReport.print(figures, queries.keySet(), answers);
+      if (o.tagValues > 0) {
+        laterSteps.add(
+            tagValues(json, figures, casebook, work.resolveSibling("bench-opentsdb-lookup")));
+      }
+      TsdbBenchReport.print(figures, queries.keySet(), answers, laterSteps);
     } finally {
       if (!o.keep) {
         schemas.dropNamespace(NAMESPACE);
@@ -220,8 +303,93 @@ final class TsdbBenchmark {
     return json;
   }
 
+  /**
+   * The long-range step ({@link TsdbLongRange}): its data set written to both sides, both
+   * compacted, the three ways of asking timed. Returns the printer of its table rows.
+   */
+  private Consumer<String> longRange(
+      Map<String, Object> json,
+      Map<String, Map<String, Object>> figures,
+      TsdbStorageFigures storage,
+      TsdbClient casebook,
+      TsdbClient opentsdb)
+      throws Exception {
+    TsdbLongRange step = new TsdbLongRange(o, System.currentTimeMillis() / 1000);
+    for (TsdbClient t : List.of(casebook, opentsdb)) {
+      figures.get(t.name()).put("long range ingest", step.write(t));
+    }
+    // The long-range set is many more rows for OpenTSDB's queue than the ingest steps'.
+    compact(figures, storage, "long range ", 15);
+    TsdbLongRange.Result r = step.time(casebook, opentsdb, figures);
+    json.put("longRange", r.toJson(step));
+    return fmt -> r.print(fmt, o);
+  }
+
+  /**
+   * The tag_values step ({@link TsdbTagValues}) with a TSD of its own on the same tables: OpenTSDB
+   * answers lookups from its meta table, which only meta tracking fills, and tracking adds a put
+   * per point, so it is on only in this TSD, started after the steps before. Returns the printer of
+   * its table rows.
+   */
+  private Consumer<String> tagValues(
+      Map<String, Object> json,
+      Map<String, Map<String, Object>> figures,
+      TsdbClient casebook,
+      Path work)
+      throws Exception {
+    try (OpenTsdbPeer peer = OpenTsdbPeer.start(session.runtime(), lookupPeerOptions(work))) {
+      TsdbTagValues step = new TsdbTagValues(o, System.currentTimeMillis() / 1000);
+      List<TsdbClient> targets = List.of(casebook, openTsdbClient(peer));
+      for (TsdbClient t : targets) {
+        figures.get(t.name()).put("tag_values ingest", step.write(t));
+      }
+      for (TsdbClient t : targets) {
+        step.awaitListed(t);
+      }
+      TsdbTagValues.Result r = step.time(targets, figures);
+      json.put("tagValues", r.toJson(step));
+      return fmt -> r.print(fmt, o);
+    }
+  }
+
   private TsdbIngest ingestOf() {
     return new TsdbIngest(o, dayStart);
+  }
+
+  private static TsdbClient openTsdbClient(OpenTsdbPeer peer) {
+    return new TsdbClient(
+        "opentsdb",
+        new InetSocketAddress(InetAddress.getLoopbackAddress(), peer.telnetPort()),
+        peer.baseUri().toString().replaceAll("/$", ""));
+  }
+
+  /**
+   * The TSD of the tag_values step, on the same tables: series tracked in its meta table ({@code
+   * tsd.core.meta.enable_tsuid_tracking}, the cheapest setting that fills it: one put per point, no
+   * TSMeta object), and no compaction queue, so that neither side compacts while lookups are timed
+   * (Casebook is served without background compaction).
+   */
+  private OpenTsdbOptions lookupPeerOptions(Path work) {
+    return OpenTsdbOptions.defaults(work)
+        .withTablePrefix(OPENTSDB_PREFIX)
+        .withHeap(o.openTsdbHeap)
+        .withConfig("tsd.core.meta.enable_tsuid_tracking", "true")
+        .withConfig("tsd.storage.enable_compaction", "false");
+  }
+
+  /** Bytes per point of the ingest steps' data, after compaction and major compaction. */
+  private void bytesPerPoint(Map<String, Map<String, Object>> figures, TsdbStorageFigures storage)
+      throws Exception {
+    long httpPoints = ingestOf().httpPoints();
+    long points = (long) o.rounds * (2L * o.telnetPoints + httpPoints) + httpPoints;
+    long casebookBytes = storage.storedBytes(TableName.valueOf(NAMESPACE, "data"));
+    long opentsdbBytes = storage.storedBytes(TableName.valueOf(OPENTSDB_PREFIX + "tsdb"));
+    figures.get("casebook").put("dataBytes", casebookBytes);
+    figures.get("casebook").put("points", points);
+    figures.get("casebook").put("bytesPerPoint", (double) casebookBytes / points);
+    figures.get("opentsdb").put("dataBytes", opentsdbBytes);
+    figures.get("opentsdb").put("points", points);
+    figures.get("opentsdb").put("bytesPerPoint", (double) opentsdbBytes / points);
   }
 
   /**
@@ -267,24 +435,33 @@ final class TsdbBenchmark {
    * {@code tsdb compact} does it (its public API on the context it is served on), OpenTSDB's by its
    * own queue; then HBase's major compaction drops what the row rewrites deleted, on both tables.
    */
-  private void compact(Map<String, Map<String, Object>> figures, TsdbStorageFigures storage)
+  private void compact(
+      Map<String, Map<String, Object>> figures,
+      TsdbStorageFigures storage,
+      String keyPrefix,
+      int openTsdbMinutes)
       throws Exception {
+    System.out.println(
+        "compacting both sides' finished hours"
+            + (keyPrefix.isEmpty() ? "" : " (" + keyPrefix.trim() + ")"));
     try (TsdbService tsdb = new TsdbService(session.context(session.system("tsdb")))) {
       long c0 = System.nanoTime();
       int compactedRows = tsdb.compactAll();
-      figures.get("casebook").put("compactionSeconds", (System.nanoTime() - c0) / 1e9);
-      figures.get("casebook").put("compactedRows", compactedRows);
+      figures.get("casebook").put(keyPrefix + "compactionSeconds", (System.nanoTime() - c0) / 1e9);
+      figures.get("casebook").put(keyPrefix + "compactedRows", compactedRows);
     }
     long c0 = System.nanoTime();
-    storage.awaitOpenTsdbCompaction(TableName.valueOf(OPENTSDB_PREFIX + "tsdb"));
-    figures.get("opentsdb").put("compactionSeconds", (System.nanoTime() - c0) / 1e9);
+    storage.awaitOpenTsdbCompaction(TableName.valueOf(OPENTSDB_PREFIX + "tsdb"), openTsdbMinutes);
+    figures.get("opentsdb").put(keyPrefix + "compactionSeconds", (System.nanoTime() - c0) / 1e9);
     figures
         .get("casebook")
-        .put("majorCompactionSeconds", storage.majorCompact(TableName.valueOf(NAMESPACE, "data")));
+        .put(
+            keyPrefix + "majorCompactionSeconds",
+            storage.majorCompact(TableName.valueOf(NAMESPACE, "data")));
     figures
         .get("opentsdb")
         .put(
-            "majorCompactionSeconds",
+            keyPrefix + "majorCompactionSeconds",
             storage.majorCompact(TableName.valueOf(OPENTSDB_PREFIX + "tsdb")));
   }
 

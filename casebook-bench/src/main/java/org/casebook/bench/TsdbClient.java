@@ -15,6 +15,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import org.casebook.core.Threads;
@@ -69,6 +70,14 @@ record TsdbClient(String name, InetSocketAddress telnet, String http) {
    * has then taken every line before it (a put has no reply). Returns the error lines seen.
    */
   int sendLines(List<String> lines) throws IOException {
+    return sendLines(lines.iterator());
+  }
+
+  /**
+   * As {@link #sendLines(List)}, the lines taken from {@code lines} as they are sent: a data set of
+   * millions of points need not be held in memory.
+   */
+  int sendLines(Iterator<String> lines) throws IOException {
     try (Socket s = new Socket()) {
       s.connect(telnet, 10_000);
       s.setSoTimeout(600_000);
@@ -95,8 +104,8 @@ record TsdbClient(String name, InetSocketAddress telnet, String http) {
                   });
       reader.start();
       OutputStream out = new BufferedOutputStream(s.getOutputStream(), 1 << 16);
-      for (String line : lines) {
-        out.write(line.getBytes(StandardCharsets.UTF_8));
+      while (lines.hasNext()) {
+        out.write(lines.next().getBytes(StandardCharsets.UTF_8));
       }
       out.write("version\n".getBytes(StandardCharsets.UTF_8));
       out.flush();

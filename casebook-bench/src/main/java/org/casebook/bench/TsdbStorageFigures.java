@@ -29,13 +29,14 @@ final class TsdbStorageFigures {
 
   /**
    * Waits until OpenTSDB has compacted the finished hours it wrote: every row of its data table is
-   * one cell (its compaction queue works every few seconds), at most two minutes.
+   * one cell (its compaction queue works every few seconds), at most {@code minutes}.
    */
-  void awaitOpenTsdbCompaction(TableName table) throws Exception {
-    long deadline = System.nanoTime() + 120_000_000_000L;
+  void awaitOpenTsdbCompaction(TableName table, int minutes) throws Exception {
+    long deadline = System.nanoTime() + minutes * 60_000_000_000L;
     long rows = 0;
     long cells = 0;
     long previousExtra = -1;
+    int unchangedScans = 0;
     while (System.nanoTime() < deadline) {
       rows = 0;
       cells = 0;
@@ -51,8 +52,10 @@ final class TsdbStorageFigures {
         }
       }
       // Done when every row is one cell, or the few left stop changing (a handful of rows
-      // OpenTSDB does not requeue: they are reported below and counted as they are).
-      if (rows > 0 && (cells == rows || cells - rows == previousExtra)) {
+      // OpenTSDB does not requeue: they are reported below and counted as they are). Unchanged
+      // over two intervals, not one: a queue between flushes can look settled for one.
+      unchangedScans = cells - rows == previousExtra ? unchangedScans + 1 : 0;
+      if (rows > 0 && (cells == rows || unchangedScans >= 2)) {
         if (cells != rows) {
           System.out.printf(
               Locale.ROOT, "OpenTSDB left %,d cells in %,d rows uncompacted%n", cells - rows, rows);
@@ -64,9 +67,10 @@ final class TsdbStorageFigures {
     }
     System.out.printf(
         Locale.ROOT,
-        "OpenTSDB left %,d cells in %,d rows uncompacted after 2 minutes%n",
+        "OpenTSDB left %,d cells in %,d rows uncompacted after %d minutes%n",
         cells - rows,
-        rows);
+        rows,
+        minutes);
   }
 
   /**

@@ -29,6 +29,9 @@ final class Compactor {
   private final Counter compactedRows;
   private final Counter compactedPoints;
 
+  /** Rollups of compacted rows written per request. */
+  private static final int ROLLUP_BATCH = 500;
+
   /**
    * @param background whether {@link #runDue} runs in the background (else rows written or read are
    *     not remembered for it)
@@ -68,14 +71,12 @@ final class Compactor {
         due.add(e.getKey());
       }
     }
-    int done = 0;
+    List<byte[]> rows = new ArrayList<>(due.size());
     for (ByteBuffer row : due) {
       pending.remove(row);
-      if (compact(row.array())) {
-        done++;
-      }
+      rows.add(row.array());
     }
-    return done;
+    return compact(rows);
   }
 
   /** Compacts every row of a finished hour in the table (after a restart, or on request). */
@@ -83,11 +84,32 @@ final class Compactor {
     int before = TsdbKeys.hourOf(clock.millis() - delayMs);
     List<byte[]> rows = new ArrayList<>();
     store.uncompactedRows(before, rows::add);
+    return compact(rows);
+  }
+
+  /**
+   * Compacts {@code rows}, their rollups written in batches (and those of the rows compacted before
+   * a failure): rows rewritten.
+   */
+  private int compact(List<byte[]> rows) {
+    List<DataRowStore.RowPoints> compacted = new ArrayList<>();
     int done = 0;
-    for (byte[] row : rows) {
-      if (compact(row)) {
-        done++;
+    try {
+      for (byte[] row : rows) {
+        Optional<DataRowStore.RowPoints> r = store.compactRow(row);
+        if (r.isPresent()) {
+          compacted.add(r.get());
+          compactedRows.increment();
+          compactedPoints.increment(r.get().points().size());
+          done++;
+        }
+        if (compacted.size() == ROLLUP_BATCH) {
+          rollups.compacted(compacted);
+          compacted.clear();
+        }
       }
+    } finally {
+      rollups.compacted(compacted);
     }
     return done;
   }
@@ -101,13 +123,6 @@ final class Compactor {
 
   /** One row: true if it was rewritten. */
   boolean compact(byte[] row) {
-    Optional<DataRowStore.RowPoints> compacted = store.compactRow(row);
-    if (compacted.isEmpty()) {
-      return false;
-    }
-    rollups.compacted(compacted.get());
-    compactedRows.increment();
-    compactedPoints.increment(compacted.get().points().size());
-    return true;
+    return compact(List.of(row)) == 1;
   }
 }

@@ -3,14 +3,15 @@ package org.casebook.tsdb;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.CellUtil;
+import java.util.function.UnaryOperator;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.CheckAndMutateResult;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
@@ -24,22 +25,28 @@ import org.apache.hadoop.hbase.filter.FilterList;
 import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
 import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.casebook.core.ConflictException;
 import org.casebook.core.StorageException;
 import org.casebook.core.key.KeyRange;
 
 /**
- * Every read and write of hourly rollups: the rollup table's cells (one per series and hour, in a
- * row per series and day) and, on each metric's state row of the series table, the hour before
- * which every hour of the metric is rolled up. Thread-safe.
+ * Every read and write of hourly rollups: the rollup table's day cells (one per series and day,
+ * holding the rollup of each of its hours) and, on each metric's state row of the series table, the
+ * hour before which every hour of the metric is rolled up. Thread-safe.
  *
- * <p>A cell's timestamp is the newest cell time of the data row it was computed from. Every change
- * to a data row (a point, a compaction, a delete) leaves a cell newer than any before it, so of two
- * rollups of one hour the one from the later state has the later timestamp, and HBase keeps it
- * whichever is written last: a compaction and a rollup pass reading the same row at different
- * moments never leave the older answer.
+ * <p>One cell per series and day, not per hour: HBase's cost of a scan is mostly per cell, and a
+ * month's query then reads 30 cells per series instead of 720. Each hour in the cell carries the
+ * version of the data row it was computed from (the newest cell time in it; every change to a data
+ * row leaves a newer cell), and a write replaces an hour only with a newer version, under a check
+ * that the cell is still as read (read again and retried when it is not). So a compaction, a rollup
+ * pass and a delete writing the same day in any order leave each hour's latest rollup.
  */
 final class RollupStore {
   private static final int BATCH = 1000;
+  private static final int ATTEMPTS = 8;
+
+  /** The qualifier of a row's one cell. */
+  static final byte[] DAY = {(byte) 'd'};
 
   private final Connection connection;
   private final TsdbSchema schema;
@@ -58,40 +65,128 @@ final class RollupStore {
   /** One hour of one series rolled up, from its data row as it was at {@code version}. */
   record Rolled(byte[] metric, byte[] tags, int hour, HourRollup rollup, long version) {}
 
-  /** Writes rollups; durable when this returns. */
+  /** An hour's rollup as a day cell holds it, with the data row version it was computed from. */
+  record Slot(HourRollup rollup, long version) {}
+
+  /** Writes rollups, each hour replaced only by a newer version; durable when this returns. */
   void put(List<Rolled> rolled) {
-    List<Put> puts = new ArrayList<>(Math.min(rolled.size(), BATCH));
+    Map<ByteBuffer, List<Rolled>> byRow = new LinkedHashMap<>();
+    for (Rolled r : rolled) {
+      byte[] row = keys.row(r.metric(), TsdbKeys.dayOf(r.hour()), r.tags());
+      byRow.computeIfAbsent(ByteBuffer.wrap(row), k -> new ArrayList<>()).add(r);
+    }
+    Map<ByteBuffer, UnaryOperator<Slot[]>> changes = new LinkedHashMap<>();
+    byRow.forEach(
+        (row, hours) ->
+            changes.put(
+                row,
+                slots -> {
+                  for (Rolled r : hours) {
+                    int h = r.hour() - TsdbKeys.dayOf(r.hour()) * 24;
+                    if (slots[h] == null || slots[h].version() < r.version()) {
+                      slots[h] = new Slot(r.rollup(), r.version());
+                    }
+                  }
+                  return slots;
+                }));
+    update(changes, "write rollups");
+  }
+
+  /**
+   * Applies each row's change to its day cell (a copy of its hours; null: none), under a check that
+   * the cell is as read; rows whose check failed are read again and changed again.
+   */
+  private void update(Map<ByteBuffer, UnaryOperator<Slot[]>> changes, String what) {
+    Map<ByteBuffer, UnaryOperator<Slot[]>> pending = new LinkedHashMap<>(changes);
     try (Table t = connection.getTable(schema.rollup())) {
-      for (Rolled r : rolled) {
-        int day = TsdbKeys.dayOf(r.hour());
-        puts.add(
-            new Put(keys.row(r.metric(), day, r.tags()))
-                .addColumn(
-                    TsdbSchema.H,
-                    hourQualifier(r.hour() - day * 24),
-                    r.version(),
-                    r.rollup().encode()));
-        if (puts.size() == BATCH) {
-          t.put(puts);
-          puts = new ArrayList<>(BATCH);
+      for (int attempt = 0; attempt < ATTEMPTS && !pending.isEmpty(); attempt++) {
+        List<ByteBuffer> rows = new ArrayList<>(pending.keySet());
+        for (int from = 0; from < rows.size(); from += BATCH) {
+          List<ByteBuffer> part = rows.subList(from, Math.min(rows.size(), from + BATCH));
+          List<Get> gets = new ArrayList<>(part.size());
+          part.forEach(r -> gets.add(new Get(r.array()).addColumn(TsdbSchema.H, DAY)));
+          Result[] read = t.get(gets);
+          List<CheckAndMutate> writes = new ArrayList<>(part.size());
+          List<ByteBuffer> written = new ArrayList<>(part.size());
+          for (int i = 0; i < part.size(); i++) {
+            byte[] row = part.get(i).array();
+            byte[] old = read[i].getValue(TsdbSchema.H, DAY);
+            Slot[] before = slots(old);
+            Slot[] after = pending.get(part.get(i)).apply(before.clone());
+            if (Arrays.equals(before, after)) {
+              pending.remove(part.get(i));
+              continue;
+            }
+            Put put = new Put(row).addColumn(TsdbSchema.H, DAY, encodeDay(after));
+            CheckAndMutate.Builder check = CheckAndMutate.newBuilder(row);
+            writes.add(
+                old == null
+                    ? check.ifNotExists(TsdbSchema.H, DAY).build(put)
+                    : check.ifEquals(TsdbSchema.H, DAY, old).build(put));
+            written.add(part.get(i));
+          }
+          if (!writes.isEmpty()) {
+            List<CheckAndMutateResult> results = t.checkAndMutate(writes);
+            for (int i = 0; i < results.size(); i++) {
+              if (results.get(i).isSuccess()) {
+                pending.remove(written.get(i));
+              }
+            }
+          }
         }
       }
-      if (!puts.isEmpty()) {
-        t.put(puts);
-      }
     } catch (IOException e) {
-      throw StorageException.of("write rollups", e);
+      throw StorageException.of(what, e);
+    }
+    if (!pending.isEmpty()) {
+      throw new ConflictException(
+          pending.size() + " rollup day(s) kept changing while they were written; rerun");
     }
   }
 
-  private static byte[] hourQualifier(int hourOfDay) {
-    return new byte[] {(byte) hourOfDay};
+  /** The hours of a day cell (an array of 24, null where an hour has none; all null: no cell). */
+  static Slot[] slots(byte[] cell) {
+    Slot[] slots = new Slot[24];
+    if (cell == null) {
+      return slots;
+    }
+    ByteBuffer b = ByteBuffer.wrap(cell);
+    int bits = b.getInt();
+    byte[] rollup = new byte[HourRollup.BYTES];
+    for (int h = 0; h < 24; h++) {
+      if ((bits & (1 << h)) != 0) {
+        long version = b.getLong();
+        b.get(rollup);
+        slots[h] = new Slot(HourRollup.decode(rollup), version);
+      }
+    }
+    return slots;
+  }
+
+  /** A day cell: a bitmap of the hours held, then per hour held its version and rollup. */
+  static byte[] encodeDay(Slot[] slots) {
+    int held = 0;
+    int bits = 0;
+    for (int h = 0; h < 24; h++) {
+      if (slots[h] != null) {
+        bits |= 1 << h;
+        held++;
+      }
+    }
+    ByteBuffer b = ByteBuffer.allocate(Integer.BYTES + held * (Long.BYTES + HourRollup.BYTES));
+    b.putInt(bits);
+    for (int h = 0; h < 24; h++) {
+      if (slots[h] != null) {
+        b.putLong(slots[h].version()).put(slots[h].rollup().encode());
+      }
+    }
+    return b.array();
   }
 
   /**
    * The rollups of {@code metric}'s hours {@code [fromHour, toHour)}, by tag run in order of first
    * appearance, each series' hours ascending; with a row filter, only rows it keeps. Each row read
-   * is reported to {@code budget} with its cells as points.
+   * is reported to {@code budget} with its hours as points.
    */
   Map<ByteBuffer, List<RolledHour>> read(
       byte[] metric, int fromHour, int toHour, Optional<Filter> rowFilter, QueryBudget budget) {
@@ -106,7 +201,7 @@ final class RollupStore {
         Scan scan =
             KeyRange.between(keys.start(b, metric, fromDay), keys.start(b, metric, toDay + 1))
                 .toScan()
-                .addFamily(TsdbSchema.H)
+                .addColumn(TsdbSchema.H, DAY)
                 .setCaching(512)
                 .setReadType(Scan.ReadType.PREAD);
         rowFilter.ifPresent(scan::setFilter);
@@ -121,10 +216,11 @@ final class RollupStore {
               bySeries.put(series, hours);
             }
             int before = hours.size();
-            for (Cell c : r.rawCells()) {
-              int hour = row.hour() * 24 + (c.getQualifierArray()[c.getQualifierOffset()] & 0xFF);
-              if (hour >= fromHour && hour < toHour) {
-                hours.add(new RolledHour(hour, HourRollup.decode(CellUtil.cloneValue(c))));
+            Slot[] slots = slots(r.getValue(TsdbSchema.H, DAY));
+            for (int h = 0; h < 24; h++) {
+              int hour = row.hour() * 24 + h;
+              if (slots[h] != null && hour >= fromHour && hour < toHour) {
+                hours.add(new RolledHour(hour, slots[h].rollup()));
               }
             }
             budget.row(series, seen, hours.size() - before);
@@ -142,11 +238,12 @@ final class RollupStore {
 
   /**
    * Deletes {@code metric}'s rollups of hours before {@code beforeHour}: whole rows of earlier
-   * days, the earlier hours' cells of its day.
+   * days, the earlier hours of its own day's cells.
    */
   void purgeBefore(byte[] metric, int beforeHour) {
     int day = TsdbKeys.dayOf(beforeHour);
     int hoursOfDay = beforeHour - day * 24;
+    Map<ByteBuffer, UnaryOperator<Slot[]>> boundary = new LinkedHashMap<>();
     try (Table t = connection.getTable(schema.rollup())) {
       for (int b = 0; b < keys.buckets(); b++) {
         Scan scan =
@@ -159,16 +256,16 @@ final class RollupStore {
         List<Delete> batch = new ArrayList<>();
         try (ResultScanner s = t.getScanner(scan)) {
           for (Result r : s) {
-            Delete d = new Delete(r.getRow());
-            if (keys.decode(r.getRow()).hour() == day) {
-              if (hoursOfDay == 0) {
-                continue;
-              }
-              for (int h = 0; h < hoursOfDay; h++) {
-                d.addColumns(TsdbSchema.H, hourQualifier(h));
-              }
+            if (keys.decode(r.getRow()).hour() < day) {
+              batch.add(new Delete(r.getRow()));
+            } else if (hoursOfDay > 0) {
+              boundary.put(
+                  ByteBuffer.wrap(r.getRow()),
+                  slots -> {
+                    Arrays.fill(slots, 0, hoursOfDay, null);
+                    return slots;
+                  });
             }
-            batch.add(d);
             if (batch.size() == BATCH) {
               t.delete(batch);
               batch = new ArrayList<>();
@@ -182,6 +279,7 @@ final class RollupStore {
     } catch (IOException e) {
       throw StorageException.of("purge expired rollups", e);
     }
+    update(boundary, "purge expired rollups");
   }
 
   /** The hour before which every hour of {@code metric} is rolled up, if a pass recorded one. */

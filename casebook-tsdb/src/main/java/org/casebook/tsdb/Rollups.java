@@ -34,6 +34,8 @@ final class Rollups {
   /** Hours a pass reads before it records its progress. */
   static final int HOURS_PER_STEP = 24 * 7;
 
+  private static final int PUT_BATCH = 10_000;
+
   private final DataRowStore points;
   private final RollupStore store;
   private final Clock clock;
@@ -93,19 +95,22 @@ final class Rollups {
     while (from < open) {
       int to = Math.min(open, from + HOURS_PER_STEP);
       List<RollupStore.Rolled> rolled = new ArrayList<>();
+      long[] read = {0};
       points.rows(
           metric,
           from,
           to - 1,
           row -> {
             rolled.add(rolledOf(row));
-            if (rolled.size() == 1000) {
+            read[0]++;
+            // Rows come hour by hour: a batch of many holds several hours of each series' day.
+            if (rolled.size() == PUT_BATCH) {
               store.put(rolled);
               rolled.clear();
             }
           });
       store.put(rolled);
-      rows += rolled.size();
+      rows += read[0];
       if (!store.advanceRolled(metric, recorded, to)) {
         // Another pass recorded its progress meanwhile: go on from there.
         recorded = store.rolledBefore(metric);
@@ -136,10 +141,12 @@ final class Rollups {
     return rolledBefore.merge(ByteBuffer.wrap(metric), recorded.getAsInt(), Math::max);
   }
 
-  /** A row compaction just rewrote, as it read it: its rollup written again. */
-  void compacted(DataRowStore.RowPoints row) {
-    store.put(List.of(rolledOf(row)));
-    rolledRows.increment();
+  /** Rows a compaction just rewrote, as it read them: their rollups written again. */
+  void compacted(List<DataRowStore.RowPoints> rows) {
+    List<RollupStore.Rolled> rolled = new ArrayList<>(rows.size());
+    rows.forEach(r -> rolled.add(rolledOf(r)));
+    store.put(rolled);
+    rolledRows.increment(rolled.size());
   }
 
   /** Rows whose points were deleted: each read again and its rollup rewritten. */

@@ -25,8 +25,8 @@ import org.casebook.core.key.KeyRange;
  * series row 0x00 | metric id                  the metric's series are all indexed (id 0: since
  *                                              when the index exists); hours rolled up
  *        row 0x01 | metric id | tagk id tagv id …   one row per series (its tsuid)
- * rollup row [salt] | metric id | day | tagk id tagv id …   one row per series and day, one cell
- *                                                           per hour: count, sum, min, max
+ * rollup row [salt] | metric id | day | tagk id tagv id …   one row per series and day, one cell:
+ *                                                           each hour's count, sum, min, max
  * </pre>
  *
  * Ids are {@value #UID_WIDTH} bytes, as OpenTSDB's: fixed width, so the tag pairs at the end of a

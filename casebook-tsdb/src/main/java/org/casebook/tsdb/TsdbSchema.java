@@ -28,8 +28,9 @@ import org.slf4j.LoggerFactory;
  * ZSTD kept at Snappy's rate with 1.7× less disk; 7.7× less than none), Snappy on the small
  * in-memory uid table and on the annotation table (a few notes, read per query and by GUIs);
  * figures in docs/SCALING.md. The series index is Snappy too: small keys without values, read by
- * lookups that wait for the answer. The rollup table holds one cell per series and hour (count,
- * sum, min, max), written by compaction, read by queries whose downsampling spans whole hours.
+ * lookups that wait for the answer. The rollup table holds each series' hourly count, sum, min and
+ * max in one cell per series and day, written by compaction, read by queries whose downsampling
+ * spans whole hours.
  */
 record TsdbSchema(
     String namespace,

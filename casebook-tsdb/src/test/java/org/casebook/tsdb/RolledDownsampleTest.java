@@ -80,6 +80,15 @@ class RolledDownsampleTest {
   }
 
   @Test
+  void aDayCellRoundTrips() {
+    RollupStore.Slot[] slots = new RollupStore.Slot[24];
+    slots[0] = new RollupStore.Slot(new HourRollup(1, 1, 1, 1, 1), 100);
+    slots[23] = new RollupStore.Slot(new HourRollup(2, 2, 4, 1, 3), 120);
+    assertThat(RollupStore.slots(RollupStore.encodeDay(slots))).containsExactly(slots);
+    assertThat(RollupStore.slots(null)).containsOnlyNulls();
+  }
+
+  @Test
   void aRollupCellRoundTrips() {
     HourRollup r = new HourRollup(7, 6, -12.5, -40, 33.25);
     assertThat(HourRollup.decode(r.encode())).isEqualTo(r);

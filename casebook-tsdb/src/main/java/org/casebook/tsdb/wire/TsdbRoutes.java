@@ -74,6 +74,15 @@ public final class TsdbRoutes {
                   + " noAnnotations, globalAnnotations, delete (with the write token, when"
                   + " allowed); ?arrays for [time, value] points",
               opentsdb(TsdbRoutes::queryPost))
+          .postQuery(
+              "/api/query/exp",
+              "Expressions over metrics, as OpenTSDB 2.4's JSON: time{start, end, timezone,"
+                  + " aggregator, downsampler{interval, aggregator, fillPolicy}, rate},"
+                  + " filters[{id, tags, explicitTags}], metrics[{id, metric, filter, aggregator,"
+                  + " fillPolicy}], expressions[{id, expr (+ - * / % and parentheses), join{operator"
+                  + " union|intersection, useQueryTags, includeAggTags}, fillPolicy}],"
+                  + " outputs[{id, alias}]",
+              opentsdb(TsdbRoutes::queryExp))
           .get(
               "/api/query/last",
               "Latest point of each series: timeseries=metric{k=v} (repeated), back_scan hours",
@@ -281,6 +290,12 @@ public final class TsdbRoutes {
     List<List<QueryResult>> results =
         q.delete() ? service.queryAndDelete(q.query()) : service.query(q.query());
     byte[] body = q.render(service.annotate(q.query(), results, q.seriesNotes(), q.globalNotes()));
+    return new HttpResponse(200, "application/json; charset=UTF-8", body);
+  }
+
+  private static HttpResponse queryExp(TsdbService service, HttpRequest req) {
+    ExpressionJson q = ExpressionJson.fromJson(JsonPuts.readTree(req.body()), service.nowMs());
+    byte[] body = ExpressionAnswerJson.render(q.request().answer(service), q.echo());
     return new HttpResponse(200, "application/json; charset=UTF-8", body);
   }
 

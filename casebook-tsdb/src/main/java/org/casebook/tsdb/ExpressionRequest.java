@@ -93,7 +93,7 @@ public record ExpressionRequest(
   }
 
   /** The answer: the metrics queried once, the expressions evaluated over their results. */
-  public ExpressionAnswer answer(TsdbService service) {
+  ExpressionAnswer answer(TsdbService service) {
     List<List<QueryResult>> results;
     try {
       results = service.query(query);

@@ -3,11 +3,15 @@ package org.casebook.tsdb;
 import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.NavigableSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
@@ -40,6 +44,7 @@ final class SeriesIndex {
   private final ReentrantLock trimming = new ReentrantLock();
   private final long bornAfterMetric;
   private final Set<Long> complete = ConcurrentHashMap.newKeySet();
+  private final Map<Long, KeptSeries> lookups = new ConcurrentHashMap<>();
 
   /**
    * The index in {@code store}; {@code lastMetricNow} is the last metric id handed out, recorded on
@@ -78,6 +83,12 @@ final class SeriesIndex {
       return;
     }
     store.putSeries(freshMetrics, freshTags);
+    for (int i = 0; i < freshMetrics.size(); i++) {
+      KeptSeries kept = lookups.get(TsdbKeys.uidValue(freshMetrics.get(i)));
+      if (kept != null) {
+        kept.tags.add(freshTags.get(i));
+      }
+    }
     indexed.addAll(fresh);
     if (indexed.size() > cacheLimit) {
       trim();
@@ -128,10 +139,49 @@ final class SeriesIndex {
   }
 
   /**
-   * The tag runs of {@code metric}'s indexed series in tsuid order, until {@code more} is false.
+   * The tag runs of {@code metric}'s indexed series in tsuid order, until {@code more} is false:
+   * from memory when the metric's series were read less than {@link #LOOKUP_REFRESH_MS} before
+   * {@code nowMs}, else read from the index again and kept.
+   *
+   * <p>Kept because a lookup's cost is HBase's per-row cost of a scan (Grafana's {@code tag_values}
+   * on a metric of 1,000 series read 1,000 rows each time). The series this process indexes are
+   * added to what is kept as they are written, so a lookup here never misses them; series another
+   * process indexes are seen once the kept copy is read again.
    */
-  void series(byte[] metric, Predicate<byte[]> more) {
-    store.seriesOf(metric, more);
+  void series(byte[] metric, long nowMs, Predicate<byte[]> more) {
+    long id = TsdbKeys.uidValue(metric);
+    KeptSeries kept = lookups.get(id);
+    if (kept == null || kept.readAtMs < 0 || nowMs - kept.readAtMs >= LOOKUP_REFRESH_MS) {
+      kept = new KeptSeries();
+      // Kept before the read, so that a series indexed meanwhile is added to it.
+      if (lookups.size() >= cacheLimit / LOOKUP_SERIES_PER_METRIC) {
+        lookups.clear();
+      }
+      lookups.put(id, kept);
+      KeptSeries reading = kept;
+      store.seriesOf(metric, tags -> reading.tags.add(tags) || true);
+      if (kept.tags.size() > LOOKUP_SERIES_PER_METRIC) {
+        lookups.remove(id, kept);
+      }
+      kept.readAtMs = nowMs;
+    }
+    for (byte[] tags : kept.tags) {
+      if (!more.test(tags)) {
+        return;
+      }
+    }
+  }
+
+  /** How long a metric's series read for lookups are answered from memory. */
+  static final long LOOKUP_REFRESH_MS = 30_000;
+
+  /** The most series of one metric kept for lookups (a larger metric is read each time). */
+  static final int LOOKUP_SERIES_PER_METRIC = 50_000;
+
+  /** A metric's series as read for lookups, in tsuid order, and when (-1: being read). */
+  private static final class KeptSeries {
+    final NavigableSet<byte[]> tags = new ConcurrentSkipListSet<>(Arrays::compareUnsigned);
+    volatile long readAtMs = -1;
   }
 
   /** Reads the tag run of every data row of a metric. */

@@ -79,6 +79,7 @@ final class SeriesLookup {
     List<LookupResult> out = new ArrayList<>();
     index.series(
         metricId,
+        clock.millis(),
         tags -> {
           indexRows.increment();
           return collect(metric, metricId, tags, required, limit, out);

@@ -197,6 +197,14 @@ public final class TsdbService implements AutoCloseable {
   }
 
   /**
+   * OpenTSDB's expression query: its metrics answered as one query (under the same guardrails), its
+   * expressions evaluated over their series.
+   */
+  public ExpressionAnswer query(ExpressionRequest request) {
+    return request.answer(this);
+  }
+
+  /**
    * Answers {@code query} and deletes the points it selected, from its start to its end (both
    * included), as OpenTSDB's {@code delete=true}: refused unless the {@code allow-delete} setting
    * is on (OpenTSDB's {@code tsd.http.query.allow_delete}). OpenTSDB deletes every hour its scan

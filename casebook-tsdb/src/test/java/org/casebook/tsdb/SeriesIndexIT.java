@@ -253,8 +253,33 @@ class SeriesIndexIT {
     index.index(metrics, runs);
     assertThat(index.remembered()).isLessThanOrEqualTo(20);
     List<byte[]> indexed = new ArrayList<>();
-    index.series(metric, indexed::add);
+    index.series(metric, 0, indexed::add);
     assertThat(indexed).hasSize(50);
+  }
+
+  @Test
+  void keptLookupsSeeThisProcessesNewSeriesAtOnceAndAnothersAfterTheRefresh() {
+    SeriesIndexStore store = new SeriesIndexStore(context.connection(), TsdbSchema.in(NAMESPACE));
+    SeriesIndex here = new SeriesIndex(store, 0, 1_000_000);
+    SeriesIndex elsewhere = new SeriesIndex(store, 0, 1_000_000);
+    byte[] metric = TsdbKeys.uid(0xABCDE0);
+    byte[][] runs = new byte[3][];
+    for (int i = 0; i < 3; i++) {
+      runs[i] = TsdbKeys.tagRun(new byte[][] {TsdbKeys.tagPair(TsdbKeys.uid(1), TsdbKeys.uid(i))});
+    }
+    here.index(new byte[][] {metric}, new byte[][] {runs[0]});
+    assertThat(seriesOf(here, metric, 1_000)).hasSize(1);
+    here.index(new byte[][] {metric}, new byte[][] {runs[1]});
+    assertThat(seriesOf(here, metric, 1_001)).hasSize(2);
+    elsewhere.index(new byte[][] {metric}, new byte[][] {runs[2]});
+    assertThat(seriesOf(here, metric, 1_002)).hasSize(2);
+    assertThat(seriesOf(here, metric, 1_000 + SeriesIndex.LOOKUP_REFRESH_MS)).hasSize(3);
+  }
+
+  private static List<byte[]> seriesOf(SeriesIndex index, byte[] metric, long nowMs) {
+    List<byte[]> out = new ArrayList<>();
+    index.series(metric, nowMs, out::add);
+    return out;
   }
 
   // ---- helpers ----

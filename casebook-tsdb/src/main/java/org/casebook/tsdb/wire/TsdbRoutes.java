@@ -295,7 +295,7 @@ public final class TsdbRoutes {
 
   private static HttpResponse queryExp(TsdbService service, HttpRequest req) {
     ExpressionJson q = ExpressionJson.fromJson(JsonPuts.readTree(req.body()), service.nowMs());
-    byte[] body = ExpressionAnswerJson.render(q.request().answer(service), q.echo());
+    byte[] body = ExpressionAnswerJson.render(service.query(q.request()), q.echo());
     return new HttpResponse(200, "application/json; charset=UTF-8", body);
   }
 

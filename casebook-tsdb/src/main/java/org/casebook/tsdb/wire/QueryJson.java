@@ -1,6 +1,7 @@
 package org.casebook.tsdb.wire;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.ByteArrayOutputStream;
@@ -333,6 +334,9 @@ public record QueryJson(
     List<List<QueryResult>> perQuery = answer.results();
     ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
     try (JsonGenerator g = Json.mapper().getFactory().createGenerator(out)) {
+      // A month's answer by host is 72,000 values: the fast writer gives the shortest text that
+      // reads back as the same double, where Double.toString cost most of the answer's time.
+      g.enable(StreamWriteFeature.USE_FAST_DOUBLE_WRITER.mappedFeature());
       g.writeStartArray();
       for (int i = 0; i < perQuery.size(); i++) {
         List<QueryResult> groups = perQuery.get(i);

@@ -143,18 +143,19 @@ final class Rollups {
 
   /** Rows a compaction just rewrote, as it read them: their rollups written again. */
   void compacted(List<DataRowStore.RowPoints> rows) {
-    List<RollupStore.Rolled> rolled = new ArrayList<>(rows.size());
-    rows.forEach(r -> rolled.add(rolledOf(r)));
-    store.put(rolled);
-    rolledRows.increment(rolled.size());
+    write(rows);
   }
 
   /** Rows whose points were deleted: each read again and its rollup rewritten. */
   void rewritten(List<byte[]> rows) {
+    List<DataRowStore.RowPoints> read = new ArrayList<>(rows.size());
+    rows.forEach(row -> points.readRow(row).ifPresent(read::add));
+    write(read);
+  }
+
+  private void write(List<DataRowStore.RowPoints> rows) {
     List<RollupStore.Rolled> rolled = new ArrayList<>(rows.size());
-    for (byte[] row : rows) {
-      points.readRow(row).ifPresent(r -> rolled.add(rolledOf(r)));
-    }
+    rows.forEach(r -> rolled.add(rolledOf(r)));
     store.put(rolled);
     rolledRows.increment(rolled.size());
   }

@@ -44,6 +44,7 @@ public final class FrontierService {
   private final Clock clock;
   private final WriteGate writes;
   private final FrontierRetention retention;
+  private final FrontierMetrics metrics;
   private volatile String address = "127.0.0.1:" + DEFAULT_GRPC_PORT;
 
   /** The frontier in its default namespace ({@code frontier}). */
@@ -62,7 +63,8 @@ public final class FrontierService {
         context.own(
             new CountSettlement(stores.hosts(), stores.known(), stores.queues(), context.writes()));
     settlement.startOn(context.background("count-settlement"));
-    this.intake = new Intake(stores, channels, schedule, clock, settlement);
+    this.metrics = new FrontierMetrics(context.metrics());
+    this.intake = new Intake(stores, channels, schedule, clock, settlement, metrics);
     this.handout = new Handout(stores, schedule, clock, context.sideWork());
     this.queues = new Queues(stores, channels, schedule, intake, clock);
     this.listings = new Listings(stores, channels, clock);
@@ -106,7 +108,9 @@ public final class FrontierService {
   /** GetURLs: URLs due now, at most {@code maxUrlsPerQueue} from each of {@code maxQueues}. */
   public List<UrlInfo> getUrls(HandOutRequest request) {
     // A hand-out writes its claims: a change like any other.
-    return passing(() -> handOut(request));
+    List<UrlInfo> out = passing(() -> handOut(request));
+    metrics.countHandedOut(out);
+    return out;
   }
 
   private List<UrlInfo> handOut(HandOutRequest request) {
@@ -203,6 +207,19 @@ public final class FrontierService {
   /** Whether the settlement still runs (it stops only with the system). */
   boolean settling() {
     return settlement.running();
+  }
+
+  /**
+   * Sets the gauges (URLs queued and in flight, active queues) from every crawl's statistics, which
+   * read its host rows and in-flight marks; answers the crawls read.
+   */
+  int refreshGauges() {
+    List<QueueStats> stats = new ArrayList<>();
+    for (Channel ch : channels.all()) {
+      stats.add(listings.stats(ch.crawlId(), ""));
+    }
+    metrics.refreshGauges(stats);
+    return stats.size();
   }
 
   /** The retention setting ({@code frontier.retention}). */

@@ -61,7 +61,17 @@ public final class FrontierSystem implements CasebookSystem {
               + " `frontier purge`.",
           FrontierRetention::parse);
 
-  static final List<Setting<?>> SETTINGS = List.of(NAMESPACE, RETENTION);
+  /** How often the gauges read every crawl's statistics. */
+  static final Setting<Integer> METRICS_REFRESH =
+      Setting.ofInt(
+          "metrics-refresh-seconds",
+          30,
+          1,
+          3600,
+          "Seconds between two reads of every crawl's statistics (its host rows and in-flight"
+              + " marks) into the gauges of URLs queued and in flight and of active queues.");
+
+  static final List<Setting<?>> SETTINGS = List.of(NAMESPACE, RETENTION, METRICS_REFRESH);
 
   @Override
   public SystemDescriptor descriptor() {
@@ -87,7 +97,9 @@ public final class FrontierSystem implements CasebookSystem {
     FrontierService service = new FrontierService(context, context.settings().get(NAMESPACE));
     ScheduledExecutorService upkeep = context.background("upkeep");
     Listener grpc =
-        context.listen(GRPC, FrontierGrpc.listener(service, context.background("put-flush")));
+        context.listen(
+            GRPC,
+            FrontierGrpc.listener(service, context.background("put-flush"), context.metrics()));
     service.setAddress(grpc.address().getHostString() + ":" + grpc.address().getPort());
     upkeep.execute(() -> run("due index repair", service::repairDueIndex));
     ScheduledFuture<?> purge =
@@ -96,6 +108,12 @@ public final class FrontierSystem implements CasebookSystem {
             PURGE_PERIOD_SECONDS,
             PURGE_PERIOD_SECONDS,
             TimeUnit.SECONDS);
+    int refreshSeconds = context.settings().get(METRICS_REFRESH);
+    ScheduledFuture<?> gauges =
+        context
+            .background("metrics")
+            .scheduleWithFixedDelay(
+                () -> refreshGauges(service), 0, refreshSeconds, TimeUnit.SECONDS);
     ScheduledFuture<?> retention =
         service.retention().keepsEverything()
             ? null
@@ -110,6 +128,7 @@ public final class FrontierSystem implements CasebookSystem {
           // Unsettled counter writes: the counters lag the rows until HBase takes them.
           boolean degraded =
               purge.isDone()
+                  || gauges.isDone()
                   || (retention != null && retention.isDone())
                   || service.unsettledCounterWrites() > 0
                   || !service.settling();
@@ -127,6 +146,15 @@ public final class FrontierSystem implements CasebookSystem {
                   service.unsettledCounterWrites());
           return degraded ? SystemHealth.degraded(details) : SystemHealth.up(details);
         });
+  }
+
+  private static void refreshGauges(FrontierService service) {
+    try {
+      service.refreshGauges();
+    } catch (RuntimeException e) {
+      // Logged, not thrown: a thrown exception would cancel the schedule.
+      LOG.warn("frontier: reading the gauges failed; they keep their last values", e);
+    }
   }
 
   private static long total(Map<String, Long> perCrawl) {

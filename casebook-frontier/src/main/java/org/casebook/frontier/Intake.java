@@ -42,6 +42,7 @@ final class Intake {
   private final Schedule schedule;
   private final Clock clock;
   private final CountSettlement settlement;
+  private final FrontierMetrics metrics;
 
   /** Hosts (channel | host id) whose queue key is written already. */
   private final Set<HostKey> hostsWithKey = ConcurrentHashMap.newKeySet();
@@ -51,12 +52,14 @@ final class Intake {
       Channels channels,
       Schedule schedule,
       Clock clock,
-      CountSettlement settlement) {
+      CountSettlement settlement,
+      FrontierMetrics metrics) {
     this.stores = Objects.requireNonNull(stores, "stores is null");
     this.channels = Objects.requireNonNull(channels, "channels is null");
     this.schedule = Objects.requireNonNull(schedule, "schedule is null");
     this.clock = Objects.requireNonNull(clock, "clock is null");
     this.settlement = Objects.requireNonNull(settlement, "settlement is null");
+    this.metrics = Objects.requireNonNull(metrics, "metrics is null");
   }
 
   /** One valid item, ready to write. {@code priority} null: done (known, never to be refetched). */
@@ -92,11 +95,13 @@ final class Intake {
         byCrawl.computeIfAbsent(crawl, c -> new ArrayList<>()).add(i);
       } catch (InvalidInputException e) {
         status[i] = PutStatus.SKIPPED;
+        metrics.refusedCrawlId();
       }
     }
     int day = Days.of(now);
     for (Map.Entry<String, List<Integer>> e : byCrawl.entrySet()) {
-      putChannel(e.getKey(), e.getValue(), items, status, now, day);
+      int refused = putChannel(e.getKey(), e.getValue(), items, status, now, day);
+      metrics.countPut(e.getKey(), items, e.getValue(), status, refused);
     }
     List<PutAck> acks = new ArrayList<>(items.size());
     for (int i = 0; i < items.size(); i++) {
@@ -105,7 +110,8 @@ final class Intake {
     return acks;
   }
 
-  private void putChannel(
+  /** Puts one crawl's items; answers how many of them were refused as invalid. */
+  private int putChannel(
       String crawl,
       List<Integer> indexes,
       List<UrlItem> items,
@@ -119,7 +125,7 @@ final class Intake {
     } catch (StorageException e) {
       LOG.warn("put: channel {} unavailable: {}", crawl, e.getMessage());
       indexes.forEach(i -> status[i] = PutStatus.FAIL);
-      return;
+      return 0;
     }
     List<Item> pending = new ArrayList<>();
     Map<HostKey, String> keys = new HashMap<>();
@@ -182,6 +188,7 @@ final class Intake {
         status[i] = PutStatus.FAIL;
       }
     }
+    return indexes.size() - pending.size();
   }
 
   /**

@@ -8,6 +8,7 @@ import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
@@ -40,11 +41,11 @@ public final class FrontierGrpc extends URLFrontierGrpc.URLFrontierImplBase {
 
   /**
    * A listener serving {@code service} over URLFrontier gRPC; {@code flusher} writes PutURLs
-   * batches that waited long enough.
+   * batches that waited long enough; calls are counted per method in {@code meters}.
    */
   public static Listener.Factory listener(
-      FrontierService service, ScheduledExecutorService flusher) {
-    return GrpcListener.factory(new FrontierGrpc(service, flusher));
+      FrontierService service, ScheduledExecutorService flusher, MeterRegistry meters) {
+    return GrpcListener.factory(new FrontierGrpc(service, flusher), meters);
   }
 
   /** Answers one value, or the failure as a gRPC status. */

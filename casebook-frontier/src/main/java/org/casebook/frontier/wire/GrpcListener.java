@@ -2,11 +2,22 @@ package org.casebook.frontier.wire;
 
 import io.grpc.Attributes;
 import io.grpc.BindableService;
+import io.grpc.Metadata;
 import io.grpc.Server;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
+import io.grpc.ServerMethodDefinition;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.ServerTransportFilter;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -31,14 +42,50 @@ final class GrpcListener implements Listener {
     this.connections = connections;
   }
 
-  /** A factory serving {@code service}. */
-  static Listener.Factory factory(BindableService service) {
+  /** Calls received, tagged with the RPC's name. */
+  static final String CALLS = "casebook.frontier.grpc.calls";
+
+  /** A factory serving {@code service}, its calls counted per method in {@code meters}. */
+  static Listener.Factory factory(BindableService service, MeterRegistry meters) {
     Objects.requireNonNull(service, "service is null");
-    return (spec, address) -> open(spec, address, service);
+    ServerServiceDefinition counted = counted(service.bindService(), meters);
+    return (spec, address) -> open(spec, address, counted);
+  }
+
+  /**
+   * {@code service} with a counter per method, made up front from the service definition: the
+   * method names are the tags, so their number is the protocol's.
+   */
+  private static ServerServiceDefinition counted(
+      ServerServiceDefinition service, MeterRegistry meters) {
+    Map<String, Counter> calls = new HashMap<>();
+    for (ServerMethodDefinition<?, ?> m : service.getMethods()) {
+      String name = m.getMethodDescriptor().getFullMethodName();
+      calls.put(
+          name,
+          Counter.builder(CALLS)
+              .description("URLFrontier gRPC calls received (a stream counts once)")
+              .tag("method", m.getMethodDescriptor().getBareMethodName())
+              .register(meters));
+    }
+    ServerInterceptor counting =
+        new ServerInterceptor() {
+          @Override
+          public <Q, A> ServerCall.Listener<Q> interceptCall(
+              ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
+            Counter c = calls.get(call.getMethodDescriptor().getFullMethodName());
+            if (c != null) {
+              c.increment();
+            }
+            return next.startCall(call, headers);
+          }
+        };
+    return ServerInterceptors.intercept(service, counting);
   }
 
   private static Listener open(
-      ListenerSpec spec, InetSocketAddress address, BindableService service) throws IOException {
+      ListenerSpec spec, InetSocketAddress address, ServerServiceDefinition service)
+      throws IOException {
     AtomicInteger connections = new AtomicInteger();
     Server server =
         NettyServerBuilder.forAddress(address)

@@ -33,6 +33,9 @@ final class GroupAggregator {
   private final DataPoint[] current;
   private final long[] nextTs;
   private final DataPoint[] next;
+  // Reused for every output point: the aggregators read values[0..n) and copy before sorting.
+  private final long[] longValues;
+  private final double[] doubleValues;
   private int currentSeries;
 
   private GroupAggregator(
@@ -47,6 +50,8 @@ final class GroupAggregator {
     current = new DataPoint[size];
     nextTs = new long[size];
     next = new DataPoint[size];
+    longValues = new long[size];
+    doubleValues = new double[size];
     for (int i = 0; i < size; i++) {
       List<DataPoint> points = series.get(i);
       int first = 0;
@@ -76,10 +81,49 @@ final class GroupAggregator {
    */
   static List<DataPoint> aggregate(
       List<List<DataPoint>> series, long startMs, long endMs, Aggregator aggregator, boolean rate) {
+    // Time 0 is the merge's mark for "no current point": a range from 0 takes the merge's way.
+    if (series.size() == 1 && !rate && startMs > 0) {
+      return alone(series.get(0), startMs, endMs, aggregator);
+    }
     GroupAggregator group = new GroupAggregator(series, startMs, endMs, aggregator, rate);
-    List<DataPoint> out = new ArrayList<>();
+    int longest = 0;
+    for (List<DataPoint> s : series) {
+      longest = Math.max(longest, s.size());
+    }
+    List<DataPoint> out = new ArrayList<>(longest);
     while (group.hasNext()) {
       out.add(group.next());
+    }
+    return out;
+  }
+
+  /**
+   * A group of one series without a rate, as the merge would give it: each point in [startMs,
+   * endMs] aggregated alone, on the integer path when it and the point after it are integers.
+   */
+  private static List<DataPoint> alone(
+      List<DataPoint> points, long startMs, long endMs, Aggregator aggregator) {
+    List<DataPoint> out = new ArrayList<>(points.size());
+    long[] longValue = new long[1];
+    double[] doubleValue = new double[1];
+    int size = points.size();
+    for (int i = 0; i < size; i++) {
+      DataPoint p = points.get(i);
+      long x = p.timestampMs();
+      if (x < startMs) {
+        continue;
+      }
+      if (x > endMs) {
+        break;
+      }
+      boolean nextIsInteger = i + 1 == size || points.get(i + 1).integer();
+      if (p.integer() && nextIsInteger) {
+        longValue[0] = p.longValue();
+        out.add(DataPoint.ofLong(x, aggregator.runLong(longValue, 1)));
+      } else {
+        doubleValue[0] = SeriesTransforms.toDouble(p);
+        out.add(DataPoint.ofDouble(x, finite(aggregator.runDouble(doubleValue, 1), x)));
+      }
     }
     return out;
   }
@@ -132,7 +176,7 @@ final class GroupAggregator {
     long x = currentTs[chosen];
     int n = 0;
     if (isInteger()) {
-      long[] values = new long[size];
+      long[] values = longValues;
       for (int i = 0; i < size; i++) {
         if (currentTs[i] != NO_CURRENT) {
           values[n++] = longAt(i, x);
@@ -140,18 +184,21 @@ final class GroupAggregator {
       }
       return DataPoint.ofLong(x, aggregator.runLong(values, n));
     }
-    double[] values = new double[size];
+    double[] values = doubleValues;
     for (int i = 0; i < size; i++) {
       if (currentTs[i] != NO_CURRENT) {
         values[n++] = doubleAt(i, x);
       }
     }
-    double value = aggregator.runDouble(values, n);
+    return DataPoint.ofDouble(x, finite(aggregator.runDouble(values, n), x));
+  }
+
+  private static double finite(double value, long x) {
     if (Double.isInfinite(value)) {
       // OpenTSDB fails the query (HTTP 500) rather than print an infinite aggregate.
       throw new IllegalStateException("Got Infinity: " + value + " aggregating at " + x);
     }
-    return DataPoint.ofDouble(x, value);
+    return value;
   }
 
   private boolean isInteger() {

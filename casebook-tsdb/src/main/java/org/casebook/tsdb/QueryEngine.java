@@ -146,7 +146,7 @@ final class QueryEngine {
         GroupAggregator.aggregate(
             views, window.startMs(), window.endMs(), query.aggregator(), query.rate());
     boolean nullForNaN = query.fillPolicy() == FillPolicy.NULL;
-    List<ResultPoint> points = new ArrayList<>();
+    List<ResultPoint> points = new ArrayList<>(aggregated.size());
     for (DataPoint p : aggregated) {
       // OpenTSDB's serializer prints only [start, end] of what it aggregated.
       if (p.timestampMs() < startMs || p.timestampMs() > endMs) {

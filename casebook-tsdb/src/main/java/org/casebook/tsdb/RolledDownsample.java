@@ -47,7 +47,18 @@ final class RolledDownsample {
   static List<DataPoint> downsample(
       List<RollupStore.RolledHour> hours, DownsampleSpec spec, ScanWindow window) {
     Aggregator.Function function = spec.function().function();
-    List<DataPoint> byInterval = new ArrayList<>();
+    List<DataPoint> byInterval = new ArrayList<>(hours.size());
+    if (spec.intervalMs() == HOUR_MS) {
+      // Each hour is its own interval: its rollup is the interval's, as the loop below would
+      // find by adding it to an empty one.
+      for (RollupStore.RolledHour h : hours) {
+        if (h.rollup().points() > 0) {
+          byInterval.add(
+              DataPoint.ofDouble(TsdbKeys.hourStartMs(h.hour()), h.rollup().value(function)));
+        }
+      }
+      return SeriesTransforms.fill(byInterval, spec, window);
+    }
     HourRollup interval = HourRollup.EMPTY;
     long intervalStart = Long.MIN_VALUE;
     for (RollupStore.RolledHour h : hours) {

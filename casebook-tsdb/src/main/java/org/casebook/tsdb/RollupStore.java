@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.UnaryOperator;
+import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.CheckAndMutateResult;
 import org.apache.hadoop.hbase.client.Connection;
@@ -44,6 +45,9 @@ import org.casebook.core.key.KeyRange;
 final class RollupStore {
   private static final int BATCH = 1000;
   private static final int ATTEMPTS = 8;
+
+  /** A series' list of hours is sized for the range up to a year; longer ranges grow it. */
+  private static final int MAX_HOURS_PRESIZED = 24 * 366;
 
   /** The qualifier of a row's one cell. */
   static final byte[] DAY = {(byte) 'd'};
@@ -212,16 +216,13 @@ final class RollupStore {
             List<RolledHour> hours = bySeries.get(series);
             boolean seen = hours != null;
             if (!seen) {
-              hours = new ArrayList<>();
+              hours = new ArrayList<>(Math.min(toHour - fromHour, MAX_HOURS_PRESIZED));
               bySeries.put(series, hours);
             }
             int before = hours.size();
-            Slot[] slots = slots(r.getValue(TsdbSchema.H, DAY));
-            for (int h = 0; h < 24; h++) {
-              int hour = row.hour() * 24 + h;
-              if (slots[h] != null && hour >= fromHour && hour < toHour) {
-                hours.add(new RolledHour(hour, slots[h].rollup()));
-              }
+            Cell day = r.getColumnLatestCell(TsdbSchema.H, DAY);
+            if (day != null) {
+              addHours(day, row.hour() * 24, fromHour, toHour, hours);
             }
             budget.row(series, seen, hours.size() - before);
           }
@@ -231,6 +232,31 @@ final class RollupStore {
       throw StorageException.of("read rollups", e);
     }
     return bySeries;
+  }
+
+  /**
+   * Appends the hours of a day cell (its first hour {@code firstHour}) that lie in [fromHour,
+   * toHour), read in place: a month of a hundred series is thousands of cells per query.
+   */
+  private static void addHours(
+      Cell day, int firstHour, int fromHour, int toHour, List<RolledHour> to) {
+    ByteBuffer b = ByteBuffer.wrap(day.getValueArray(), day.getValueOffset(), day.getValueLength());
+    int bits = b.getInt();
+    for (int h = 0; h < 24; h++) {
+      if ((bits & (1 << h)) == 0) {
+        continue;
+      }
+      int hour = firstHour + h;
+      if (hour < fromHour || hour >= toHour) {
+        b.position(b.position() + Long.BYTES + HourRollup.BYTES);
+        continue;
+      }
+      b.position(b.position() + Long.BYTES);
+      to.add(
+          new RolledHour(
+              hour,
+              new HourRollup(b.getInt(), b.getInt(), b.getDouble(), b.getDouble(), b.getDouble())));
+    }
   }
 
   /** One series' rollup of one hour. */

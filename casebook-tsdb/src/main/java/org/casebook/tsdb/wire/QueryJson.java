@@ -2,12 +2,14 @@ package org.casebook.tsdb.wire;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.StreamWriteFeature;
+import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,6 +43,9 @@ public record QueryJson(
     boolean seriesNotes,
     boolean globalNotes) {
   /** Fields of a JSON query OpenTSDB knows; unknown ones are refused, naming the field. */
+  /** About what a point of {@code dps} takes as text: a ten-digit name and a double. */
+  private static final int BYTES_PER_POINT = 32;
+
   private static final Set<String> QUERY_FIELDS =
       Set.of(
           "start",
@@ -332,7 +337,16 @@ public record QueryJson(
    */
   public byte[] render(AnnotatedAnswer answer) {
     List<List<QueryResult>> perQuery = answer.results();
-    ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
+    long points = 0;
+    for (List<QueryResult> groups : perQuery) {
+      for (QueryResult r : groups) {
+        points += r.points().size();
+      }
+    }
+    // Sized for the points up front: growing a buffer of megabytes copies it again and again.
+    ByteArrayOutputStream out =
+        new ByteArrayOutputStream((int) Math.min(4096 + points * BYTES_PER_POINT, 1 << 26));
+    TimestampNames names = new TimestampNames();
     try (JsonGenerator g = Json.mapper().getFactory().createGenerator(out)) {
       // A month's answer by host is 72,000 values: the fast writer gives the shortest text that
       // reads back as the same double, where Double.toString cost most of the answer's time.
@@ -361,7 +375,7 @@ public record QueryJson(
           writeNotes(g, "annotations", answer.notes().get(i).get(j));
           writeNotes(g, "globalAnnotations", answer.globals());
           g.writeFieldName("dps");
-          writePoints(g, r.points());
+          writePoints(g, r.points(), names);
           g.writeEndObject();
         }
       }
@@ -370,6 +384,43 @@ public record QueryJson(
       throw new UncheckedIOException("writing JSON to memory", e);
     }
     return out.toByteArray();
+  }
+
+  /**
+   * The {@code dps} field names of one answer, each written once: the groups of an answer mostly
+   * share their timestamps, in the same ascending order. Names are kept in that order as they are
+   * first met; each group walks them from the start.
+   */
+  private static final class TimestampNames {
+    private static final int MAX_KEPT = 100_000;
+    private long[] times = new long[64];
+    private SerializedString[] names = new SerializedString[64];
+    private int kept;
+    private int cursor;
+
+    void restart() {
+      cursor = 0;
+    }
+
+    SerializedString of(long timestamp) {
+      while (cursor < kept && times[cursor] < timestamp) {
+        cursor++;
+      }
+      if (cursor < kept && times[cursor] == timestamp) {
+        return names[cursor++];
+      }
+      SerializedString name = new SerializedString(Long.toString(timestamp));
+      if (cursor == kept && kept < MAX_KEPT) {
+        if (kept == times.length) {
+          times = Arrays.copyOf(times, kept * 2);
+          names = Arrays.copyOf(names, kept * 2);
+        }
+        times[kept] = timestamp;
+        names[kept++] = name;
+        cursor = kept;
+      }
+      return name;
+    }
   }
 
   /** OpenTSDB writes a list of notes only when it has some. */
@@ -385,7 +436,8 @@ public record QueryJson(
     g.writeEndArray();
   }
 
-  private void writePoints(JsonGenerator g, List<ResultPoint> points) throws IOException {
+  private void writePoints(JsonGenerator g, List<ResultPoint> points, TimestampNames names)
+      throws IOException {
     boolean ms = query.msResolution();
     if (query.arrays()) {
       g.writeStartArray();
@@ -398,8 +450,9 @@ public record QueryJson(
       g.writeEndArray();
     } else {
       g.writeStartObject();
+      names.restart();
       for (ResultPoint p : points) {
-        g.writeFieldName(Long.toString(ms ? p.timestampMs() : p.timestampMs() / 1000));
+        g.writeFieldName(names.of(ms ? p.timestampMs() : p.timestampMs() / 1000));
         writeValue(g, p);
       }
       g.writeEndObject();

@@ -303,6 +303,10 @@ final class Handout {
     if (inFlight[0] >= limits.maxPerQueue()) {
       picked.clear();
       again.clear();
+      // The host stays due at its delay, as the reference skips such a queue for one call only:
+      // an acknowledgement frees a place without moving the host, so parking it until its first
+      // in-flight URL expired would hold back the URLs behind one already done.
+      nextEvent[0] = now;
     }
     return new QueueRead(picked, again, rows[0], nextEvent[0]);
   }
@@ -337,10 +341,11 @@ final class Handout {
   }
 
   /**
-   * Nothing was handed out: the host is due again when its first in-flight URL expires or its next
-   * URL becomes due, or leaves the index when its queue is empty. A put that queued a URL after the
-   * scan may have found the host due at its claim's time and left it there: once the host moved,
-   * its queue is read again, and the host comes back as early as that read asks.
+   * Nothing was handed out: the host is due again when its next URL becomes due (at its delay when
+   * its URLs allowed in flight are all out), or leaves the index when its queue is empty. A put
+   * that queued a URL after the scan may have found the host due at its claim's time and left it
+   * there: once the host moved, its queue is read again, and the host comes back as early as that
+   * read asks.
    */
   private void reschedule(
       Channel ch, Claimed c, boolean empty, long nextEvent, Limits limits, long now) {

@@ -35,8 +35,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(EmbeddedHBase.class)
 class FrontierCrawlIT {
-  private static final int HOSTS = 8;
-  private static final int PAGES_PER_HOST = 250;
+  private static final int HOSTS = 16;
+  private static final int PAGES_PER_HOST = 125;
   private static final int LINKS_PER_PAGE = 6;
   private static final long SITE_SEED = 35;
   private static final Duration DELAY = Duration.ofMillis(20);
@@ -44,11 +44,12 @@ class FrontierCrawlIT {
 
   /**
    * One URL per queue per hand-out, so the frontier's delay paces every fetch (the fetcher's own
-   * delay, the same, only takes up the jitter between a hand-out and its fetch); StormCrawler's
-   * default {@code delay_requestable} (its message timeout).
+   * delay, the same, only takes up the jitter between a hand-out and its fetch); a queue per host
+   * (StormCrawler's {@code urlfrontier.max.queues}); StormCrawler's default {@code
+   * delay_requestable} (its message timeout).
    */
   private static final TestCrawler.Settings CRAWLER =
-      new TestCrawler.Settings(1, 10, 30, Duration.ofMillis(5), 3, DELAY);
+      new TestCrawler.Settings(1, HOSTS, 30, Duration.ofMillis(5), 3, DELAY);
 
   @Test
   void aCrawlerFetchesEveryPageOnceAtEachHostsPaceAndEmptiesTheFrontier(HBaseRuntime runtime)

@@ -338,15 +338,18 @@ public record QueryJson(
   public byte[] render(AnnotatedAnswer answer) {
     List<List<QueryResult>> perQuery = answer.results();
     long points = 0;
+    int answered = 0;
     for (List<QueryResult> groups : perQuery) {
       for (QueryResult r : groups) {
         points += r.points().size();
+        answered++;
       }
     }
     // Sized for the points up front: growing a buffer of megabytes copies it again and again.
     ByteArrayOutputStream out =
         new ByteArrayOutputStream((int) Math.min(4096 + points * BYTES_PER_POINT, 1 << 26));
-    TimestampNames names = new TimestampNames();
+    // One group has no names to share.
+    TimestampNames names = answered > 1 ? new TimestampNames() : null;
     try (JsonGenerator g = Json.mapper().getFactory().createGenerator(out)) {
       // A month's answer by host is 72,000 values: the fast writer gives the shortest text that
       // reads back as the same double, where Double.toString cost most of the answer's time.
@@ -436,6 +439,7 @@ public record QueryJson(
     g.writeEndArray();
   }
 
+  /** Writes {@code dps}; {@code names} null: each name written as it comes (one group). */
   private void writePoints(JsonGenerator g, List<ResultPoint> points, TimestampNames names)
       throws IOException {
     boolean ms = query.msResolution();
@@ -450,9 +454,16 @@ public record QueryJson(
       g.writeEndArray();
     } else {
       g.writeStartObject();
-      names.restart();
+      if (names != null) {
+        names.restart();
+      }
       for (ResultPoint p : points) {
-        g.writeFieldName(names.of(ms ? p.timestampMs() : p.timestampMs() / 1000));
+        long t = ms ? p.timestampMs() : p.timestampMs() / 1000;
+        if (names == null) {
+          g.writeFieldName(Long.toString(t));
+        } else {
+          g.writeFieldName(names.of(t));
+        }
         writeValue(g, p);
       }
       g.writeEndObject();

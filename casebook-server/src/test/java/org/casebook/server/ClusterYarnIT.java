@@ -19,6 +19,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.casebook.core.Json;
@@ -55,7 +57,7 @@ class ClusterYarnIT {
    * The archive bulk load on YARN, started while the trails job of the stock {@code hadoop jar}
    * runs: two applications side by side on the one NodeManager, as a shared cluster has them.
    */
-  private static java.util.concurrent.CompletableFuture<Run> archiveImport;
+  private static CompletableFuture<Run> archiveImport;
 
   private static Path archiveInput;
 
@@ -193,12 +195,22 @@ class ClusterYarnIT {
                     "2026-09-01")
                 .exit())
         .isZero();
-    Run ingest = casebook(Duration.ofMinutes(5), "trails", "ingest", logs.toString());
+    // The Puts and, side by side, the same log as a bulk load: a YARN job writes HFiles on HDFS
+    // that the cluster's HBase adopts; the same cells as the Puts, so whichever lands last, the
+    // answers below are unchanged.
+    CompletableFuture<Run> puts =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return casebook(Duration.ofMinutes(5), "trails", "ingest", logs.toString());
+              } catch (Exception e) {
+                throw new CompletionException(e);
+              }
+            });
+    Run bulk = casebook(Duration.ofMinutes(6), "trails", "ingest", logs.toString(), "--bulk");
+    Run ingest = puts.get(5, TimeUnit.MINUTES);
     assertThat(ingest.exit()).as(ingest.err()).isZero();
     assertThat(ingest.err()).contains("cluster (ZooKeeper 127.0.0.1:29181)");
-    // The same log again as a bulk load: a YARN job writes HFiles on HDFS that the cluster's
-    // HBase adopts; the same cells as the Puts (so the answers below are unchanged).
-    Run bulk = casebook(Duration.ofMinutes(6), "trails", "ingest", logs.toString(), "--bulk");
     assertThat(bulk.exit()).as(bulk.err()).isZero();
     assertThat(bulk.err())
         .containsPattern("MapReduce on YARN at 127\\.0\\.0\\.1:29032, application_\\d+_\\d+");
@@ -307,7 +319,7 @@ class ClusterYarnIT {
     assertThat(generated.exit()).as(generated.err()).isZero();
     archiveWritten = Json.mapper().readTree(generated.out());
     archiveImport =
-        java.util.concurrent.CompletableFuture.supplyAsync(
+        CompletableFuture.supplyAsync(
             () -> {
               try {
                 return casebook(
@@ -318,7 +330,7 @@ class ClusterYarnIT {
                     "--mode",
                     "bulkload");
               } catch (Exception e) {
-                throw new java.util.concurrent.CompletionException(e);
+                throw new CompletionException(e);
               }
             });
   }

@@ -17,6 +17,7 @@ import org.casebook.core.key.KeyLayout.PartType;
  * frontier:urls      row  channel | host id | priority | URL id       queued URLs (seed: NAME_URL)
  * frontier:known     row  channel | host id | URL id (MD5 of the URL)  every URL ever put
  * frontier:due       row  channel | due time | host id | token        hosts with something due
+ * frontier:nodes     row  node id (random, drawn at start)            a running frontier node
  * s (stats) family   qualifier  day | counter                         daily statistics
  * p (purge) family   qualifier  channel                               channels still being purged
  * h family, channel row  qualifier  host id | batch                   a host's PurgeURLs batch settled
@@ -80,6 +81,12 @@ final class FrontierKeys {
           .fixed("hostId", HOST_ID_BYTES)
           .build();
 
+  /**
+   * A frontier node's row: its id is drawn at random when the node starts, so a restarted process
+   * is a new node and the row of the one before expires on its own.
+   */
+  static final KeyLayout NODE = KeyLayout.named("node row").part("nodeId", PartType.LONG).build();
+
   static final KeyLayout DAY_COUNTER =
       KeyLayout.named("daily counter qualifier")
           .part("day", PartType.INT)
@@ -110,6 +117,7 @@ final class FrontierKeys {
           KNOWN,
           DUE,
           DUE_UNTOKENED,
+          NODE,
           DAY_COUNTER,
           PURGE,
           PURGE_SETTLED);

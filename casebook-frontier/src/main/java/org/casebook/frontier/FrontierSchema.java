@@ -29,7 +29,8 @@ record FrontierSchema(
     TableName hosts,
     TableName urls,
     TableName known,
-    TableName due) {
+    TableName due,
+    TableName nodes) {
   static final String DEFAULT_NAMESPACE = "frontier";
 
   /** channels: c = settings of a name row, p = channels still being purged (global row). */
@@ -51,6 +52,9 @@ record FrontierSchema(
   static final byte[] K = Bytes.toBytes("k");
 
   static final byte[] D = Bytes.toBytes("d");
+
+  /** nodes: n = a running node's address, start and heartbeat. */
+  static final byte[] N = Bytes.toBytes("n");
 
   // channels, name row (c)
   static final byte[] ID = Bytes.toBytes("id");
@@ -103,6 +107,12 @@ record FrontierSchema(
   static final byte[] MARK = Bytes.toBytes("m");
   static final byte[] DUE_FROM = Bytes.toBytes("p");
 
+  // nodes (n): gRPC address, started, last heartbeat, heartbeat period (all ms but the address)
+  static final byte[] ADDRESS = Bytes.toBytes("a");
+  static final byte[] STARTED = Bytes.toBytes("s");
+  static final byte[] HEARTBEAT = Bytes.toBytes("h");
+  static final byte[] PERIOD = Bytes.toBytes("p");
+
   /** Daily counters are kept 400 days. */
   static final int STATS_TTL_SECONDS = 400 * 86_400;
 
@@ -113,7 +123,8 @@ record FrontierSchema(
         TableName.valueOf(namespace, "hosts"),
         TableName.valueOf(namespace, "urls"),
         TableName.valueOf(namespace, "known"),
-        TableName.valueOf(namespace, "due"));
+        TableName.valueOf(namespace, "due"),
+        TableName.valueOf(namespace, "nodes"));
   }
 
   /**
@@ -171,6 +182,11 @@ record FrontierSchema(
                     .withInMemory(true)
                     .withInMemoryCompaction(EAGER)),
             SplitPoints.none(),
-            FrontierKeys.DUE.shape()));
+            FrontierKeys.DUE.shape()),
+        new TableSpec(
+            nodes,
+            List.of(FamilySpec.of("n").withCompression(SNAPPY).withInMemory(true)),
+            SplitPoints.none(),
+            FrontierKeys.NODE.shape()));
   }
 }

@@ -1,6 +1,7 @@
 package org.casebook.frontier;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +25,7 @@ import org.slf4j.LoggerFactory;
 public final class FrontierService {
   private static final Logger LOG = LoggerFactory.getLogger(FrontierService.class);
 
-  /** URLFrontier's port: where ListNodes says this node listens until told otherwise. */
+  /** URLFrontier's port. */
   static final int DEFAULT_GRPC_PORT = 7071;
 
   /** A deleted channel's rows are purged once every cached name of it has expired. */
@@ -45,7 +46,10 @@ public final class FrontierService {
   private final WriteGate writes;
   private final FrontierRetention retention;
   private final FrontierMetrics metrics;
-  private volatile String address = "127.0.0.1:" + DEFAULT_GRPC_PORT;
+  private final FrontierNodes nodes;
+
+  /** This process as a node, once it joined; null in a process that only reads (the CLI). */
+  private volatile NodeHeartbeat node;
 
   /** The frontier in its default namespace ({@code frontier}). */
   public FrontierService(SystemContext context) {
@@ -69,6 +73,7 @@ public final class FrontierService {
     this.queues = new Queues(stores, channels, schedule, intake, clock);
     this.listings = new Listings(stores, channels, clock);
     this.purges = new Purges(stores, channels, intake, clock, context.writes());
+    this.nodes = new FrontierNodes(stores.nodes(), clock);
     this.writes = context.writes();
     this.retention =
         context
@@ -90,9 +95,15 @@ public final class FrontierService {
     }
   }
 
-  /** Where the gRPC service listens ({@code host:port}), for ListNodes. */
-  void setAddress(String address) {
-    this.address = address;
+  /**
+   * Makes this service a node listed by ListNodes at {@code address} ({@code host:port}, where its
+   * gRPC service listens): its row is written now; the caller owns the answer, schedules its
+   * renewals every {@code heartbeat} and closes it at stop.
+   */
+  NodeHeartbeat join(String address, Duration heartbeat) {
+    NodeHeartbeat joined = NodeHeartbeat.join(stores.nodes(), clock, address, heartbeat);
+    this.node = joined;
+    return joined;
   }
 
   // ---- URLFrontier
@@ -306,9 +317,13 @@ public final class FrontierService {
     return listings.countUrls(crawlId, key, filter, ignoreCase);
   }
 
-  /** ListNodes: this frontier (one node; every node of a cluster shares the same tables). */
+  /**
+   * ListNodes: the addresses ({@code host:port}) of the live frontier nodes on these tables, this
+   * one first when it is a node, then the others sorted.
+   */
   public List<String> listNodes() {
-    return List.of(address);
+    NodeHeartbeat self = node;
+    return nodes.live(self == null ? null : self.self());
   }
 
   // ---- channels and hosts for people (REST, CLI)

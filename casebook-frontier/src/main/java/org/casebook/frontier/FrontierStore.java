@@ -12,13 +12,19 @@ import org.casebook.core.schema.SchemaManager;
  * move) are check-and-mutate.
  */
 record FrontierStore(
-    ChannelStore channels, HostStore hosts, QueueStore queues, KnownStore known, DueStore due) {
+    ChannelStore channels,
+    HostStore hosts,
+    QueueStore queues,
+    KnownStore known,
+    DueStore due,
+    NodeStore nodes) {
   FrontierStore {
     Objects.requireNonNull(channels, "channels is null");
     Objects.requireNonNull(hosts, "hosts is null");
     Objects.requireNonNull(queues, "queues is null");
     Objects.requireNonNull(known, "known is null");
     Objects.requireNonNull(due, "due is null");
+    Objects.requireNonNull(nodes, "nodes is null");
   }
 
   /** The stores of {@code schema} on the context's HBase; its tables are created if missing. */
@@ -29,7 +35,8 @@ record FrontierStore(
         new HostStore(context.connection(), schema),
         new QueueStore(context.connection(), schema),
         new KnownStore(context.connection(), schema),
-        new DueStore(context.connection(), schema));
+        new DueStore(context.connection(), schema),
+        new NodeStore(context.connection(), schema));
   }
 
   /** Deletes every row of channel {@code id} in every table, then its purge mark; answers rows. */

@@ -1,5 +1,6 @@
 package org.casebook.frontier;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
@@ -71,7 +72,18 @@ public final class FrontierSystem implements CasebookSystem {
           "Seconds between two reads of every crawl's statistics (its host rows and in-flight"
               + " marks) into the gauges of URLs queued and in flight and of active queues.");
 
-  static final List<Setting<?>> SETTINGS = List.of(NAMESPACE, RETENTION, METRICS_REFRESH);
+  /** How often a node renews its row in the nodes table (it expires after three periods). */
+  static final Setting<Integer> NODE_HEARTBEAT =
+      Setting.ofInt(
+          "node-heartbeat-seconds",
+          5,
+          1,
+          300,
+          "Seconds between two renewals of this node's row in the frontier's nodes table; other"
+              + " nodes list it (ListNodes) while its last renewal is younger than three periods.");
+
+  static final List<Setting<?>> SETTINGS =
+      List.of(NAMESPACE, RETENTION, METRICS_REFRESH, NODE_HEARTBEAT);
 
   @Override
   public SystemDescriptor descriptor() {
@@ -100,7 +112,14 @@ public final class FrontierSystem implements CasebookSystem {
         context.listen(
             GRPC,
             FrontierGrpc.listener(service, context.background("put-flush"), context.metrics()));
-    service.setAddress(grpc.address().getHostString() + ":" + grpc.address().getPort());
+    // Owned after the listener and before its scheduler: at stop the renewals end first, then the
+    // row goes, and only then does the listener close.
+    NodeHeartbeat node =
+        context.own(
+            service.join(
+                grpc.address().getHostString() + ":" + grpc.address().getPort(),
+                Duration.ofSeconds(context.settings().get(NODE_HEARTBEAT))));
+    node.startOn(context.background("node-heartbeat"));
     upkeep.execute(() -> run("due index repair", service::repairDueIndex));
     ScheduledFuture<?> purge =
         upkeep.scheduleWithFixedDelay(
@@ -125,13 +144,15 @@ public final class FrontierSystem implements CasebookSystem {
     return RunningSystem.of(
         FrontierRoutes.ROUTES.bind(service),
         () -> {
-          // Unsettled counter writes: the counters lag the rows until HBase takes them.
+          // Unsettled counter writes: the counters lag the rows until HBase takes them. A node
+          // whose heartbeat has not held for its expiry is no longer listed by the others.
           boolean degraded =
               purge.isDone()
                   || gauges.isDone()
                   || (retention != null && retention.isDone())
                   || service.unsettledCounterWrites() > 0
-                  || !service.settling();
+                  || !service.settling()
+                  || !node.healthy();
           Map<String, Object> details =
               Map.of(
                   "grpcConnections",
@@ -143,7 +164,11 @@ public final class FrontierSystem implements CasebookSystem {
                   "retentionPurgeScheduled",
                   retention != null && !retention.isDone(),
                   "unsettledCounterWrites",
-                  service.unsettledCounterWrites());
+                  service.unsettledCounterWrites(),
+                  "node",
+                  node.self().idText(),
+                  "nodeHeartbeating",
+                  node.healthy());
           return degraded ? SystemHealth.degraded(details) : SystemHealth.up(details);
         });
   }

@@ -23,12 +23,15 @@ class FrontierKeysTest {
   /** The PurgeURLs batch of the example's settled mark. */
   static final long BATCH = 42;
 
+  /** The id a node drew at its start, in the example's node row. */
+  static final long NODE = 0x1F3A5C7E9B2D4F60L;
+
   /** The token of the host's stamp the example's due row was written for. */
   static final long TOKEN = 0x2E1F88A05B37C4D9L;
 
   @Test
   void everyLayoutRoundTripsAndKeepsItsOrder() {
-    assertThat(FrontierKeys.ALL).hasSize(10);
+    assertThat(FrontierKeys.ALL).hasSize(11);
     for (KeyLayout layout : FrontierKeys.ALL) {
       KeyLayoutChecks.verify(layout, 300);
     }
@@ -91,6 +94,7 @@ class FrontierKeysTest {
     assertLine(readme, "frontier:urls", FrontierKeys.URL.explain(CHANNEL, host, DUE, url));
     assertLine(readme, "frontier:known", FrontierKeys.KNOWN.explain(CHANNEL, host, url));
     assertLine(readme, "frontier:due", FrontierKeys.DUE.explain(CHANNEL, DUE, host, TOKEN));
+    assertLine(readme, "frontier:nodes", FrontierKeys.NODE.explain(NODE));
     assertLine(readme, "s:", FrontierKeys.DAY_COUNTER.explain(Days.of(DUE), "put"));
     assertLine(readme, "p:", FrontierKeys.PURGE.explain(CHANNEL));
     assertLine(readme, "h:", FrontierKeys.PURGE_SETTLED.explain(host, BATCH));

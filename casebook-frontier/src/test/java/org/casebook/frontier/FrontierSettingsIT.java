@@ -68,4 +68,26 @@ class FrontierSettingsIT {
           .hasMessageContaining("frontier.namespace");
     }
   }
+
+  @Test
+  void aNodeHeartbeatOutOfRangeIsRefusedAtStart(HBaseRuntime runtime) {
+    try (Platform p = Platform.create(runtime, EmbeddedHBase.dataDir())) {
+      for (String seconds : List.of("0", "301")) {
+        assertThatThrownBy(
+                () ->
+                    p.contextFor(
+                        new FrontierSystem().descriptor(),
+                        Map.of("frontier.node-heartbeat-seconds", seconds)))
+            .isInstanceOf(InvalidInputException.class)
+            .hasMessageContaining("frontier.node-heartbeat-seconds");
+      }
+      assertThat(
+              p.contextFor(
+                      new FrontierSystem().descriptor(),
+                      Map.of("frontier.node-heartbeat-seconds", "1"))
+                  .settings()
+                  .get(FrontierSystem.NODE_HEARTBEAT))
+          .isEqualTo(1);
+    }
+  }
 }

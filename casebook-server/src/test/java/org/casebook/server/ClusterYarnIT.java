@@ -132,6 +132,18 @@ class ClusterYarnIT {
     return run(cmd, env, timeout);
   }
 
+  /** {@link #casebook} on another thread: a load beside the one this test runs. */
+  private static CompletableFuture<Run> casebookAsync(Duration timeout, String... args) {
+    return CompletableFuture.supplyAsync(
+        () -> {
+          try {
+            return casebook(timeout, args);
+          } catch (Exception e) {
+            throw new CompletionException(e);
+          }
+        });
+  }
+
   private static String java() {
     return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
@@ -199,14 +211,7 @@ class ClusterYarnIT {
     // that the cluster's HBase adopts; the same cells as the Puts, so whichever lands last, the
     // answers below are unchanged.
     CompletableFuture<Run> puts =
-        CompletableFuture.supplyAsync(
-            () -> {
-              try {
-                return casebook(Duration.ofMinutes(5), "trails", "ingest", logs.toString());
-              } catch (Exception e) {
-                throw new CompletionException(e);
-              }
-            });
+        casebookAsync(Duration.ofMinutes(5), "trails", "ingest", logs.toString());
     Run bulk = casebook(Duration.ofMinutes(6), "trails", "ingest", logs.toString(), "--bulk");
     Run ingest = puts.get(5, TimeUnit.MINUTES);
     assertThat(ingest.exit()).as(ingest.err()).isZero();
@@ -319,20 +324,13 @@ class ClusterYarnIT {
     assertThat(generated.exit()).as(generated.err()).isZero();
     archiveWritten = Json.mapper().readTree(generated.out());
     archiveImport =
-        CompletableFuture.supplyAsync(
-            () -> {
-              try {
-                return casebook(
-                    Duration.ofMinutes(6),
-                    "archive",
-                    "import",
-                    archiveInput.toString(),
-                    "--mode",
-                    "bulkload");
-              } catch (Exception e) {
-                throw new CompletionException(e);
-              }
-            });
+        casebookAsync(
+            Duration.ofMinutes(6),
+            "archive",
+            "import",
+            archiveInput.toString(),
+            "--mode",
+            "bulkload");
   }
 
   @Test

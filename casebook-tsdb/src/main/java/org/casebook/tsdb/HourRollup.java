@@ -91,7 +91,11 @@ record HourRollup(int points, int counted, double sum, double min, double max) {
       throw new IllegalArgumentException(
           "a rollup cell has " + BYTES + " bytes, not " + cell.length);
     }
-    ByteBuffer b = ByteBuffer.wrap(cell);
+    return read(ByteBuffer.wrap(cell));
+  }
+
+  /** Reads a rollup at {@code b}'s position, as {@link #encode} wrote it, and moves past it. */
+  static HourRollup read(ByteBuffer b) {
     return new HourRollup(b.getInt(), b.getInt(), b.getDouble(), b.getDouble(), b.getDouble());
   }
 }

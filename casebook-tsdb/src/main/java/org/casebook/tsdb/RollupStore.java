@@ -46,6 +46,9 @@ final class RollupStore {
   private static final int BATCH = 1000;
   private static final int ATTEMPTS = 8;
 
+  /** An hour held in a day cell: the version of its data row, then its rollup. */
+  private static final int SLOT_BYTES = Long.BYTES + HourRollup.BYTES;
+
   /** A series' list of hours is sized for the range up to a year; longer ranges grow it. */
   private static final int MAX_HOURS_PRESIZED = 24 * 366;
 
@@ -156,12 +159,10 @@ final class RollupStore {
     }
     ByteBuffer b = ByteBuffer.wrap(cell);
     int bits = b.getInt();
-    byte[] rollup = new byte[HourRollup.BYTES];
     for (int h = 0; h < 24; h++) {
       if ((bits & (1 << h)) != 0) {
         long version = b.getLong();
-        b.get(rollup);
-        slots[h] = new Slot(HourRollup.decode(rollup), version);
+        slots[h] = new Slot(HourRollup.read(b), version);
       }
     }
     return slots;
@@ -177,7 +178,7 @@ final class RollupStore {
         held++;
       }
     }
-    ByteBuffer b = ByteBuffer.allocate(Integer.BYTES + held * (Long.BYTES + HourRollup.BYTES));
+    ByteBuffer b = ByteBuffer.allocate(Integer.BYTES + held * SLOT_BYTES);
     b.putInt(bits);
     for (int h = 0; h < 24; h++) {
       if (slots[h] != null) {
@@ -248,14 +249,11 @@ final class RollupStore {
       }
       int hour = firstHour + h;
       if (hour < fromHour || hour >= toHour) {
-        b.position(b.position() + Long.BYTES + HourRollup.BYTES);
+        b.position(b.position() + SLOT_BYTES);
         continue;
       }
       b.position(b.position() + Long.BYTES);
-      to.add(
-          new RolledHour(
-              hour,
-              new HourRollup(b.getInt(), b.getInt(), b.getDouble(), b.getDouble(), b.getDouble())));
+      to.add(new RolledHour(hour, HourRollup.read(b)));
     }
   }
 

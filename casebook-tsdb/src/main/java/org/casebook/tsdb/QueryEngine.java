@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 
 /**
  * Answers one sub-query from the series the store read, as OpenTSDB 2.4.1 answers {@code
@@ -22,6 +23,9 @@ import java.util.TreeMap;
 final class QueryEngine {
   /** OpenTSDB's {@code tsd.query.filter.expansion_limit} default. */
   private static final int EXPANSION_LIMIT = 4096;
+
+  /** Points of a query's series before its groups are aggregated side by side. */
+  static final long PARALLEL_POINTS = 16_384;
 
   private QueryEngine() {}
 
@@ -68,11 +72,16 @@ final class QueryEngine {
     selected.sort(order.series());
 
     List<List<Series>> groups = group(selected, query, order);
-    List<QueryResult> results = new ArrayList<>(groups.size());
-    for (List<Series> members : groups) {
-      results.add(aggregateGroup(members, query, startMs, endMs, window, order, downsampled));
+    long points = 0;
+    for (Series s : selected) {
+      points += s.points().size();
     }
-    return List.copyOf(results);
+    // Groups are independent: a large answer's are aggregated side by side.
+    Stream<List<Series>> each =
+        groups.size() > 1 && points >= PARALLEL_POINTS ? groups.parallelStream() : groups.stream();
+    return each.map(
+            members -> aggregateGroup(members, query, startMs, endMs, window, order, downsampled))
+        .toList();
   }
 
   /** Whether a series with these tag names and values is one {@code query} selects. */

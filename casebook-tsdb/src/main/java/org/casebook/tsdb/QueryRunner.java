@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.stream.Stream;
 import org.casebook.core.Futures;
 import org.casebook.core.InvalidInputException;
 
@@ -266,16 +267,26 @@ final class QueryRunner {
       // OpenTSDB falls back when the rollups hold nothing; one rollup interval: to the points.
       return Optional.empty();
     }
-    List<Series> out = new ArrayList<>(hours.size());
-    for (Map.Entry<ByteBuffer, List<RollupStore.RolledHour>> e : hours.entrySet()) {
-      // A series with no point in the window is not in the answer, as with the points' path.
-      if (e.getValue().stream().anyMatch(h -> h.rollup().points() > 0)) {
-        List<DataPoint> downsampled =
-            RolledDownsample.downsample(e.getValue(), sub.downsample().get(), window);
-        out.add(new Series(sub.metric(), tagNames(e.getKey()), downsampled));
-      }
+    long rolled = 0;
+    for (List<RollupStore.RolledHour> h : hours.values()) {
+      rolled += h.size();
     }
-    return Optional.of(out);
+    // Series are independent: a large answer's are downsampled side by side.
+    Stream<Map.Entry<ByteBuffer, List<RollupStore.RolledHour>>> each =
+        rolled >= QueryEngine.PARALLEL_POINTS
+            ? hours.entrySet().parallelStream()
+            : hours.entrySet().stream();
+    return Optional.of(
+        each
+            // A series with no point in the window is not in the answer, as with the points' path.
+            .filter(e -> e.getValue().stream().anyMatch(h -> h.rollup().points() > 0))
+            .map(
+                e ->
+                    new Series(
+                        sub.metric(),
+                        tagNames(e.getKey()),
+                        RolledDownsample.downsample(e.getValue(), sub.downsample().get(), window)))
+            .toList());
   }
 
   /**

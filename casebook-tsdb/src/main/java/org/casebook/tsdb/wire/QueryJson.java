@@ -42,10 +42,15 @@ public record QueryJson(
     boolean delete,
     boolean seriesNotes,
     boolean globalNotes) {
-  /** Fields of a JSON query OpenTSDB knows; unknown ones are refused, naming the field. */
   /** About what a point of {@code dps} takes as text: a ten-digit name and a double. */
   private static final int BYTES_PER_POINT = 32;
 
+  /** Points an answer has per processor before its groups are written side by side. */
+  private static final long PARALLEL_POINTS = 16_384;
+
+  private static final SerializedString GROUP_SEPARATOR = new SerializedString(",");
+
+  /** Fields of a JSON query OpenTSDB knows; unknown ones are refused, naming the field. */
   private static final Set<String> QUERY_FIELDS =
       Set.of(
           "start",
@@ -336,53 +341,112 @@ public record QueryJson(
    * group's {@code annotations} and the {@code globalAnnotations} when there are any.
    */
   public byte[] render(AnnotatedAnswer answer) {
-    List<List<QueryResult>> perQuery = answer.results();
+    List<Group> groups = new ArrayList<>();
     long points = 0;
-    int answered = 0;
-    for (List<QueryResult> groups : perQuery) {
-      for (QueryResult r : groups) {
-        points += r.points().size();
-        answered++;
+    for (int i = 0; i < answer.results().size(); i++) {
+      List<QueryResult> results = answer.results().get(i);
+      for (int j = 0; j < results.size(); j++) {
+        groups.add(new Group(i, results.get(j), answer.notes().get(i).get(j)));
+        points += results.get(j).points().size();
       }
+    }
+    List<List<Group>> slices = slices(groups, points);
+    // One group has no names to share.
+    boolean shareNames = groups.size() > 1;
+    List<byte[]> parts =
+        slices.size() == 1
+            ? List.of(renderGroups(slices.get(0), answer.globals(), shareNames))
+            : slices.parallelStream()
+                .map(slice -> renderGroups(slice, answer.globals(), shareNames))
+                .toList();
+    int size = parts.size() + 1;
+    for (byte[] part : parts) {
+      size += part.length;
+    }
+    byte[] out = new byte[size];
+    out[0] = '[';
+    int at = 1;
+    for (byte[] part : parts) {
+      if (at > 1 && part.length > 0) {
+        out[at++] = ',';
+      }
+      System.arraycopy(part, 0, out, at, part.length);
+      at += part.length;
+    }
+    out[at++] = ']';
+    return at == size ? out : Arrays.copyOf(out, at);
+  }
+
+  /** A group of the answer: its sub-query's position, its result and its series' notes. */
+  private record Group(int query, QueryResult result, List<Annotation> notes) {}
+
+  /**
+   * The groups cut into runs of about equal points, one per processor, when the answer is large:
+   * writing a month of hourly values is most of such a query's time, and the runs are written side
+   * by side. A small answer is one run.
+   */
+  private static List<List<Group>> slices(List<Group> groups, long points) {
+    int processors = Runtime.getRuntime().availableProcessors();
+    int count = (int) Math.min(Math.min(processors, groups.size()), points / PARALLEL_POINTS);
+    if (count <= 1) {
+      return List.of(groups);
+    }
+    List<List<Group>> slices = new ArrayList<>(count);
+    long perSlice = (points + count - 1) / count;
+    int from = 0;
+    long taken = 0;
+    for (int k = 0; k < groups.size(); k++) {
+      taken += groups.get(k).result().points().size();
+      if (taken >= perSlice * (slices.size() + 1) || k == groups.size() - 1) {
+        slices.add(groups.subList(from, k + 1));
+        from = k + 1;
+      }
+    }
+    return slices;
+  }
+
+  /**
+   * Groups written one after another, separated by commas, without the enclosing brackets; {@code
+   * shareNames}: the groups' timestamp names are written once and reused.
+   */
+  private byte[] renderGroups(List<Group> groups, List<Annotation> globals, boolean shareNames) {
+    long points = 0;
+    for (Group group : groups) {
+      points += group.result().points().size();
     }
     // Sized for the points up front: growing a buffer of megabytes copies it again and again.
     ByteArrayOutputStream out =
         new ByteArrayOutputStream((int) Math.min(4096 + points * BYTES_PER_POINT, 1 << 26));
-    // One group has no names to share.
-    TimestampNames names = answered > 1 ? new TimestampNames() : null;
+    TimestampNames names = shareNames ? new TimestampNames() : null;
     try (JsonGenerator g = Json.mapper().getFactory().createGenerator(out)) {
+      g.setRootValueSeparator(GROUP_SEPARATOR);
       // A month's answer by host is 72,000 values: the fast writer gives the shortest text that
       // reads back as the same double, where Double.toString cost most of the answer's time.
       g.enable(StreamWriteFeature.USE_FAST_DOUBLE_WRITER.mappedFeature());
-      g.writeStartArray();
-      for (int i = 0; i < perQuery.size(); i++) {
-        List<QueryResult> groups = perQuery.get(i);
-        for (int j = 0; j < groups.size(); j++) {
-          QueryResult r = groups.get(j);
-          g.writeStartObject();
-          g.writeStringField("metric", r.metric());
-          g.writeObjectFieldStart("tags");
-          for (Map.Entry<String, String> t : r.tags().entrySet()) {
-            g.writeStringField(t.getKey(), t.getValue());
-          }
-          g.writeEndObject();
-          g.writeArrayFieldStart("aggregateTags");
-          for (String t : r.aggregateTags()) {
-            g.writeString(t);
-          }
-          g.writeEndArray();
-          if (query.showQuery()) {
-            g.writeFieldName("query");
-            writeEcho(g, i);
-          }
-          writeNotes(g, "annotations", answer.notes().get(i).get(j));
-          writeNotes(g, "globalAnnotations", answer.globals());
-          g.writeFieldName("dps");
-          writePoints(g, r.points(), names);
-          g.writeEndObject();
+      for (Group group : groups) {
+        QueryResult r = group.result();
+        g.writeStartObject();
+        g.writeStringField("metric", r.metric());
+        g.writeObjectFieldStart("tags");
+        for (Map.Entry<String, String> t : r.tags().entrySet()) {
+          g.writeStringField(t.getKey(), t.getValue());
         }
+        g.writeEndObject();
+        g.writeArrayFieldStart("aggregateTags");
+        for (String t : r.aggregateTags()) {
+          g.writeString(t);
+        }
+        g.writeEndArray();
+        if (query.showQuery()) {
+          g.writeFieldName("query");
+          writeEcho(g, group.query());
+        }
+        writeNotes(g, "annotations", group.notes());
+        writeNotes(g, "globalAnnotations", globals);
+        g.writeFieldName("dps");
+        writePoints(g, r.points(), names);
+        g.writeEndObject();
       }
-      g.writeEndArray();
     } catch (IOException e) {
       throw new UncheckedIOException("writing JSON to memory", e);
     }

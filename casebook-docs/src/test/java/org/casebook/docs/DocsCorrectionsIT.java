@@ -297,6 +297,47 @@ class DocsCorrectionsIT {
         .isInstanceOf(InvalidInputException.class);
   }
 
+  /**
+   * A bulk writer that checked for corrections just before a person's edit and writes blind just
+   * after it, with a version newer or older than the edit's: the correction still shows.
+   */
+  @Test
+  void aBlindWriteThatMissedTheCorrectionCannotHideIt() throws Exception {
+    String id = id("p/6");
+    index(id, crawl(id, "Crawled", "a"));
+    Document read = docs.get("blog", id);
+    Document edited =
+        docs.patch(
+            "blog",
+            id,
+            Map.of("title", "Fixed", "sentiment", 0.5),
+            OptionalLong.of(read.version()));
+    Map<String, Object> late = crawl(id, "Crawled late", "b");
+    late.put("sentiment", -1.0);
+    blindWrite(id, late, edited.version() + 64);
+    Map<String, Object> expected = new LinkedHashMap<>(late);
+    expected.put("title", "Fixed");
+    expected.put("sentiment", 0.5);
+    Document shown = docs.get("blog", id);
+    assertThat(shown.version()).isEqualTo(edited.version() + 64);
+    assertThat(shown.fields()).isEqualTo(expected);
+    assertThat(shown.corrected()).containsOnlyKeys("title", "sentiment");
+
+    Map<String, Object> older = crawl(id, "Crawled older", "c");
+    blindWrite(id, older, edited.version() + 1);
+    assertThat(docs.get("blog", id)).as("older than the stored document").isEqualTo(shown);
+  }
+
+  /** What a bulk {@code index} writes for a row it found without corrections. */
+  private void blindWrite(String id, Map<String, Object> fields, long version) throws Exception {
+    DocType blog = docs.type("blog");
+    byte[] row = DocsKeys.DOC.encode(id, "blog");
+    Map<String, Object> values = FieldValues.typed(blog, fields, false);
+    try (Table t = runtime.connection().getTable(DocsSchema.in("docs").table("blog"))) {
+      t.put(DocCodec.wholeDocument(row, DocCodec.cells(blog, values), version));
+    }
+  }
+
   @Test
   void deletingADocumentDeletesItsCorrectionsAndItsHistory() throws Exception {
     String id = id("p/4");

@@ -33,12 +33,11 @@ import org.casebook.core.Threads;
  * the new states are flushed before the rows; entries of replaced states are left to the listing's
  * read-repair (an index does not read the state it replaces).
  *
- * <p>Documents a person edited are the exception: before its writes a batch asks, in one existence
- * check per table, which of its {@code index} rows have a corrections cell, and those take the
- * single-document path ({@link WriteMode#INDEX}: read, merge, check-and-mutate on the version) so
- * that the crawl keeps the corrected fields and enters the document's history. A correction made
- * between that check and a blind write is still kept: reads show corrected fields over the crawl's
- * cells.
+ * <p>Documents a person edited are the exception: their {@code index} actions come marked {@link
+ * WriteMode#INDEX} by the parser threads ({@link BulkLoader}) and take the single-document path
+ * (read, merge, check-and-mutate on the version), so that the crawl keeps the corrected fields and
+ * enters the document's history. A correction made after that check and before the blind write is
+ * still kept: reads show corrected fields over the crawl's cells.
  */
 final class BulkWrites implements AutoCloseable {
   private final BulkStore store;
@@ -104,7 +103,6 @@ final class BulkWrites implements AutoCloseable {
         op.fail(parentMissing(op), op.target.type().name(), op.target.id());
       }
     }
-    findCorrected(batch);
     for (BulkOp op : batch) {
       if (op.result == null && op.entry != null && op.mode != WriteMode.INDEX) {
         store.putEntry(op.entry, version);
@@ -172,29 +170,6 @@ final class BulkWrites implements AutoCloseable {
     store.flushEntries(); // removals of entries of failed creates, before acknowledging
     for (BulkOp op : batch) {
       sink.accept(op.result);
-    }
-  }
-
-  /**
-   * Turns the {@code index} actions of rows that have a corrections cell into {@link
-   * WriteMode#INDEX} ones: one existence check per table. Generated ids are new rows: not checked.
-   */
-  private void findCorrected(List<BulkOp> batch) {
-    Map<TableName, List<BulkOp>> byTable = new LinkedHashMap<>();
-    for (BulkOp op : batch) {
-      if (op.result == null && op.mode == WriteMode.REPLACE && !op.generatedId) {
-        byTable.computeIfAbsent(op.target.table(), k -> new ArrayList<>()).add(op);
-      }
-    }
-    for (Map.Entry<TableName, List<BulkOp>> e : byTable.entrySet()) {
-      List<BulkOp> ops = e.getValue();
-      List<Boolean> corrected =
-          rows.correctedAll(e.getKey(), ops.stream().map(op -> op.target.row()).toList());
-      for (int i = 0; i < corrected.size(); i++) {
-        if (corrected.get(i)) {
-          ops.get(i).mode = WriteMode.INDEX;
-        }
-      }
     }
   }
 

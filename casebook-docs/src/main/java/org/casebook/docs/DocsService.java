@@ -74,7 +74,12 @@ public final class DocsService {
     this.index = new SourceIndex(store, entries, targets);
     this.bulk =
         new BulkLoader(
-            () -> new BulkStore(context.connection(), schema), store, types, targets, writes);
+            () -> new BulkStore(context.connection(), schema),
+            store,
+            types,
+            targets,
+            writes,
+            DocsSettings.of(context).get(DocsSettings.RECRAWL_HISTORY));
     types.installDefaults();
   }
 

@@ -18,6 +18,7 @@ import org.casebook.core.HBaseRuntime;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.Json;
 import org.casebook.core.NotFoundException;
+import org.casebook.core.Platform;
 import org.casebook.core.PreconditionFailedException;
 import org.casebook.core.page.PageRequest;
 import org.casebook.core.testing.EmbeddedHBase;
@@ -335,6 +336,41 @@ class DocsCorrectionsIT {
     Map<String, Object> values = FieldValues.typed(blog, fields, false);
     try (Table t = runtime.connection().getTable(DocsSchema.in("docs").table("blog"))) {
       t.put(DocCodec.wholeDocument(row, DocCodec.cells(blog, values), version));
+    }
+  }
+
+  /**
+   * With {@code docs.recrawl-history=false} a bulk {@code index} stays a blind write for every row:
+   * the correction still survives, the crawl is not in the history.
+   */
+  @Test
+  void withoutRecrawlHistoryABlindReCrawlStillKeepsTheCorrection() {
+    String id = id("p/7");
+    index(id, crawl(id, "Crawled", "a"));
+    Document read = docs.get("blog", id);
+    docs.patch("blog", id, Map.of("title", "Fixed"), OptionalLong.of(read.version()));
+    try (Platform blind = Platform.create(runtime, EmbeddedHBase.dataDir())) {
+      DocsService crawler =
+          new DocsService(
+              blind.contextFor(
+                  new DocsSystem().descriptor(), Map.of("docs.recrawl-history", "false")));
+      Map<String, Object> again = crawl(id, "Crawled again", "b");
+      String lines =
+          "{\"index\":{\"_index\":\"blog\",\"_id\":"
+              + Json.write(id)
+              + "}}\n"
+              + Json.write(again)
+              + "\n";
+      List<BulkItem> items = new ArrayList<>();
+      crawler.bulk(
+          BulkNdjson.actions(new ByteArrayInputStream(lines.getBytes(StandardCharsets.UTF_8))),
+          items::add);
+      assertThat(items).extracting(BulkItem::status).containsExactly(200);
+      Map<String, Object> expected = new LinkedHashMap<>(again);
+      expected.put("title", "Fixed");
+      assertThat(docs.get("blog", id).fields()).isEqualTo(expected);
+      assertThat(docs.get("blog", id).version()).isEqualTo(items.get(0).version());
+      assertThat(history(id)).extracting(HistoryEntry::side).containsExactly("person");
     }
   }
 

@@ -1,6 +1,8 @@
 // The document store's console page: browse a type's documents by source site and day, open one
 // (both families, its version, its comments) and write corrections back over the version read
-// (If-Match), showing a conflict instead of overwriting someone else's change. Links:
+// (If-Match), showing a conflict instead of overwriting someone else's change. Fields a person
+// corrected are marked (a re-crawl keeps them) and can be released to the crawl; the document's
+// history lists the changes of people and crawls. Links:
 // #/system/docs?type=…&id=… opens a document, ?type=…&source=…&day=… lists documents.
 'use strict';
 
@@ -10,6 +12,7 @@
   const API = '/api/docs';
   const LIST_COLUMNS = ['created', 'title', 'author']; // shown in listings when the type has them
   const CELL_CHARS = 200; // longer text is cut in tables (the whole text is in the cell's title)
+  const HISTORY_PAGE = 20;
 
   function docPath(type, id) {
     return `${API}/${encodeURIComponent(type)}/${encodeURIComponent(id)}`;
@@ -251,6 +254,7 @@
 
     function drawDocument(type, doc) {
       opened = { type, doc };
+      const corrected = doc.corrected || {};
       const version = el('code', { id: 'docs-version', 'data-version': String(doc.version) }, String(doc.version));
       const head = [el('strong', {}, doc.type), ' ', el('code', { id: 'docs-doc-id' }, doc.id), ' · version ', version];
       if (doc.parent) {
@@ -264,12 +268,17 @@
       const rows = [];
       ['BI', 'DI'].forEach((family) => {
         type.fields.filter((f) => f.family === family).forEach((f) => {
-          rows.push(el('tr', { 'data-field': f.name, 'data-family': family },
+          const mark = corrected[f.name];
+          const attrs = { 'data-field': f.name, 'data-family': family };
+          if (mark) attrs['data-corrected'] = mark.by;
+          rows.push(el('tr', attrs,
             el('td', {}, family), el('td', {}, el('label', { for: `docs-field-${f.name}` }, f.name)),
-            el('td', { class: 'muted' }, f.kind.toLowerCase()), el('td', {}, fieldInput(f, doc.fields[f.name]))));
+            el('td', { class: 'muted' }, f.kind.toLowerCase()), el('td', {}, fieldInput(f, doc.fields[f.name])),
+            el('td', {}, mark ? correctionMark(doc, f.name, mark) : '')));
         });
       });
       const save = el('button', { id: 'docs-save', type: 'submit', title: `PATCH the changed fields with If-Match: "${doc.version}"` }, 'Save changes');
+      const editor = el('input', { id: 'docs-editor', type: 'text', size: '16', placeholder: 'person', value: lastEditor });
       const reread = el('button', { id: 'docs-reread', type: 'button', title: 'Read the document again, dropping unsaved edits' }, 'Read again');
       const saveResult = el('p', { id: 'docs-save-result', class: 'result muted' });
       const saveError = el('p', { id: 'docs-save-error', class: 'error' });
@@ -277,10 +286,11 @@
       [saveResult, saveError, conflict].forEach((e) => { e.hidden = true; });
       const editForm = el('form', { id: 'docs-edit' },
         el('table', { id: 'docs-fields', class: 'grid' },
-          el('thead', {}, el('tr', {}, el('th', {}, 'Family'), el('th', {}, 'Field'), el('th', {}, 'Kind'), el('th', {}, 'Value'))),
+          el('thead', {}, el('tr', {}, el('th', {}, 'Family'), el('th', {}, 'Field'), el('th', {}, 'Kind'), el('th', {}, 'Value'), el('th', {}, 'Corrected'))),
           el('tbody', {}, rows)),
-        el('p', { class: 'muted' }, 'Only changed fields are written; an empty value removes the field; keywords one per line.'),
-        el('div', { class: 'form' }, save, reread));
+        el('p', { class: 'muted' }, 'Only changed fields are written; an empty value removes the field; keywords one per line. '
+          + 'A field you change is marked corrected: re-crawls keep it until the correction is dropped.'),
+        el('div', { class: 'form' }, el('label', {}, 'Your name', editor), save, reread));
       editForm.addEventListener('submit', (e) => {
         e.preventDefault();
         saveChanges(editForm, save, { saveResult, saveError, conflict });
@@ -301,7 +311,7 @@
         });
         parts.push(el('p', {}, sameDay));
       }
-      parts.push(editForm, saveResult, saveError, conflict, commentsView(type, doc));
+      parts.push(editForm, saveResult, saveError, conflict, historyView(type, doc), commentsView(type, doc));
       docView.replaceChildren(...parts);
       docView.hidden = false;
     }
@@ -317,6 +327,34 @@
       return out;
     }
 
+    // The name edits are recorded under, kept while the page is open.
+    let lastEditor = '';
+
+    function withEditor(path) {
+      const name = (document.getElementById('docs-editor') || {}).value || '';
+      lastEditor = name.trim();
+      return lastEditor ? `${path}?editor=${encodeURIComponent(lastEditor)}` : path;
+    }
+
+    // A corrected field: who set it, when and at which version, and a button that releases it to
+    // the next crawl (DELETE …/corrections/{field} over the version read).
+    function correctionMark(doc, field, mark) {
+      const drop = el('button', { type: 'button', 'data-drop': field, title: 'The field keeps its value until the next crawl replaces it' }, 'Drop correction');
+      drop.addEventListener('click', async () => {
+        drop.disabled = true;
+        const r = await sendIfMatch('DELETE', withEditor(`${docPath(doc.type, doc.id)}/corrections/${encodeURIComponent(field)}`), undefined, doc.version);
+        if (r.ok) {
+          drawDocument(opened.type, r.json);
+          show(document.getElementById('docs-save-result'), `Dropped the correction of ${field}: version ${doc.version} → ${r.json.version}`);
+        } else {
+          drop.disabled = false;
+          show(document.getElementById('docs-save-error'), Casebook.problem(r));
+        }
+      });
+      return el('span', { class: 'docs-corrected', 'data-corrected-by': mark.by },
+        el('strong', {}, '✎ corrected'), ` by ${mark.by}, ${mark.at}, version ${mark.version} `, drop);
+    }
+
     async function saveChanges(form, button, out) {
       const { type, doc } = opened;
       const changed = changes(form);
@@ -327,7 +365,7 @@
       }
       const body = `{${[...changed].map(([name, c]) => `${JSON.stringify(name)}:${c.json}`).join(',')}}`;
       button.disabled = true;
-      const r = await sendIfMatch('PATCH', docPath(doc.type, doc.id), body, doc.version);
+      const r = await sendIfMatch('PATCH', withEditor(docPath(doc.type, doc.id)), body, doc.version);
       button.disabled = false;
       if (r.ok) {
         drawDocument(type, r.json);
@@ -367,6 +405,66 @@
       parts.push(el('p', {}, reload));
       target.replaceChildren(...parts);
       target.hidden = false;
+    }
+
+    // ---- history of the open document
+
+    function historyValue(v) {
+      return v == null ? '∅' : cut(display(v));
+    }
+
+    // One change: "field: before → after", a crawl's value a correction kept out, a cut value.
+    function historyChange(c) {
+      const parts = [el('code', {}, c.field), ': ', historyValue(c.before), ' → ', historyValue(c.after)];
+      if (c.kept) parts.push(el('em', {}, ' (offered by the crawl, kept out by the correction)'));
+      if (c.cut) parts.push(el('em', {}, ' (cut)'));
+      return el('li', { 'data-field': c.field, 'data-kept': String(c.kept) }, ...parts);
+    }
+
+    function historyView(type, doc) {
+      const box = el('div', { id: 'docs-history-view' }, el('h4', {}, 'History'));
+      const note = el('p', { id: 'docs-history-note', class: 'muted' });
+      const error = el('p', { id: 'docs-history-error', class: 'error' });
+      const body = el('tbody');
+      const table = el('table', { id: 'docs-history', class: 'grid' },
+        el('thead', {}, el('tr', {}, el('th', {}, 'Version'), el('th', {}, 'When'), el('th', {}, 'Side'), el('th', {}, 'Who'), el('th', {}, 'Changes'))),
+        body);
+      const more = el('button', { id: 'docs-history-more', type: 'button' }, 'More');
+      [error, table, more].forEach((e) => { e.hidden = true; });
+      let next = null;
+
+      async function page(append) {
+        const params = new URLSearchParams({ limit: String(HISTORY_PAGE) });
+        if (append && next) params.set('cursor', next);
+        more.disabled = true;
+        const r = await call('GET', `${docPath(doc.type, doc.id)}/history?${params}`);
+        more.disabled = false;
+        if (!r.ok) {
+          show(error, Casebook.problem(r));
+          return;
+        }
+        show(error, null);
+        if (!append) body.replaceChildren();
+        body.append(...r.json.entries.map((e) => el('tr', { 'data-version': String(e.version), 'data-side': e.side },
+          el('td', {}, el('code', {}, String(e.version))),
+          el('td', {}, e.at),
+          el('td', {}, e.side),
+          el('td', {}, e.by || ''),
+          el('td', {}, el('ul', {},
+            e.changes.map(historyChange),
+            e.dropped.map((f) => el('li', { 'data-dropped': f }, 'dropped the correction of ', el('code', {}, f))))))));
+        next = r.json.next;
+        table.hidden = body.children.length === 0;
+        more.hidden = !next;
+        note.textContent = body.children.length
+          ? `${body.children.length} change(s), newest first${next ? '; more follow' : ''}`
+          : 'No history: nobody has edited this document (crawls enter the history once a person has).';
+      }
+
+      more.addEventListener('click', () => page(true));
+      box.append(note, error, table, more);
+      page(false);
+      return box;
     }
 
     // ---- comments of the open document

@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.apache.hadoop.hbase.TableName;
 import org.casebook.core.CasebookException;
 import org.casebook.core.Futures;
 import org.casebook.core.InvalidInputException;
@@ -45,19 +46,25 @@ final class BulkLoader {
   private final TypeRegistry types;
   private final Targets targets;
   private final DocumentWrites documents;
+  private final boolean findCorrected;
 
-  /** {@code writers} opens the buffered writers of one request. */
+  /**
+   * {@code writers} opens the buffered writers of one request; {@code findCorrected} says whether
+   * {@code index} rows are checked for corrections ({@link DocsSettings#RECRAWL_HISTORY}).
+   */
   BulkLoader(
       Supplier<BulkStore> writers,
       DocumentStore store,
       TypeRegistry types,
       Targets targets,
-      DocumentWrites documents) {
+      DocumentWrites documents,
+      boolean findCorrected) {
     this.writers = writers;
     this.store = store;
     this.types = types;
     this.targets = targets;
     this.documents = documents;
+    this.findCorrected = findCorrected;
   }
 
   BulkSummary load(Iterator<BulkAction> actions, Consumer<BulkItem> sink) {
@@ -146,8 +153,36 @@ final class BulkLoader {
         }
         op.document = null;
       }
+      if (findCorrected) {
+        findCorrected(chunk);
+      }
       return chunk;
     };
+  }
+
+  /**
+   * Marks {@link WriteMode#INDEX} the {@code index} actions of rows that have a corrections cell (a
+   * person edited the document): one existence check per table, here on a parser thread, so that it
+   * runs beside the writes of the batches before instead of ahead of its own. Generated ids are new
+   * rows: not checked.
+   */
+  private void findCorrected(List<BulkOp> chunk) {
+    Map<TableName, List<BulkOp>> byTable = new HashMap<>();
+    for (BulkOp op : chunk) {
+      if (op.result == null && op.mode == WriteMode.REPLACE && !op.generatedId) {
+        byTable.computeIfAbsent(op.target.table(), k -> new ArrayList<>()).add(op);
+      }
+    }
+    for (Map.Entry<TableName, List<BulkOp>> e : byTable.entrySet()) {
+      List<BulkOp> ops = e.getValue();
+      List<Boolean> corrected =
+          store.correctedAll(e.getKey(), ops.stream().map(op -> op.target.row()).toList());
+      for (int i = 0; i < corrected.size(); i++) {
+        if (corrected.get(i)) {
+          ops.get(i).mode = WriteMode.INDEX;
+        }
+      }
+    }
   }
 
   /** Checks the document and resolves the row (a comment's key needs its created time). */

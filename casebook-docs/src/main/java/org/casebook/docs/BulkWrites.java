@@ -32,6 +32,12 @@ import org.casebook.core.Threads;
  * table; a row that exists (live: 409, or deleted) takes the single-document path. Index entries of
  * the new states are flushed before the rows; entries of replaced states are left to the listing's
  * read-repair (an index does not read the state it replaces).
+ *
+ * <p>Documents a person edited are the exception: their {@code index} actions come marked {@link
+ * WriteMode#INDEX} by the parser threads ({@link BulkLoader}) and take the single-document path
+ * (read, merge, check-and-mutate on the version), so that the crawl keeps the corrected fields and
+ * enters the document's history. A correction made after that check and before the blind write is
+ * still kept: reads show corrected fields over the crawl's cells.
  */
 final class BulkWrites implements AutoCloseable {
   private final BulkStore store;
@@ -91,14 +97,14 @@ final class BulkWrites implements AutoCloseable {
     long version = documents.versions().next();
     Map<ByteBuffer, Boolean> parentsLive = parentsLive(batch, pendingRows);
     for (BulkOp op : batch) {
-      if (op.result != null) {
-        continue;
-      }
-      if (op.parent != null && !parentsLive.getOrDefault(parentKey(op), false)) {
+      if (op.result == null
+          && op.parent != null
+          && !parentsLive.getOrDefault(parentKey(op), false)) {
         op.fail(parentMissing(op), op.target.type().name(), op.target.id());
-        continue;
       }
-      if (op.entry != null) {
+    }
+    for (BulkOp op : batch) {
+      if (op.result == null && op.entry != null && op.mode != WriteMode.INDEX) {
         store.putEntry(op.entry, version);
       }
     }
@@ -111,6 +117,8 @@ final class BulkWrites implements AutoCloseable {
       }
       if (op.mode == WriteMode.CREATE) {
         creates.computeIfAbsent(op.target.table(), k -> new ArrayList<>()).add(op);
+      } else if (op.mode == WriteMode.INDEX) {
+        indexCorrected(op);
       } else {
         store.index(op.target, op.cells, version);
         op.result = op.ok(op.generatedId ? 201 : 200, version);
@@ -166,6 +174,21 @@ final class BulkWrites implements AutoCloseable {
   }
 
   /**
+   * An {@code index} of a document a person edited, on the single-document path: stored (durable)
+   * before the batch is acknowledged, with its own version and index entry.
+   */
+  private void indexCorrected(BulkOp op) {
+    try {
+      DocumentWrites.Written w =
+          documents.write(
+              op.target, op.values, WriteMode.INDEX, OptionalLong.empty(), Author.CRAWL);
+      op.result = op.ok(200, w.document().version());
+    } catch (CasebookException e) {
+      op.fail(e, op.target.type().name(), op.target.id());
+    }
+  }
+
+  /**
    * A create whose row exists: a live document is a 409; a deleted one is created again on the
    * single-document path (which reads the row, so its version follows the deleted one's). If the
    * create fails, the entry this batch wrote for it goes, unless the stored document has the same.
@@ -173,7 +196,8 @@ final class BulkWrites implements AutoCloseable {
   private void createOverExisting(BulkOp op, long version) {
     try {
       DocumentWrites.Written w =
-          documents.write(op.target, op.values, WriteMode.CREATE, OptionalLong.empty());
+          documents.write(
+              op.target, op.values, WriteMode.CREATE, OptionalLong.empty(), Author.CRAWL);
       op.result = op.ok(201, w.document().version());
     } catch (CasebookException e) {
       op.fail(e, op.target.type().name(), op.target.id());

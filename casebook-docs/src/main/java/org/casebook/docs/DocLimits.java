@@ -52,6 +52,24 @@ final class DocLimits {
     return Ids.check(value, field, MAX_ID_CHARS);
   }
 
+  /** Characters of an editor's name. */
+  static final int MAX_EDITOR_CHARS = 64;
+
+  /** An editor's name: 1-64 characters, no control characters; null stays null (unnamed). */
+  static String editor(String value, String field) {
+    if (value == null) {
+      return null;
+    }
+    String name = value.strip();
+    InvalidInputException.check(
+        !name.isEmpty()
+            && name.length() <= MAX_EDITOR_CHARS
+            && name.codePoints().noneMatch(Character::isISOControl),
+        field,
+        field + " must be 1-" + MAX_EDITOR_CHARS + " characters, none of them a control character");
+    return name;
+  }
+
   static String cid(String value, String field) {
     InvalidInputException.check(
         value != null && CID.matcher(value).matches(),

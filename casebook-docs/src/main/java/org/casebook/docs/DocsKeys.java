@@ -1,6 +1,7 @@
 package org.casebook.docs;
 
 import java.util.List;
+import org.casebook.core.InvalidInputException;
 import org.casebook.core.key.KeyBuilder;
 import org.casebook.core.key.KeyLayout;
 import org.casebook.core.key.KeyLayout.PartType;
@@ -16,7 +17,9 @@ import org.casebook.core.page.Cursors;
  *                         = the parent's row key, then the comment's ordering part
  * docs:by_source   row  bucket(salt of source) | source | type | day | created | id
  * docs:registry    row  type name
- * every family     qualifier  field name: {@code _d} (the family's fields), {@code _v}, counters
+ * every family     qualifier  field name: {@code _d} (the family's fields), {@code _v}, {@code _c},
+ *                             counters
+ * H (history)      qualifier  reverse version: a document's changes, newest first
  * </pre>
  *
  * The type follows the id so that a comment's key is literally its parent's row key followed by its
@@ -59,13 +62,21 @@ final class DocsKeys {
   static final KeyLayout FIELD =
       KeyLayout.named("field qualifier").part("field", PartType.STRING).build();
 
+  /**
+   * A history entry's column in its document's row: the version of the change it records, newest
+   * first, so a page of the history is one read of a run of columns.
+   */
+  static final KeyLayout HISTORY =
+      KeyLayout.named("history qualifier").part("version", PartType.REVERSE_TIMESTAMP).build();
+
   /** Every layout above, for the descriptor. */
-  static final List<KeyLayout> ALL = List.of(DOC, COMMENT, SOURCE_DAY, TYPE, FIELD);
+  static final List<KeyLayout> ALL = List.of(DOC, COMMENT, SOURCE_DAY, TYPE, FIELD, HISTORY);
 
   // One cursor scope per listing (and per comment order): a cursor of one is refused by another.
   static final String SOURCE_SCOPE = "docs.source";
   static final String OLDEST_SCOPE = "docs.comments.oldest";
   static final String NEWEST_SCOPE = "docs.comments.newest";
+  static final String HISTORY_SCOPE = "docs.history";
 
   private DocsKeys() {}
 
@@ -79,5 +90,16 @@ final class DocsKeys {
 
   static Position parseCursor(String scope, String cursor) {
     return Cursors.decode(scope, cursor, r -> new Position(r.readLong(), r.readString()));
+  }
+
+  /** A position in a document's history: the version of the last entry shown. */
+  static String historyCursor(long version) {
+    return Cursors.encode(HISTORY_SCOPE, KeyBuilder.create().addLong(version).build());
+  }
+
+  static long parseHistoryCursor(String cursor) {
+    long version = Cursors.decode(HISTORY_SCOPE, cursor, r -> r.readLong());
+    InvalidInputException.check(version > 0, "cursor", "cursor is not one this listing gave");
+    return version;
   }
 }

@@ -13,8 +13,8 @@ import org.casebook.core.schema.TableSpec;
 
 /**
  * The store's tables in one namespace ({@code docs} unless the {@code namespace} setting names
- * another): one table per document type with families BI and DI (seed 002), the type registry and
- * the source-day index.
+ * another): one table per document type with families BI and DI (seed 002) and H (the history of
+ * documents people corrected), the type registry and the source-day index.
  *
  * <p>Compression: ZSTD on the document and comment tables (20 million documents a day fill the
  * seed's disks: ZSTD took 3.2–5× less than none), Snappy on the registry and the by-source index;
@@ -27,6 +27,14 @@ record DocsSchema(String namespace, TableName registry, TableName bySource) {
   static final byte[] BI = Bytes.toBytes(Family.BI.name());
 
   static final byte[] DI = Bytes.toBytes(Family.DI.name());
+
+  /**
+   * History family of every document table: one cell per change of a document a person edited
+   * ({@link DocsKeys#HISTORY}). A family of its own so that reading a document never reads its
+   * history, and in the document's row so that a change and its entry are one atomic row write and
+   * a delete removes both.
+   */
+  static final byte[] H = Bytes.toBytes("H");
 
   /** registry family and its one column: the type definition as JSON. */
   static final byte[] T = Bytes.toBytes("t");
@@ -46,6 +54,13 @@ record DocsSchema(String namespace, TableName registry, TableName bySource) {
    * document). One cell instead of three: the region server's work grows with cells, not bytes.
    */
   static final byte[] VERSION = DocsKeys.FIELD.encode("_v");
+
+  /**
+   * DI column of a document a person edited ({@link CorrectionState}): the corrected fields with
+   * the values the person left, shown over the family cells whatever the base, so a crawl's blind
+   * write (which never writes it) cannot hide a correction. Absent on every other document.
+   */
+  static final byte[] CORRECTIONS = DocsKeys.FIELD.encode("_c");
 
   /** Offset of the state byte in the version cell (the base follows it). */
   static final int STATE_OFFSET = 8;
@@ -90,9 +105,11 @@ record DocsSchema(String namespace, TableName registry, TableName bySource) {
         table(type.name()),
         List.of(
             FamilySpec.of("BI").withCompression(ZSTD),
-            FamilySpec.of("DI").withCompression(ZSTD).withInMemory(true)),
+            FamilySpec.of("DI").withCompression(ZSTD).withInMemory(true),
+            // Read only when someone opens a document's history: not kept in memory.
+            FamilySpec.of("H").withCompression(ZSTD)),
         SplitPoints.uniform(DOC_REGIONS),
-        keyDoc + "; BI, DI: " + DocsKeys.FIELD.shape());
+        keyDoc + "; BI, DI: " + DocsKeys.FIELD.shape() + "; H: " + DocsKeys.HISTORY.shape());
   }
 
   List<TableSpec> tables(List<DocType> types) {

@@ -37,6 +37,7 @@ public final class DocsService {
   private final SourceIndex index;
   private final BulkLoader bulk;
   private final DocumentStore store;
+  private final HistoryStore history;
   private final DocsRetention retention;
   private final java.time.Clock clock;
   private final WriteGate gate;
@@ -53,6 +54,7 @@ public final class DocsService {
     schemas.ensureAll(schema.tables(DefaultTypes.ALL));
     DocumentStore store = new DocumentStore(context.connection());
     this.store = store;
+    this.history = new HistoryStore(context.connection());
     this.retention = DocsSettings.of(context).get(DocsSettings.RETENTION);
     this.clock = context.clock();
     this.gate = context.writes();
@@ -72,7 +74,12 @@ public final class DocsService {
     this.index = new SourceIndex(store, entries, targets);
     this.bulk =
         new BulkLoader(
-            () -> new BulkStore(context.connection(), schema), store, types, targets, writes);
+            () -> new BulkStore(context.connection(), schema),
+            store,
+            types,
+            targets,
+            writes,
+            DocsSettings.of(context).get(DocsSettings.RECRAWL_HISTORY));
     types.installDefaults();
   }
 
@@ -108,10 +115,26 @@ public final class DocsService {
    * version must be that one (412 otherwise); without, the write wins over concurrent ones.
    */
   public WriteResult put(String type, String id, Map<String, ?> fields, OptionalLong ifMatch) {
+    return put(type, id, fields, ifMatch, null);
+  }
+
+  /**
+   * As {@link #put(String, String, Map, OptionalLong)}. With {@code ifMatch} the write is a
+   * person's edit: the fields it changes are marked corrected, under {@code editor} (null: {@code
+   * person}); without, it is a crawler's, which keeps corrected fields as they are. An editor
+   * without {@code ifMatch} is a 400 naming {@code editor}.
+   */
+  public WriteResult put(
+      String type, String id, Map<String, ?> fields, OptionalLong ifMatch, String editor) {
+    Author author = author(ifMatch, editor);
     DocType t = typeFor(type, fields);
     DocumentWrites.Written w =
         writes.write(
-            targets.of(t, id), FieldValues.typed(t, fields, false), WriteMode.REPLACE, ifMatch);
+            targets.of(t, id),
+            FieldValues.typed(t, fields, false),
+            WriteMode.REPLACE,
+            ifMatch,
+            author);
     return new WriteResult(w.document(), w.created());
   }
 
@@ -120,10 +143,64 @@ public final class DocsService {
    * a DI-only patch never rewrites BI.
    */
   public Document patch(String type, String id, Map<String, ?> fields, OptionalLong ifMatch) {
+    return patch(type, id, fields, ifMatch, null);
+  }
+
+  /**
+   * As {@link #patch(String, String, Map, OptionalLong)}, with the editor of a person's edit (see
+   * {@link #put(String, String, Map, OptionalLong, String)}).
+   */
+  public Document patch(
+      String type, String id, Map<String, ?> fields, OptionalLong ifMatch, String editor) {
+    Author author = author(ifMatch, editor);
     DocType t = typeFor(type, fields);
     return writes
-        .write(targets.of(t, id), FieldValues.typed(t, fields, true), WriteMode.PATCH, ifMatch)
+        .write(
+            targets.of(t, id), FieldValues.typed(t, fields, true), WriteMode.PATCH, ifMatch, author)
         .document();
+  }
+
+  /**
+   * Drops a person's correction of {@code field}: the field keeps its value, unmarked, and the next
+   * crawl replaces it. 404 if the field is not corrected; {@code ifMatch} as for edits.
+   */
+  public Document dropCorrection(
+      String type, String id, String field, OptionalLong ifMatch, String editor) {
+    return writes.dropCorrection(
+        targets.of(types.get(type, "type"), id),
+        field,
+        ifMatch,
+        Author.person(DocLimits.editor(editor, "editor")));
+  }
+
+  /**
+   * A page of the document's history, newest change first — the changes of people and, once a
+   * person edited it, of crawls — and the fields corrected now.
+   */
+  public DocumentHistory history(String type, String id, PageRequest page) {
+    Target t = targets.of(types.get(type, "type"), id);
+    StoredRow row =
+        store.read(t).filter(StoredRow::live).orElseThrow(() -> DocumentReads.notFound(t));
+    Long before = page.cursor().map(DocsKeys::parseHistoryCursor).orElse(null);
+    Page<HistoryEntry> entries =
+        Page.of(
+            history.read(t, before, page.fetchSize()),
+            page.limit(),
+            e -> DocsKeys.historyCursor(e.version()));
+    return new DocumentHistory(
+        CorrectionRules.shown(row.corrections()), entries.items(), entries.nextOrNull());
+  }
+
+  /** A person's edit goes over a version read; any other write is a crawler's. */
+  private static Author author(OptionalLong ifMatch, String editor) {
+    if (ifMatch.isEmpty()) {
+      InvalidInputException.check(
+          editor == null,
+          "editor",
+          "editor names the person of an edit over a version read; send it with If-Match");
+      return Author.CRAWL;
+    }
+    return Author.person(DocLimits.editor(editor, "editor"));
   }
 
   /** Deletes the document, its index entry and its comments. */
@@ -148,7 +225,7 @@ public final class DocsService {
     DocType child = types.forFields(childType(parent, childType), keys(fields));
     Map<String, Object> values = new LinkedHashMap<>(FieldValues.typed(child, fields, false));
     Target t = targets.newComment(child, parent, parentId, cid, values);
-    return writes.write(t, values, WriteMode.CREATE, OptionalLong.empty()).document();
+    return writes.write(t, values, WriteMode.CREATE, OptionalLong.empty(), Author.CRAWL).document();
   }
 
   /** A document's comments, newest or oldest first: one bounded prefix scan per page. */

@@ -25,7 +25,21 @@ final class DocsSettings {
               + " with their comments and index entries, hourly by the server and by `docs purge`.",
           DocsRetention::parse);
 
-  static final List<Setting<?>> ALL = List.of(NAMESPACE, RETENTION);
+  /**
+   * Whether a bulk {@code index} looks for corrections: the price of recording the re-crawls of
+   * corrected documents in their history, paid by every bulk load.
+   */
+  static final Setting<Boolean> RECRAWL_HISTORY =
+      Setting.ofBoolean(
+          "recrawl-history",
+          true,
+          "Whether a bulk index checks its rows for corrections by hand (one existence check per"
+              + " 250 documents and table), so that re-crawls of corrected documents merge on the"
+              + " single-document path and enter their history. Off: every bulk index is a blind"
+              + " write; corrections still survive re-crawls, but bulk re-crawls of corrected"
+              + " documents are not in their history.");
+
+  static final List<Setting<?>> ALL = List.of(NAMESPACE, RETENTION, RECRAWL_HISTORY);
 
   private DocsSettings() {}
 

@@ -20,7 +20,7 @@ final class DocumentReads {
 
   Document get(Target t) {
     StoredRow row = store.read(t).filter(StoredRow::live).orElseThrow(() -> notFound(t));
-    return Targets.document(t, row.version(), row.values());
+    return Targets.document(t, row);
   }
 
   /** Whether {@code t} exists and is not deleted: its version cell only. */
@@ -78,8 +78,6 @@ final class DocumentReads {
 
   /** The comment documents of rows of a child table. */
   private List<Document> comments(DocType child, List<StoredRow> rows) {
-    return rows.stream()
-        .map(r -> Targets.document(targets.ofRow(child, r.row()), r.version(), r.values()))
-        .toList();
+    return rows.stream().map(r -> Targets.document(targets.ofRow(child, r.row()), r)).toList();
   }
 }

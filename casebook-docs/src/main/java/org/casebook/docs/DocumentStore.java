@@ -1,8 +1,10 @@
 package org.casebook.docs;
 
 import static org.casebook.docs.DocsSchema.BI;
+import static org.casebook.docs.DocsSchema.CORRECTIONS;
 import static org.casebook.docs.DocsSchema.DI;
 import static org.casebook.docs.DocsSchema.FIELDS;
+import static org.casebook.docs.DocsSchema.H;
 import static org.casebook.docs.DocsSchema.STATE_OFFSET;
 import static org.casebook.docs.DocsSchema.VERSION;
 
@@ -77,7 +79,7 @@ final class DocumentStore {
   /** The row of {@code t}, or empty if it was never written. */
   Optional<StoredRow> read(Target t) {
     try (Table table = connection.getTable(t.table())) {
-      return rowOf(table.get(new Get(t.row())), t.type());
+      return rowOf(table.get(document(t.row())), t.type());
     } catch (IOException e) {
       throw StorageException.of("read document", e);
     }
@@ -90,7 +92,7 @@ final class DocumentStore {
     }
     List<Get> gets = new ArrayList<>(rows.size());
     for (byte[] r : rows) {
-      gets.add(new Get(r));
+      gets.add(document(r));
     }
     try (Table t = connection.getTable(table)) {
       Result[] results = t.get(gets);
@@ -104,11 +106,17 @@ final class DocumentStore {
     }
   }
 
+  /** A read of a document row: its families, never its history. */
+  private static Get document(byte[] row) {
+    return new Get(row).addFamily(BI).addFamily(DI);
+  }
+
   /**
    * The document a row shows: the fields of the family cells ({@code BI:_d}, {@code DI:_d}) and the
    * counter cells at or after the base, typed as {@code type} declares them. A whole-document write
    * stores its version as the base, so every cell of a replaced state stops showing without a read
-   * or a delete.
+   * or a delete. Corrected fields show the values the person left, whatever the base: a crawl's
+   * write never hides a correction.
    */
   private static Optional<StoredRow> rowOf(Result r, DocType type) {
     if (r == null || r.isEmpty()) {
@@ -136,6 +144,22 @@ final class DocumentStore {
         cells.put(name, CellUtil.cloneValue(c)); // a counter
       }
     }
+    CorrectionState corrections =
+        state.get().live()
+            ? CorrectionCodec.decode(r.getValue(DI, CORRECTIONS)).orElse(null)
+            : null;
+    if (corrections != null) {
+      corrections
+          .marks()
+          .forEach(
+              (field, mark) -> {
+                if (mark.value() == null) {
+                  cells.remove(field);
+                } else {
+                  cells.put(field, mark.value());
+                }
+              });
+    }
     Map<String, Object> values = new LinkedHashMap<>();
     for (FieldDef f : type.fields()) {
       byte[] cell = cells.get(f.name());
@@ -143,7 +167,7 @@ final class DocumentStore {
         values.put(f.name(), DocCodec.decode(f.kind(), cell));
       }
     }
-    return Optional.of(new StoredRow(r.getRow(), state.get(), maxTs, values));
+    return Optional.of(new StoredRow(r.getRow(), state.get(), maxTs, values, corrections));
   }
 
   /**
@@ -191,6 +215,30 @@ final class DocumentStore {
   }
 
   /**
+   * Whether each row has a corrections cell (a person edited the document), in order: existence
+   * checks only, no cell sent back.
+   */
+  List<Boolean> correctedAll(TableName table, List<byte[]> rows) {
+    if (rows.isEmpty()) {
+      return List.of();
+    }
+    List<Get> gets = new ArrayList<>(rows.size());
+    for (byte[] r : rows) {
+      gets.add(new Get(r).addColumn(DI, CORRECTIONS));
+    }
+    try (Table t = connection.getTable(table)) {
+      boolean[] exists = t.exists(gets);
+      List<Boolean> out = new ArrayList<>(exists.length);
+      for (boolean e : exists) {
+        out.add(e);
+      }
+      return out;
+    } catch (IOException e) {
+      throw StorageException.of("read corrections", e);
+    }
+  }
+
+  /**
    * The live rows of {@code range} in {@code table}, read whole and typed as {@code type}: comments
    * of one parent, or every document of a type for a repair.
    */
@@ -199,6 +247,8 @@ final class DocumentStore {
         new Scan()
             .withStartRow(range.start(), range.startInclusive())
             .withStopRow(range.stop(), range.stopInclusive())
+            .addFamily(BI)
+            .addFamily(DI)
             .setReversed(range.reversed())
             // Reversed scans (newest comments first) refuse on-demand family loading, which the
             // filter would otherwise turn on; rows are read whole anyway.
@@ -230,11 +280,44 @@ final class DocumentStore {
    */
   boolean commit(WritePlan plan) {
     Target t = plan.target();
-    RowMutations mutations =
-        plan.created()
-            ? mutations(DocCodec.wholeDocument(t.row(), cells(plan), plan.version()), null)
-            : overLive(plan);
-    return checkAndMutate(t.table(), plan.expected(), mutations, "write document");
+    if (plan.created()) {
+      return checkAndMutate(
+          t.table(),
+          plan.expected(),
+          mutations(DocCodec.wholeDocument(t.row(), cells(plan), plan.version()), null),
+          "write document");
+    }
+    Put put =
+        plan.mode() == WriteMode.INDEX
+            ? DocCodec.wholeDocument(t.row(), cells(plan), plan.version())
+            : new Put(t.row());
+    Delete delete = new Delete(t.row());
+    if (plan.mode() != WriteMode.INDEX) {
+      overLive(plan, put, delete);
+    }
+    withCorrections(plan, put, delete);
+    return checkAndMutate(t.table(), plan.expected(), mutations(put, delete), "write document");
+  }
+
+  /**
+   * The corrections cell and the history entry of a write, in its row mutation: the change and its
+   * record are stored together or not at all, and a retried write stores the same cells again.
+   */
+  private static void withCorrections(WritePlan plan, Put put, Delete delete) {
+    long version = plan.version();
+    if (plan.corrections() != null) {
+      put.addColumn(DI, CORRECTIONS, version, CorrectionCodec.encode(plan.corrections()));
+    }
+    if (plan.history() != null) {
+      put.addColumn(
+          H,
+          CorrectionCodec.historyColumn(version),
+          version,
+          CorrectionCodec.encodeEntry(plan.history()));
+    }
+    for (long old : plan.evictedHistory()) {
+      delete.addColumns(H, CorrectionCodec.historyColumn(old), version);
+    }
   }
 
   private static DocumentCells cells(WritePlan plan) {
@@ -250,12 +333,10 @@ final class DocumentStore {
    * no counter. A counter set to null gets a delete marker (an increment adds to the newest counter
    * cell, which must be a number).
    */
-  private static RowMutations overLive(WritePlan plan) {
+  private static void overLive(WritePlan plan, Put put, Delete delete) {
     Target t = plan.target();
     long version = plan.version();
     boolean patch = plan.mode() == WriteMode.PATCH;
-    Put put = new Put(t.row());
-    Delete delete = new Delete(t.row());
     EnumSet<Family> families = EnumSet.noneOf(Family.class);
     for (FieldDef f : t.type().fields()) {
       if (patch && !plan.named().contains(f.name())) {
@@ -285,7 +366,6 @@ final class DocumentStore {
     }
     put.addColumn(
         DI, VERSION, version, DocCodec.stateCell(version, DocCodec.LIVE, plan.expected().base()));
-    return mutations(put, delete);
   }
 
   /** Whether a type has fields in {@code family} that live in its family cell (not counters). */
@@ -297,14 +377,19 @@ final class DocumentStore {
    * Marks the document deleted if its version cell is still {@code read}: the version cell becomes
    * (version, deleted, base = version), and family delete markers below it free the space (the base
    * alone already hides every older cell, also from a slower write with a lower version arriving
-   * after a major compaction dropped the markers). False if another writer got there first.
+   * after a major compaction dropped the markers). The corrections cell and the history go with
+   * them. False if another writer got there first.
    */
   boolean markDeleted(Target t, RowState read, long version) {
     Put put =
         new Put(t.row())
             .addColumn(
                 DI, VERSION, version, DocCodec.stateCell(version, DocCodec.DELETED, version));
-    Delete delete = new Delete(t.row()).addFamily(BI, version - 1).addFamily(DI, version - 1);
+    Delete delete =
+        new Delete(t.row())
+            .addFamily(BI, version - 1)
+            .addFamily(DI, version - 1)
+            .addFamily(H, version - 1);
     return checkAndMutate(t.table(), read, mutations(put, delete), "delete document");
   }
 
@@ -355,7 +440,7 @@ final class DocumentStore {
       for (Cell c : r.rawCells()) {
         maxTs = Math.max(maxTs, c.getTimestamp());
       }
-      return Optional.of(new StoredRow(t.row(), state.get(), maxTs, Map.of()));
+      return Optional.of(new StoredRow(t.row(), state.get(), maxTs, Map.of(), null));
     } catch (IOException e) {
       throw StorageException.of("read counter", e);
     }

@@ -1,6 +1,7 @@
 package org.casebook.docs;
 
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -65,14 +66,17 @@ final class DocumentWrites {
   /**
    * Works out the write of {@code changes} over the row as read ({@code current}), or throws what
    * the caller did wrong: 404 (no such document, or its parent is gone), 409 (create of an existing
-   * one), 412 (If-Match names another version).
+   * one), 412 (If-Match names another version). Over a live document the correction rule applies
+   * ({@link CorrectionRules}): a person's edit marks the fields it changes, any other write keeps
+   * the marked ones.
    */
   WritePlan plan(
       Target t,
       Optional<StoredRow> current,
       Map<String, Object> changes,
       WriteMode mode,
-      OptionalLong ifMatch) {
+      OptionalLong ifMatch,
+      Author author) {
     boolean live = current.map(StoredRow::live).orElse(false);
     if ((mode == WriteMode.PATCH || ifMatch.isPresent()) && !live) {
       throw DocumentReads.notFound(t);
@@ -100,7 +104,7 @@ final class DocumentWrites {
         next.put(e.getKey(), e.getValue());
       }
     }
-    if (live && mode != WriteMode.PATCH) {
+    if (live && mode == WriteMode.REPLACE) {
       for (FieldDef f : t.type().fields()) {
         if (FieldDef.isCounter(f)) {
           // A write-back of a page read earlier must not undo the views counted since.
@@ -120,16 +124,32 @@ final class DocumentWrites {
     // The version after everything in the row, so this write's cells are the newest even if the
     // writer that stored the row runs ahead of this one's clock.
     long version = versions.nextAfter(current.map(StoredRow::maxTimestamp).orElse(0L));
+    CorrectionRules.Outcome o =
+        live
+            ? CorrectionRules.apply(
+                t.type(),
+                old,
+                ordered,
+                mode == WriteMode.PATCH ? changes.keySet() : fieldNames(t.type()),
+                current.get().corrections(),
+                author,
+                version,
+                targets.clock().millis())
+            : CorrectionRules.Outcome.plain(ordered);
     return new WritePlan(
         t,
         current.map(StoredRow::state).orElse(null),
         version,
         mode,
         Set.copyOf(changes.keySet()),
-        ordered,
+        o.values(),
         live ? Targets.indexEntry(t, old) : null,
-        Targets.indexEntry(t, ordered),
-        !live);
+        Targets.indexEntry(t, o.values()),
+        !live,
+        o.state(),
+        o.entry(),
+        o.evicted(),
+        o.changed());
   }
 
   /**
@@ -147,12 +167,18 @@ final class DocumentWrites {
 
   /**
    * Stores {@code changes}: once if {@code ifMatch} is given (a lost race is a 412), else retried
-   * against the new version until it wins (409 after {@link #MAX_ATTEMPTS}).
+   * against the new version until it wins (409 after {@link #MAX_ATTEMPTS}). A bulk {@code index}
+   * that changes nothing stores nothing: a re-crawl of the same page, or a write retried after it
+   * was stored, adds no version and no history entry.
    */
-  Written write(Target t, Map<String, Object> changes, WriteMode mode, OptionalLong ifMatch) {
+  Written write(
+      Target t, Map<String, Object> changes, WriteMode mode, OptionalLong ifMatch, Author author) {
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       Optional<StoredRow> current = store.read(t);
-      WritePlan plan = plan(t, current, changes, mode, ifMatch);
+      WritePlan plan = plan(t, current, changes, mode, ifMatch, author);
+      if (mode == WriteMode.INDEX && !plan.created() && !plan.changed()) {
+        return new Written(Targets.document(t, current.get()), false);
+      }
       if (plan.created() && t.parent() != null && !reads.live(targets.parentOf(t.parent()))) {
         throw parentGone(t);
       }
@@ -161,7 +187,78 @@ final class DocumentWrites {
       }
       if (store.commit(plan)) {
         afterCommit(plan);
-        return new Written(Targets.document(t, plan.version(), plan.values()), plan.created());
+        return new Written(
+            Targets.document(t, plan.version(), plan.values(), stored(plan, current)),
+            plan.created());
+      }
+      if (ifMatch.isPresent()) {
+        throw new PreconditionFailedException(
+            t.type().name() + " '" + t.id() + "' changed while writing; read it again");
+      }
+      backOff(attempt);
+    }
+    throw new ConflictException(
+        t.type().name() + " '" + t.id() + "' kept changing; gave up after " + MAX_ATTEMPTS);
+  }
+
+  private static Set<String> fieldNames(DocType type) {
+    Set<String> out = new HashSet<>();
+    type.fields().forEach(f -> out.add(f.name()));
+    return out;
+  }
+
+  /** The corrections cell a committed plan leaves. */
+  private static CorrectionState stored(WritePlan plan, Optional<StoredRow> read) {
+    if (plan.created()) {
+      return null;
+    }
+    return plan.corrections() != null ? plan.corrections() : read.get().corrections();
+  }
+
+  /**
+   * Drops the correction of {@code field}: the field keeps its value, unmarked, so the next crawl
+   * changes it. Recorded in the history as the person's. 404 if the field is not corrected.
+   */
+  Document dropCorrection(Target t, String field, OptionalLong ifMatch, Author author) {
+    InvalidInputException.check(
+        t.type().field(field).isPresent(),
+        "field",
+        "unknown field '" + field + "' for type " + t.type().name());
+    for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      StoredRow row =
+          store.read(t).filter(StoredRow::live).orElseThrow(() -> DocumentReads.notFound(t));
+      if (ifMatch.isPresent() && ifMatch.getAsLong() != row.version()) {
+        throw new PreconditionFailedException(
+            t.type().name() + " '" + t.id() + "' is at version " + row.version());
+      }
+      CorrectionState state = row.corrections();
+      if (state == null || !state.marks().containsKey(field)) {
+        throw new NotFoundException(
+            "no correction of '" + field + "' in " + t.type().name() + " '" + t.id() + "'");
+      }
+      long version = versions.nextAfter(row.maxTimestamp());
+      CorrectionRules.Outcome o =
+          CorrectionRules.drop(
+              row.values(), state, field, author, version, targets.clock().millis());
+      // A PATCH naming the field: its family cell is rewritten with the value the person left,
+      // which the crawl's next write may then replace.
+      WritePlan plan =
+          new WritePlan(
+              t,
+              row.state(),
+              version,
+              WriteMode.PATCH,
+              Set.of(field),
+              row.values(),
+              null,
+              null,
+              false,
+              o.state(),
+              o.entry(),
+              o.evicted(),
+              true);
+      if (store.commit(plan)) {
+        return Targets.document(t, version, row.values(), o.state());
       }
       if (ifMatch.isPresent()) {
         throw new PreconditionFailedException(

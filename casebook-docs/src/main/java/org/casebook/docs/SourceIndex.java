@@ -100,7 +100,7 @@ final class SourceIndex {
       }
       if (isCurrent(keys.get(i), pointed.get(i), row.get())) {
         if (out.size() < wanted) {
-          out.add(Targets.document(pointed.get(i), row.get().version(), row.get().values()));
+          out.add(Targets.document(pointed.get(i), row.get()));
         }
       } else {
         index.delete(keys.get(i), row.get().version());

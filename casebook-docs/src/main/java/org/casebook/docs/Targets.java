@@ -112,8 +112,19 @@ final class Targets {
   }
 
   /** The document a read shows of a stored state of {@code t}. */
-  static Document document(Target t, long version, Map<String, Object> values) {
+  static Document document(
+      Target t, long version, Map<String, Object> values, CorrectionState corrections) {
     return new Document(
-        t.type().name(), t.id(), version, t.parent(), FieldValues.external(t.type(), values));
+        t.type().name(),
+        t.id(),
+        version,
+        t.parent(),
+        FieldValues.external(t.type(), values),
+        CorrectionRules.shown(corrections));
+  }
+
+  /** The document a read shows of a row of {@code t}. */
+  static Document document(Target t, StoredRow row) {
+    return document(t, row.version(), row.values(), row.corrections());
   }
 }

@@ -1,5 +1,6 @@
 package org.casebook.docs;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -15,6 +16,10 @@ import java.util.Set;
  * @param oldKey the source-day index entry of the state read, or null
  * @param newKey the source-day index entry of the state written, or null
  * @param created whether the row held no live document (the write creates one)
+ * @param corrections the corrections cell to write; null to leave it as it is
+ * @param history the history entry to write with the change; null for none
+ * @param evictedHistory versions of history entries to remove with the change
+ * @param changed whether any field's value changes
  */
 @SuppressWarnings("ArrayRecordComponent") // keys: compared with Arrays.equals, never mutated
 record WritePlan(
@@ -26,4 +31,8 @@ record WritePlan(
     Map<String, Object> values,
     byte[] oldKey,
     byte[] newKey,
-    boolean created) {}
+    boolean created,
+    CorrectionState corrections,
+    HistoryEntry history,
+    List<Long> evictedHistory,
+    boolean changed) {}

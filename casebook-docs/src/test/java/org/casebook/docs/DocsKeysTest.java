@@ -21,7 +21,7 @@ class DocsKeysTest {
 
   @Test
   void everyLayoutRoundTripsAndKeepsItsOrder() {
-    assertThat(DocsKeys.ALL).hasSize(5);
+    assertThat(DocsKeys.ALL).hasSize(6);
     for (KeyLayout layout : DocsKeys.ALL) {
       KeyLayoutChecks.verify(layout, 300);
     }

@@ -11,6 +11,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Table;
 import org.casebook.core.HBaseRuntime;
 import org.casebook.core.NotFoundException;
 import org.casebook.core.Platform;
@@ -22,8 +24,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The retention setting on real HBase: documents whose last change is older than their type's rule
- * are deleted with their comments and index entries; younger ones, a type without a rule and an old
- * document changed recently stay.
+ * are deleted with their comments, index entries, corrections and history; younger ones, a type
+ * without a rule and an old document changed recently stay.
  */
 @ExtendWith(EmbeddedHBase.class)
 class DocsRetentionIT {
@@ -41,7 +43,8 @@ class DocsRetentionIT {
   }
 
   @Test
-  void documentsOlderThanTheirTypesRuleGoWithTheirCommentsAndIndexEntries(HBaseRuntime runtime) {
+  void documentsOlderThanTheirTypesRuleGoWithTheirCommentsAndIndexEntries(HBaseRuntime runtime)
+      throws Exception {
     String run = TestIds.unique("ret");
     String host = run + ".example";
     String day = "2026-06-01";
@@ -56,6 +59,13 @@ class DocsRetentionIT {
     try (Platform then = Platform.builder(runtime, EmbeddedHBase.dataDir()).clock(past).build()) {
       DocsService docs = new DocsService(then.contextFor(new DocsSystem().descriptor(), SETTINGS));
       docs.put("news", oldNews, page(oldNews, day + "T01:00:00Z"), OptionalLong.empty());
+      // Corrected by hand: its corrections and history must go with it.
+      docs.patch(
+          "news",
+          oldNews,
+          Map.of("title", "corrected"),
+          OptionalLong.of(docs.get("news", oldNews).version()));
+      assertThat(docs.history("news", oldNews, PageRequest.first(10)).entries()).hasSize(1);
       docs.put("news", touched, page(touched, day + "T02:00:00Z"), OptionalLong.empty());
       docs.put("blog", oldBlog, page(oldBlog, day + "T03:00:00Z"), OptionalLong.empty());
       docs.put("bbs", oldBbs, page(oldBbs, day + "T04:00:00Z"), OptionalLong.empty());
@@ -84,6 +94,16 @@ class DocsRetentionIT {
           .containsEntry("blog", 1L)
           .doesNotContainKey("bbs");
       assertThatThrownBy(() -> docs.get("news", oldNews)).isInstanceOf(NotFoundException.class);
+      try (Table news = runtime.connection().getTable(DocsSchema.in("docsret").table("news"))) {
+        byte[] row = DocsKeys.DOC.encode(oldNews, "news");
+        assertThat(news.get(new Get(row).addFamily(DocsSchema.H)).isEmpty())
+            .as("history of a purged document")
+            .isTrue();
+        assertThat(
+                news.get(new Get(row).addColumn(DocsSchema.DI, DocsSchema.CORRECTIONS)).isEmpty())
+            .as("corrections of a purged document")
+            .isTrue();
+      }
       assertThatThrownBy(() -> docs.get("blog", oldBlog)).isInstanceOf(NotFoundException.class);
       assertThat(docs.get("bbs", oldBbs).id()).isEqualTo(oldBbs);
       assertThat(docs.get("news", touched).fields()).containsEntry("section", "world");

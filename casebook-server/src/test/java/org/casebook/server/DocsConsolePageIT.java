@@ -23,7 +23,9 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * The docs system's console page in headless Chromium: a blog with two comments written over REST
  * is listed by its site and day, opened with both families, its version and its comments in either
  * order; an edit saved from the page is read back over REST; a save over a version someone else
- * replaced meanwhile shows the conflict and the stored version, and stores nothing.
+ * replaced meanwhile shows the conflict and the stored version, and stores nothing; the fields
+ * edited by hand are marked corrected, a bulk re-crawl keeps them and changes the rest, the history
+ * shows both sides, and dropping a correction from the page lets the next crawl win.
  */
 @ExtendWith({EmbeddedHBase.class, ConsoleServer.class})
 class DocsConsolePageIT {
@@ -183,6 +185,7 @@ class DocsConsolePageIT {
       type(browser, "docs-field-views", "7");
 
       // An edit saved over the version read is stored, and the page moves to the new version.
+      type(browser, "docs-editor", "Ann");
       type(browser, "docs-field-title", "Edited in the console");
       browser.findElement(By.id("docs-save")).click();
       wait.until(b -> shownVersion(b) != null && !v1.equals(shownVersion(b)));
@@ -228,6 +231,38 @@ class DocsConsolePageIT {
       assertThat(value(browser, "title")).isEqualTo("Changed behind the page");
       assertThat(browser.findElements(By.id("docs-conflict")).get(0).isDisplayed()).isFalse();
 
+      // Both edits by hand are in the history, newest first; the title is marked corrected.
+      wait.until(b -> historySides(b).equals(List.of("person", "person")));
+      assertThat(historyCell(browser, 1, 3)).isEqualTo("Ann");
+      assertThat(correctedBy(browser, "title")).isEqualTo("person");
+      assertThat(correctedBy(browser, "content")).isNull();
+
+      // A re-crawl keeps the corrected title and changes the rest; the page shows both sides.
+      bulkIndex(id, "Crawled title", "Re-crawled content");
+      browser.findElement(By.id("docs-reread")).click();
+      wait.until(b -> historySides(b).equals(List.of("crawl", "person", "person")));
+      assertThat(value(browser, "title")).isEqualTo("Changed behind the page");
+      assertThat(value(browser, "content")).isEqualTo("Re-crawled content");
+      assertThat(
+              browser
+                  .findElement(
+                      By.cssSelector(
+                          "#docs-history tbody tr[data-side='crawl'] li[data-field='title']"))
+                  .getDomAttribute("data-kept"))
+          .isEqualTo("true");
+
+      // Dropping the correction from the page: unmarked, and the next crawl wins.
+      browser.findElement(By.cssSelector("button[data-drop='title']")).click();
+      wait.until(b -> correctedBy(b, "title") == null);
+      wait.until(b -> historySides(b).size() == 4);
+      assertThat(
+              browser.findElements(
+                  By.cssSelector("#docs-history tbody tr:first-child li[data-dropped='title']")))
+          .hasSize(1);
+      assertThat(read(id).get("fields").get("title").asText()).isEqualTo("Changed behind the page");
+      bulkIndex(id, "Crawled title", "Re-crawled content");
+      assertThat(read(id).get("fields").get("title").asText()).isEqualTo("Crawled title");
+
       assertThat(ConsoleServer.consoleErrors(browser))
           .as("errors in the browser's console")
           .isEmpty();
@@ -253,6 +288,48 @@ class DocsConsolePageIT {
             null);
     assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
     return json(r).get("id").asText();
+  }
+
+  /** A bulk {@code index} of the blog {@code id}, as the crawler sends it. */
+  private void bulkIndex(String id, String title, String content) throws Exception {
+    String lines =
+        "{\"index\":{\"_index\":\"blog\",\"_id\":\""
+            + id
+            + "\"}}\n{\"title\":\""
+            + title
+            + "\",\"content\":\""
+            + content
+            + "\",\"author\":\"Ann\",\"created\":\""
+            + DAY
+            + "T08:00:00Z\",\"url\":\""
+            + id
+            + "\"}\n";
+    HttpResponse<String> r = send("POST", "/api/docs/_bulk", lines, null);
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    assertThat(json(r).get("errors").asBoolean()).as(r.body()).isFalse();
+  }
+
+  /** The side of each change the page's history shows, newest first. */
+  private static List<String> historySides(WebDriver browser) {
+    return browser.findElements(By.cssSelector("#docs-history tbody tr")).stream()
+        .map(tr -> tr.getDomAttribute("data-side"))
+        .toList();
+  }
+
+  private static String historyCell(WebDriver browser, int row, int column) {
+    return browser
+        .findElements(By.cssSelector("#docs-history tbody tr"))
+        .get(row)
+        .findElements(By.tagName("td"))
+        .get(column)
+        .getText();
+  }
+
+  /** Who the page shows corrected {@code field}, or null when it is not marked. */
+  private static String correctedBy(WebDriver browser, String field) {
+    return browser
+        .findElement(By.cssSelector("#docs-fields tr[data-field='" + field + "']"))
+        .getDomAttribute("data-corrected");
   }
 
   private static String familyOf(WebDriver browser, String field) {

@@ -39,6 +39,7 @@ import picocli.CommandLine.Parameters;
     description = "Document store (seed 002): typed documents, optimistic edits, comments.")
 public final class DocsCommand {
   private static final int COMMENTS_PAGE = 50;
+  private static final int HISTORY_PAGE = 20;
   private static final int ERRORS_SHOWN = 20;
   private final Supplier<SystemContext> context;
 
@@ -120,7 +121,8 @@ public final class DocsCommand {
       mixinStandardHelpOptions = true,
       description =
           "Read a document, change fields and write it back over the version read: if someone"
-              + " changed it meanwhile, nothing is written (exit 4).")
+              + " changed it meanwhile, nothing is written (exit 4). A person's edit: the fields"
+              + " it changes are marked corrected, and re-crawls keep them.")
   int edit(
       @Parameters(paramLabel = "TYPE", description = "Document type.") String type,
       @Parameters(paramLabel = "ID", description = "Document id.") String id,
@@ -129,7 +131,12 @@ public final class DocsCommand {
               arity = "1..*",
               description =
                   "A change: VALUE is JSON (42, [\"a\"], null to remove) or else taken as text.")
-          List<String> changes) {
+          List<String> changes,
+      @Option(
+              names = "--editor",
+              paramLabel = "NAME",
+              description = "Who makes the edit, for the corrections and the history.")
+          String editor) {
     DocsService s = service();
     Document read = s.get(type, id);
     Map<String, Object> patch = new LinkedHashMap<>();
@@ -138,8 +145,45 @@ public final class DocsCommand {
       InvalidInputException.check(eq > 0, "FIELD=VALUE", "expected FIELD=VALUE, got " + change);
       patch.put(change.substring(0, eq), DocumentJson.valueOrText(change.substring(eq + 1)));
     }
-    Document written = s.patch(type, id, patch, OptionalLong.of(read.version()));
+    Document written = s.patch(type, id, patch, OptionalLong.of(read.version()), editor);
     System.out.println(Json.writePretty(written));
+    return 0;
+  }
+
+  @Command(
+      name = "history",
+      mixinStandardHelpOptions = true,
+      description =
+          "A document's changes, newest first (person edits, and crawls once a person edited it),"
+              + " and the fields corrected now.")
+  int history(
+      @Parameters(paramLabel = "TYPE", description = "Document type.") String type,
+      @Parameters(paramLabel = "ID", description = "Document id.") String id,
+      @Mixin PageOptions pageOptions) {
+    System.out.println(
+        Json.writePretty(service().history(type, id, pageOptions.request(HISTORY_PAGE))));
+    return 0;
+  }
+
+  @Command(
+      name = "drop-correction",
+      mixinStandardHelpOptions = true,
+      description =
+          "Drop a person's correction of a field: it keeps its value until the next crawl"
+              + " replaces it.")
+  int dropCorrection(
+      @Parameters(paramLabel = "TYPE", description = "Document type.") String type,
+      @Parameters(paramLabel = "ID", description = "Document id.") String id,
+      @Parameters(paramLabel = "FIELD", description = "The corrected field.") String field,
+      @Option(
+              names = "--if-match",
+              paramLabel = "VERSION",
+              description = "Only if the document is still at this version (exit 4 otherwise).")
+          Long ifMatch,
+      @Option(names = "--editor", paramLabel = "NAME", description = "Who drops it.")
+          String editor) {
+    System.out.println(
+        Json.writePretty(service().dropCorrection(type, id, field, version(ifMatch), editor)));
     return 0;
   }
 

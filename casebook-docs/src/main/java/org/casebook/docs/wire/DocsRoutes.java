@@ -33,6 +33,7 @@ public final class DocsRoutes {
   private static final String DOC = BASE + "/{type}/{id}";
   private static final int DOCS_PAGE = 20;
   private static final int COMMENTS_PAGE = 50;
+  private static final int HISTORY_PAGE = 20;
 
   /** One field of a type declaration; kind and family are parsed case-insensitively. */
   record FieldRequest(String name, String kind, String family) {}
@@ -100,6 +101,26 @@ public final class DocsRoutes {
                           req.query("childType").orElse(null),
                           req.query("cid").orElse(null),
                           document(req))))
+          .list(
+              DOC + "/history",
+              "A document's changes, newest first (crawl and person), and its corrected fields",
+              (svc, req) ->
+                  HttpResponse.ok(
+                      svc.history(
+                          req.pathParam("type"), req.pathParam("id"), req.page(HISTORY_PAGE))))
+          .delete(
+              DOC + "/corrections/{field}",
+              "Drop a person's correction of a field: the next crawl replaces it"
+                  + " (If-Match optional; ?editor= names who)",
+              (svc, req) ->
+                  withEtag(
+                      200,
+                      svc.dropCorrection(
+                          req.pathParam("type"),
+                          req.pathParam("id"),
+                          req.pathParam("field"),
+                          ifMatch(req),
+                          editor(req))))
           .post(
               DOC + "/_increment",
               "Add to a long field (views, likes) atomically, without a version",
@@ -120,21 +141,31 @@ public final class DocsRoutes {
               (svc, req) -> withEtag(200, svc.get(req.pathParam("type"), req.pathParam("id"))))
           .put(
               DOC,
-              "Store a whole document (If-Match: only over that version)",
+              "Store a whole document (If-Match: only over that version, a person's edit;"
+                  + " ?editor= names who)",
               (svc, req) -> {
                 WriteResult w =
                     svc.put(
-                        req.pathParam("type"), req.pathParam("id"), document(req), ifMatch(req));
+                        req.pathParam("type"),
+                        req.pathParam("id"),
+                        document(req),
+                        ifMatch(req),
+                        editor(req));
                 return withEtag(w.created() ? 201 : 200, w.document());
               })
           .patch(
               DOC,
-              "Change some fields (null removes one; If-Match: only over that version)",
+              "Change some fields (null removes one; If-Match: only over that version, a person's"
+                  + " edit; ?editor= names who)",
               (svc, req) ->
                   withEtag(
                       200,
                       svc.patch(
-                          req.pathParam("type"), req.pathParam("id"), document(req), ifMatch(req))))
+                          req.pathParam("type"),
+                          req.pathParam("id"),
+                          document(req),
+                          ifMatch(req),
+                          editor(req))))
           .delete(
               DOC,
               "Delete a document with its comments and index entries",
@@ -163,6 +194,11 @@ public final class DocsRoutes {
     InvalidInputException.check(
         body.length > 0, "body", "request body is empty; a JSON object is required");
     return DocumentJson.read(body);
+  }
+
+  /** The {@code editor} a person's edit names, or null. */
+  private static String editor(HttpRequest req) {
+    return req.query("editor").orElse(null);
   }
 
   private static HttpResponse withEtag(int status, Document d) {

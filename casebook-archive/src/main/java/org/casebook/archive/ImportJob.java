@@ -37,9 +37,12 @@ final class ImportJob {
     this.holdBytes = holdBytes;
   }
 
-  /** Whether a file in an input directory is input: not hidden, not a quarantine reason file. */
+  /**
+   * Whether a file in an input directory is input: not hidden, not a quarantine reason or rejects
+   * file.
+   */
   static boolean isInputName(String name) {
-    return !name.startsWith(".") && !name.endsWith(".reason");
+    return !name.startsWith(".") && !name.endsWith(".reason") && !name.endsWith(".rejects");
   }
 
   /**
@@ -102,7 +105,8 @@ final class ImportJob {
             ctx.dataDir().resolve("tmp"),
             request.attempts(),
             holdBytes,
-            request.partitioning());
+            request.partitioning(),
+            request.badRecords());
     LoadOutcome outcome;
     try {
       outcome =
@@ -114,7 +118,7 @@ final class ImportJob {
     } catch (InterruptedException e) {
       throw StorageException.interrupted("import " + request.input(), e);
     }
-    return ImportReport.of(request.mode(), layout, computation, outcome);
+    return ImportReport.of(request.mode(), request.badRecords(), layout, computation, outcome);
   }
 
   /**

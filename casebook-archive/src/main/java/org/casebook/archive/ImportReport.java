@@ -42,7 +42,19 @@ public record ImportReport(
     long badFileMillis,
     Map<String, Double> phaseSeconds,
     double seconds,
-    long recordsPerSecond) {
+    long recordsPerSecond,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Estimate dryRun) {
+  /**
+   * What a dry run found a load would write: the cells' bytes as HFile key-values (before
+   * compression and block overhead), the HFiles (one per table, family and region the cells fall
+   * in; a writer may roll more) and the regions per table that would receive cells.
+   */
+  public record Estimate(long hfileBytes, long hfiles, Map<String, Integer> regionsByTable) {
+    public Estimate {
+      regionsByTable = Collections.unmodifiableMap(new TreeMap<>(regionsByTable));
+    }
+  }
+
   /** A quarantined file. */
   public record Skipped(String file, String reason, int attempts, String quarantinedTo) {}
 
@@ -72,8 +84,9 @@ public record ImportReport(
       BadRecords badRecords,
       Layout layout,
       String splitComputation,
-      LoadOutcome loaded) {
-    boolean bulk = mode == ImportMode.BULKLOAD;
+      LoadOutcome loaded,
+      Estimate dryRun) {
+    boolean bulk = mode == ImportMode.BULKLOAD && dryRun == null;
     double seconds = loaded.seconds();
     long rate = seconds <= 0 ? 0 : Math.round((loaded.users() + loaded.statuses()) / seconds);
     Map<String, Long> byReason = new TreeMap<>();
@@ -106,7 +119,8 @@ public record ImportReport(
         loaded.badFileMillis(),
         loaded.phaseSeconds(),
         seconds,
-        rate);
+        rate,
+        dryRun);
   }
 
   /** The layout the import wrote with. */

@@ -18,6 +18,7 @@ import org.casebook.core.InvalidInputException;
  * @param partitioning how a bulk load's job sends rows to reducers ({@link Partitioning#REGIONS}
  *     unless asked otherwise)
  * @param badRecords what a file with bad records becomes: quarantined whole or salvaged
+ * @param dryRun read and measure only: nothing is written to HBase, no file is moved or written
  */
 public record ImportRequest(
     String input,
@@ -28,7 +29,8 @@ public record ImportRequest(
     String work,
     int attempts,
     Partitioning partitioning,
-    BadRecords badRecords) {
+    BadRecords badRecords,
+    boolean dryRun) {
   public static final long DEFAULT_REGION_SIZE_MB = 10240;
   public static final int DEFAULT_ATTEMPTS = 2;
 
@@ -59,17 +61,27 @@ public record ImportRequest(
         null,
         DEFAULT_ATTEMPTS,
         Partitioning.REGIONS,
-        BadRecords.QUARANTINE_FILE);
+        BadRecords.QUARANTINE_FILE,
+        false);
   }
 
   public ImportRequest withRegions(Integer value) {
     return new ImportRequest(
-        input, mode, value, regionSizeMb, quarantine, work, attempts, partitioning, badRecords);
+        input,
+        mode,
+        value,
+        regionSizeMb,
+        quarantine,
+        work,
+        attempts,
+        partitioning,
+        badRecords,
+        dryRun);
   }
 
   public ImportRequest withRegionSizeMb(long value) {
     return new ImportRequest(
-        input, mode, regions, value, quarantine, work, attempts, partitioning, badRecords);
+        input, mode, regions, value, quarantine, work, attempts, partitioning, badRecords, dryRun);
   }
 
   public ImportRequest withQuarantine(Path localDir) {
@@ -82,22 +94,55 @@ public record ImportRequest(
         work,
         attempts,
         partitioning,
-        badRecords);
+        badRecords,
+        dryRun);
   }
 
   public ImportRequest withAttempts(int value) {
     return new ImportRequest(
-        input, mode, regions, regionSizeMb, quarantine, work, value, partitioning, badRecords);
+        input,
+        mode,
+        regions,
+        regionSizeMb,
+        quarantine,
+        work,
+        value,
+        partitioning,
+        badRecords,
+        dryRun);
   }
 
   public ImportRequest withPartitioning(Partitioning value) {
     return new ImportRequest(
-        input, mode, regions, regionSizeMb, quarantine, work, attempts, value, badRecords);
+        input, mode, regions, regionSizeMb, quarantine, work, attempts, value, badRecords, dryRun);
   }
 
   public ImportRequest withBadRecords(BadRecords value) {
     return new ImportRequest(
-        input, mode, regions, regionSizeMb, quarantine, work, attempts, partitioning, value);
+        input,
+        mode,
+        regions,
+        regionSizeMb,
+        quarantine,
+        work,
+        attempts,
+        partitioning,
+        value,
+        dryRun);
+  }
+
+  public ImportRequest withDryRun(boolean value) {
+    return new ImportRequest(
+        input,
+        mode,
+        regions,
+        regionSizeMb,
+        quarantine,
+        work,
+        attempts,
+        partitioning,
+        badRecords,
+        value);
   }
 
   /** A local path as the URI of Hadoop's local file system ({@code file:/…}). */

@@ -197,6 +197,39 @@ class ArchiveSalvageIT {
     assertThat(rejects(dir)).doesNotExist();
   }
 
+  @Test
+  void aDryRunReportsWhatWouldLoadAndWouldBeSetAsideAndWritesNothing(HBaseRuntime runtime)
+      throws Exception {
+    String ns = "archive_d" + TestIds.unique("s").replace('-', '_');
+    Path dir = EmbeddedHBase.scratchDir(ns);
+    ArchiveService archive = archive(runtime, ns, dir);
+    writeInput(dir.resolve("in"));
+    ImportRequest bulk = salvage(dir, ImportMode.BULKLOAD);
+
+    ImportReport dry = archive.importFiles(bulk.withDryRun(true), log());
+    assertFirstRun(dry);
+    assertThat(dry.dryRun()).isNotNull();
+    assertThat(dry.dryRun().hfileBytes()).isPositive();
+    assertThat(dry.dryRun().regionsByTable())
+        .hasSize(3)
+        .allSatisfy((table, regions) -> assertThat(regions).isBetween(1, 2));
+    assertThat(dry.hfiles()).isNull();
+    // Nothing written: no cells, no file moved, no rejects or reason file.
+    for (String uid : goodUids()) {
+      assertThat(archive.user(uid)).as(uid).isEmpty();
+    }
+    assertThat(dir.resolve("in").resolve(TRUNCATED)).exists();
+    assertThat(dir.resolve("quarantine")).doesNotExist();
+
+    // The load itself then does what the dry run said.
+    ImportReport real = archive.importFiles(bulk, log());
+    assertFirstRun(real);
+    assertThat(real.cells()).isEqualTo(dry.cells());
+    assertThat(real.hfiles()).isEqualTo(dry.dryRun().hfiles());
+    assertThat(real.salvaged()).isEqualTo(dry.salvaged());
+    assertThat(real.skipped()).isEqualTo(dry.skipped());
+  }
+
   private ArchiveService archive(HBaseRuntime runtime, String ns, Path dir) {
     Platform platform = Platform.create(runtime, dir);
     platforms.add(platform);

@@ -28,6 +28,21 @@ record ArchiveFileRead(long size, int reads, long nanos, long setAside, Optional
       Path quarantine,
       ArchiveReader.Sink sink)
       throws IOException {
+    try (RejectsFile rejects = new RejectsFile(fs.getConf(), quarantine, file)) {
+      return of(fs, file, attempts, holdBytes, badRecords, rejects, sink);
+    }
+  }
+
+  /** As above, the records set aside going to {@code rejects} (a dry run's count). */
+  static ArchiveFileRead of(
+      FileSystem fs,
+      Path file,
+      int attempts,
+      long holdBytes,
+      BadRecords badRecords,
+      ArchiveReader.Rejects rejects,
+      ArchiveReader.Sink sink)
+      throws IOException {
     long size = fs.getFileStatus(file).getLen();
     long started = System.nanoTime();
     int[] reads = {0};
@@ -36,15 +51,16 @@ record ArchiveFileRead(long size, int reads, long nanos, long setAside, Optional
           reads[0]++;
           return fs.open(file, 1 << 16);
         };
-    Optional<String> failure;
-    long setAside;
-    try (RejectsFile rejects = new RejectsFile(fs.getConf(), quarantine, file)) {
-      failure =
-          badRecords == BadRecords.SALVAGE
-              ? ArchiveReader.readSalvaging(source, size, attempts, holdBytes, sink, rejects)
-              : ArchiveReader.readAllOrNothing(source, size, attempts, holdBytes, sink);
-      setAside = rejects.count();
-    }
-    return new ArchiveFileRead(size, reads[0], System.nanoTime() - started, setAside, failure);
+    long[] setAside = {0};
+    ArchiveReader.Rejects counted =
+        rejected -> {
+          setAside[0]++;
+          rejects.reject(rejected);
+        };
+    Optional<String> failure =
+        badRecords == BadRecords.SALVAGE
+            ? ArchiveReader.readSalvaging(source, size, attempts, holdBytes, sink, counted)
+            : ArchiveReader.readAllOrNothing(source, size, attempts, holdBytes, sink);
+    return new ArchiveFileRead(size, reads[0], System.nanoTime() - started, setAside[0], failure);
   }
 }

@@ -129,7 +129,8 @@ public final class ArchiveImportTool extends Configured implements Tool, Callabl
             work,
             attempts,
             Partitioning.REGIONS,
-            BadRecords.parse(badRecords, "bad-records"));
+            BadRecords.parse(badRecords, "bad-records"),
+            false);
     java.nio.file.Path scratch = Files.createTempDirectory("archive-import-tool");
     try (Connection connection = ConnectionFactory.createConnection(conf)) {
       ArchiveService archive =

@@ -26,7 +26,6 @@ final class RejectsFile implements ArchiveReader.Rejects, AutoCloseable {
   private final FileSystem fs;
   private final Path path;
   private OutputStream out;
-  private long count;
 
   RejectsFile(Configuration conf, Path quarantine, Path file) throws IOException {
     this.fs = quarantine.getFileSystem(conf);
@@ -45,12 +44,6 @@ final class RejectsFile implements ArchiveReader.Rejects, AutoCloseable {
     }
     out.write(Json.mapper().writeValueAsBytes(rejected));
     out.write('\n');
-    count++;
-  }
-
-  /** The records set aside so far. */
-  long count() {
-    return count;
   }
 
   /** Closes the file, or removes the one an earlier read left if this one set nothing aside. */

@@ -161,7 +161,14 @@ public final class ArchiveCommand {
                   "A file with bad records: quarantine-file (the whole file, seed 001's SK-bad) or"
                       + " salvage (load its good records, set the bad ones aside with their reason"
                       + " in QUARANTINE/NAME.rejects) (default ${DEFAULT-VALUE}).")
-          String badRecords) {
+          String badRecords,
+      @Option(
+              names = "--dry-run",
+              description =
+                  "Read and measure only: report what would load, what would be set aside or"
+                      + " quarantined, and the HFile bytes and regions the load would make; nothing"
+                      + " is written to HBase and no file is moved or written.")
+          boolean dryRun) {
     ImportRequest request =
         ImportRequest.local(input, ImportMode.parse(mode, "mode"))
             .withRegions(regions)
@@ -169,7 +176,8 @@ public final class ArchiveCommand {
             .withQuarantine(quarantine)
             .withAttempts(attempts)
             .withPartitioning(Partitioning.parse(partitioning, "partitioning"))
-            .withBadRecords(BadRecords.parse(badRecords, "bad-records"));
+            .withBadRecords(BadRecords.parse(badRecords, "bad-records"))
+            .withDryRun(dryRun);
     ArchiveService archive = ArchiveService.create(context.get(), false);
     ImportReport report;
     try (Progress p =

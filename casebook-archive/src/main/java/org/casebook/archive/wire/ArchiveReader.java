@@ -105,7 +105,7 @@ public final class ArchiveReader {
       boolean textCut) {}
 
   /** How much of a set-aside record is kept as evidence. */
-  public static final int REJECTED_TEXT_BYTES = 1024;
+  static final int REJECTED_TEXT_BYTES = 1024;
 
   /** One whole read of a stream, into a sink and (when salvaging) a receiver of rejects. */
   private interface Reading {

@@ -23,6 +23,7 @@
       const say = (text, isError) => { message.textContent = text || ''; message.className = isError ? 'error' : 'result'; };
       const input = el('input', { id: 'archive-input', placeholder: 'directory on the server', size: '40' });
       const mode = el('select', { id: 'archive-mode' }, el('option', { value: 'bulkload' }, 'bulk load (MapReduce → HFiles)'), el('option', { value: 'put' }, 'put path'));
+      const badRecords = el('select', { id: 'archive-bad-records' }, el('option', { value: 'quarantine-file' }, 'quarantine the whole file'), el('option', { value: 'salvage' }, 'salvage: load good records, set bad ones aside'));
       const importsBody = el('tbody', { id: 'archive-imports' });
       const report = el('div', { id: 'archive-report' });
       const chart = el('div', { id: 'archive-chart', class: 'chart' });
@@ -83,8 +84,23 @@
           el('p', { id: 'archive-report-summary' }, `${job.id}: ${r.users.toLocaleString('en')} users, `
             + `${r.statuses.toLocaleString('en')} statuses, ${r.filesLoaded} files loaded, ${r.filesSkipped} quarantined, `
             + `${r.recordsPerSecond.toLocaleString('en')} records/s in ${r.seconds.toFixed(1)} s (${r.mode}, ${r.regions} regions)`),
+          salvageSummary(r),
           phaseBars(r.phaseSeconds),
-          r.skipped.length ? el('ul', {}, r.skipped.map((s) => el('li', {}, `${s.file}: ${s.reason}`))) : '');
+          r.skipped.length ? el('ul', {}, r.skipped.map((s) => el('li', {}, `${s.file}: ${s.reason}`))) : '',
+          (r.salvaged || []).length ? el('ul', { id: 'archive-salvaged' }, r.salvaged.map((s) => el('li', {},
+            `${s.file}: ${s.recordsSetAside.toLocaleString('en')} set aside (${reasons(s.byReason)}), see ${s.rejectsFile}`))) : '');
+      }
+
+      // Reports of imports made before salvage existed have no such counts.
+      function salvageSummary(r) {
+        if (r.recordsSetAside === undefined) return '';
+        return el('p', { id: 'archive-report-salvage' }, `bad records: ${r.badRecords}; ${r.recordsLoaded.toLocaleString('en')} records loaded, `
+          + `${r.recordsSetAside.toLocaleString('en')} set aside${r.recordsSetAside ? ` (${reasons(r.setAsideByReason)})` : ''}, `
+          + `${r.filesSalvaged} files salvaged, ${r.filesSkipped} quarantined whole`);
+      }
+
+      function reasons(byReason) {
+        return Object.entries(byReason).map(([k, n]) => `${k} ${n.toLocaleString('en')}`).join(', ');
       }
 
       async function imports() {
@@ -129,7 +145,7 @@
       }
 
       async function start() {
-        const r = await Casebook.send('POST', '/api/archive/imports', { input: input.value, mode: mode.value });
+        const r = await Casebook.send('POST', '/api/archive/imports', { input: input.value, mode: mode.value, badRecords: badRecords.value });
         if (!r.ok) { say(Casebook.problem(r), true); return; }
         await imports();
         await follow(r.json.id);
@@ -161,7 +177,7 @@
 
       const importForm = el('form', { class: 'form', id: 'archive-import' },
         el('label', {}, 'Import a directory on the server', input), el('label', {}, 'Mode', mode),
-        el('button', { type: 'submit' }, 'Import'));
+        el('label', {}, 'Bad records', badRecords), el('button', { type: 'submit' }, 'Import'));
       importForm.addEventListener('submit', (e) => { e.preventDefault(); start(); });
       const userForm = el('form', { class: 'form', id: 'archive-user-form' },
         el('label', {}, 'User', uid), el('button', { type: 'submit' }, 'Show'));

@@ -8,6 +8,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.casebook.archive.batch.ArchiveBulkLoad;
+import org.casebook.archive.batch.DryRunLoad;
 import org.casebook.archive.batch.LoadPlan;
 import org.casebook.archive.batch.PutLoad;
 import org.casebook.core.InvalidInputException;
@@ -37,9 +38,12 @@ final class ImportJob {
     this.holdBytes = holdBytes;
   }
 
-  /** Whether a file in an input directory is input: not hidden, not a quarantine reason file. */
+  /**
+   * Whether a file in an input directory is input: not hidden, not a quarantine reason or rejects
+   * file.
+   */
   static boolean isInputName(String name) {
-    return !name.startsWith(".") && !name.endsWith(".reason");
+    return !name.startsWith(".") && !name.endsWith(".reason") && !name.endsWith(".rejects");
   }
 
   /**
@@ -81,7 +85,11 @@ final class ImportJob {
             : SplitPlan.compute(
                 listing.bytes(), 1.5, request.regionSizeMb() << 20, store.regionServers());
     Layout wanted = new Layout(plan == null ? request.regions() : plan.regions(), true);
-    Layout layout = store.prepare(ArchiveTables.regionIds(wanted));
+    // A dry run creates nothing: it measures with the archive's layout, or the one it would create.
+    Layout layout =
+        request.dryRun()
+            ? store.layout().orElse(wanted)
+            : store.prepare(ArchiveTables.regionIds(wanted));
     String computation =
         plan == null ? "--regions " + request.regions() + " given" : plan.explain();
     if (!layout.equals(wanted)) {
@@ -102,19 +110,28 @@ final class ImportJob {
             ctx.dataDir().resolve("tmp"),
             request.attempts(),
             holdBytes,
-            request.partitioning());
+            request.partitioning(),
+            request.badRecords());
     LoadOutcome outcome;
+    ImportReport.Estimate estimate = null;
     try {
-      outcome =
-          request.mode() == ImportMode.PUT
-              ? PutLoad.run(ctx, load, progress)
-              : ArchiveBulkLoad.run(ctx, load, progress);
+      if (request.dryRun()) {
+        DryRunLoad.Result dry = DryRunLoad.run(conf, load, progress);
+        outcome = dry.outcome();
+        estimate = dry.estimate();
+      } else {
+        outcome =
+            request.mode() == ImportMode.PUT
+                ? PutLoad.run(ctx, load, progress)
+                : ArchiveBulkLoad.run(ctx, load, progress);
+      }
     } catch (IOException e) {
       throw StorageException.of("import " + request.input(), e);
     } catch (InterruptedException e) {
       throw StorageException.interrupted("import " + request.input(), e);
     }
-    return ImportReport.of(request.mode(), layout, computation, outcome);
+    return ImportReport.of(
+        request.mode(), request.badRecords(), layout, computation, outcome, estimate);
   }
 
   /**

@@ -17,6 +17,8 @@ import org.casebook.core.InvalidInputException;
  * @param attempts reads of a file before it is quarantined
  * @param partitioning how a bulk load's job sends rows to reducers ({@link Partitioning#REGIONS}
  *     unless asked otherwise)
+ * @param badRecords what a file with bad records becomes: quarantined whole or salvaged
+ * @param dryRun read and measure only: nothing is written to HBase, no file is moved or written
  */
 public record ImportRequest(
     String input,
@@ -26,7 +28,9 @@ public record ImportRequest(
     String quarantine,
     String work,
     int attempts,
-    Partitioning partitioning) {
+    Partitioning partitioning,
+    BadRecords badRecords,
+    boolean dryRun) {
   public static final long DEFAULT_REGION_SIZE_MB = 10240;
   public static final int DEFAULT_ATTEMPTS = 2;
 
@@ -35,6 +39,7 @@ public record ImportRequest(
         input != null && !input.isBlank(), "input", "input must name a directory or file");
     Objects.requireNonNull(mode, "mode is null");
     Objects.requireNonNull(partitioning, "partitioning is null");
+    Objects.requireNonNull(badRecords, "badRecords is null");
     InvalidInputException.check(
         regions == null || (regions >= 1 && regions <= 65536),
         "regions",
@@ -55,16 +60,28 @@ public record ImportRequest(
         null,
         null,
         DEFAULT_ATTEMPTS,
-        Partitioning.REGIONS);
+        Partitioning.REGIONS,
+        BadRecords.QUARANTINE_FILE,
+        false);
   }
 
   public ImportRequest withRegions(Integer value) {
     return new ImportRequest(
-        input, mode, value, regionSizeMb, quarantine, work, attempts, partitioning);
+        input,
+        mode,
+        value,
+        regionSizeMb,
+        quarantine,
+        work,
+        attempts,
+        partitioning,
+        badRecords,
+        dryRun);
   }
 
   public ImportRequest withRegionSizeMb(long value) {
-    return new ImportRequest(input, mode, regions, value, quarantine, work, attempts, partitioning);
+    return new ImportRequest(
+        input, mode, regions, value, quarantine, work, attempts, partitioning, badRecords, dryRun);
   }
 
   public ImportRequest withQuarantine(Path localDir) {
@@ -76,16 +93,56 @@ public record ImportRequest(
         localDir == null ? null : localUri(localDir),
         work,
         attempts,
-        partitioning);
+        partitioning,
+        badRecords,
+        dryRun);
   }
 
   public ImportRequest withAttempts(int value) {
     return new ImportRequest(
-        input, mode, regions, regionSizeMb, quarantine, work, value, partitioning);
+        input,
+        mode,
+        regions,
+        regionSizeMb,
+        quarantine,
+        work,
+        value,
+        partitioning,
+        badRecords,
+        dryRun);
   }
 
   public ImportRequest withPartitioning(Partitioning value) {
-    return new ImportRequest(input, mode, regions, regionSizeMb, quarantine, work, attempts, value);
+    return new ImportRequest(
+        input, mode, regions, regionSizeMb, quarantine, work, attempts, value, badRecords, dryRun);
+  }
+
+  public ImportRequest withBadRecords(BadRecords value) {
+    return new ImportRequest(
+        input,
+        mode,
+        regions,
+        regionSizeMb,
+        quarantine,
+        work,
+        attempts,
+        partitioning,
+        value,
+        dryRun);
+  }
+
+  public ImportRequest withDryRun(boolean value) {
+    return new ImportRequest(
+        input,
+        mode,
+        regions,
+        regionSizeMb,
+        quarantine,
+        work,
+        attempts,
+        partitioning,
+        badRecords,
+        value);
   }
 
   /** A local path as the URI of Hadoop's local file system ({@code file:/…}). */

@@ -30,12 +30,14 @@ import org.slf4j.LoggerFactory;
  * each HFile belongs to exactly one region) and writes {@code out/namespace/table/family/}; then
  * core's {@link HFileBulkLoad} moves each table's files in. SK-bad (seed 001 §2.2.3) lives in the
  * mapper (bounded validating reads) and in {@link WholeFileInputFormat} (task attempts counted per
- * file); a bad file is quarantined with a reason file and contributes no cells.
+ * file); a bad file is quarantined with a reason file and contributes no cells, or, salvaging, a
+ * file with bad records contributes the cells of its good ones and a rejects file.
  */
 public final class ArchiveBulkLoad {
   private static final Logger LOG = LoggerFactory.getLogger(ArchiveBulkLoad.class);
   static final String ATTEMPTS = "casebook.archive.attempts";
   static final String QUARANTINE = "casebook.archive.quarantine";
+  static final String BAD_RECORDS = "casebook.archive.bad-records";
   static final String REGIONS = "casebook.archive.regions";
   static final String KEY_RULE = "casebook.archive.keyrule";
   static final String TABLES = "casebook.archive.tables";
@@ -52,6 +54,8 @@ public final class ArchiveBulkLoad {
   enum Counters {
     FILES_LOADED,
     FILES_QUARANTINED,
+    FILES_SALVAGED,
+    RECORDS_SET_ASIDE,
     USERS,
     STATUSES,
     CELLS,
@@ -87,6 +91,7 @@ public final class ArchiveBulkLoad {
     conf.setInt(ATTEMPTS, plan.attempts());
     conf.setInt("mapreduce.map.maxattempts", plan.attempts() + 1);
     conf.set(QUARANTINE, plan.quarantine().toString());
+    conf.setEnum(BAD_RECORDS, plan.badRecords());
     conf.setInt(REGIONS, plan.layout().regions());
     conf.setBoolean(KEY_RULE, plan.layout().keyRule());
     conf.setLong(HOLD_BYTES, plan.holdBytes());
@@ -167,6 +172,7 @@ public final class ArchiveBulkLoad {
     return new LoadOutcome(
         (int) count(c, Counters.FILES_LOADED),
         Quarantine.skipped(conf, plan.quarantine(), plan.files()),
+        RejectsFile.salvaged(conf, plan.quarantine(), plan.files()),
         count(c, Counters.USERS),
         count(c, Counters.STATUSES),
         count(c, Counters.CELLS),

@@ -11,6 +11,7 @@ import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.casebook.archive.ArchiveCellCodec;
+import org.casebook.archive.BadRecords;
 import org.casebook.archive.Layout;
 import org.casebook.archive.StatusRecord;
 import org.casebook.archive.UserRecord;
@@ -21,8 +22,9 @@ import org.casebook.core.batch.hfile.KeyValueShuffle;
 
 /**
  * The bulk load's mapper: streams one file ({@link ArchiveReader#readAllOrNothing}, so a bad file
- * emits nothing and is quarantined) and emits each row's cells for all three tables, keyed by table
- * and row.
+ * emits nothing and is quarantined; or {@link ArchiveReader#readSalvaging}, so a bad record emits
+ * nothing and is set aside) and emits each row's cells for all three tables, keyed by table and
+ * row.
  */
 public final class ArchiveCellMapper
     extends Mapper<Text, NullWritable, ImmutableBytesWritable, KeyValueShuffle.RowCells> {
@@ -62,6 +64,8 @@ public final class ArchiveCellMapper
             path,
             attempts,
             conf.getLong(ArchiveBulkLoad.HOLD_BYTES, 64L << 20),
+            conf.getEnum(ArchiveBulkLoad.BAD_RECORDS, BadRecords.QUARANTINE_FILE),
+            new Path(conf.get(ArchiveBulkLoad.QUARANTINE)),
             new ArchiveReader.Sink() {
               @Override
               public void user(UserRecord user) throws IOException {
@@ -92,6 +96,10 @@ public final class ArchiveCellMapper
       return;
     }
     context.getCounter(Counters.FILES_LOADED).increment(1);
+    if (read.setAside() > 0) {
+      context.getCounter(Counters.FILES_SALVAGED).increment(1);
+      context.getCounter(Counters.RECORDS_SET_ASIDE).increment(read.setAside());
+    }
     context.getCounter(Counters.BYTES).increment(read.size());
   }
 }

@@ -10,6 +10,7 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 import org.casebook.archive.ArchiveService;
+import org.casebook.archive.BadRecords;
 import org.casebook.archive.ImportMode;
 import org.casebook.archive.ImportReport;
 import org.casebook.archive.ImportRequest;
@@ -81,6 +82,15 @@ public final class ArchiveImportTool extends Configured implements Tool, Callabl
   private int attempts;
 
   @Option(
+      names = "--bad-records",
+      paramLabel = "WHAT",
+      defaultValue = "quarantine-file",
+      description =
+          "A file with bad records: quarantine-file (the whole file) or salvage (load the good"
+              + " records, set the bad ones aside in NAME.rejects) (default ${DEFAULT-VALUE}).")
+  private String badRecords;
+
+  @Option(
       names = "--namespace",
       paramLabel = "NS",
       defaultValue = "archive",
@@ -118,7 +128,9 @@ public final class ArchiveImportTool extends Configured implements Tool, Callabl
             quarantine,
             work,
             attempts,
-            Partitioning.REGIONS);
+            Partitioning.REGIONS,
+            BadRecords.parse(badRecords, "bad-records"),
+            false);
     java.nio.file.Path scratch = Files.createTempDirectory("archive-import-tool");
     try (Connection connection = ConnectionFactory.createConnection(conf)) {
       ArchiveService archive =

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Objects;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.TableName;
+import org.casebook.archive.BadRecords;
 import org.casebook.archive.Layout;
 import org.casebook.archive.Partitioning;
 
@@ -21,6 +22,7 @@ import org.casebook.archive.Partitioning;
  * @param holdBytes files up to this size are parsed once and held while checked; larger ones are
  *     read twice
  * @param partitioning how the bulk load's job sends rows to reducers
+ * @param badRecords whether a file with bad records is quarantined whole or salvaged
  */
 public record LoadPlan(
     List<TableName> tables,
@@ -31,7 +33,8 @@ public record LoadPlan(
     java.nio.file.Path scratch,
     int attempts,
     long holdBytes,
-    Partitioning partitioning) {
+    Partitioning partitioning,
+    BadRecords badRecords) {
   public LoadPlan {
     tables = List.copyOf(tables);
     Objects.requireNonNull(layout, "layout is null");
@@ -39,6 +42,7 @@ public record LoadPlan(
     Objects.requireNonNull(quarantine, "quarantine is null");
     Objects.requireNonNull(scratch, "scratch is null");
     Objects.requireNonNull(partitioning, "partitioning is null");
+    Objects.requireNonNull(badRecords, "badRecords is null");
     if (tables.size() != 3) {
       throw new IllegalArgumentException("an archive has three data tables, got " + tables);
     }

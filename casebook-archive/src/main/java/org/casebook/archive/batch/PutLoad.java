@@ -28,9 +28,10 @@ import org.casebook.core.cli.Progress;
 /**
  * The put path, for comparison with the bulk load: each file is read completely before any of it is
  * written through {@link BufferedMutator}s ({@link ArchiveReader#readAllOrNothing}), so a bad file
- * writes nothing and is quarantined. The time includes flushing the tables' memstores, so the data
- * ends where a bulk load puts it: in HFiles. Reimporting writes the same cells again (no
- * duplicates).
+ * writes nothing and is quarantined; or, salvaging, its good records are written and its bad ones
+ * set aside ({@link ArchiveReader#readSalvaging}). The time includes flushing the tables'
+ * memstores, so the data ends where a bulk load puts it: in HFiles. Reimporting writes the same
+ * cells again (no duplicates).
  */
 public final class PutLoad {
   private PutLoad() {}
@@ -56,6 +57,8 @@ public final class PutLoad {
                 file,
                 plan.attempts(),
                 plan.holdBytes(),
+                plan.badRecords(),
+                plan.quarantine(),
                 new ArchiveReader.Sink() {
                   @Override
                   public void user(UserRecord user) throws IOException {
@@ -93,6 +96,7 @@ public final class PutLoad {
     return new LoadOutcome(
         loaded,
         skipped,
+        RejectsFile.salvaged(conf, plan.quarantine(), plan.files()),
         counts[0],
         counts[1],
         counts[2],

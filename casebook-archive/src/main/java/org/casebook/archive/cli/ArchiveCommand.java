@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Supplier;
 import org.casebook.archive.ArchiveService;
+import org.casebook.archive.BadRecords;
 import org.casebook.archive.ImportMode;
 import org.casebook.archive.ImportReport;
 import org.casebook.archive.ImportRequest;
@@ -151,14 +152,32 @@ public final class ArchiveCommand {
                   "How the bulk load's job sends rows to reducers: regions (each HFile inside one"
                       + " region) or hash (as a job that does not know the regions: HFiles span"
                       + " regions and the loader splits them) (default ${DEFAULT-VALUE}).")
-          String partitioning) {
+          String partitioning,
+      @Option(
+              names = "--bad-records",
+              paramLabel = "WHAT",
+              defaultValue = "quarantine-file",
+              description =
+                  "A file with bad records: quarantine-file (the whole file, seed 001's SK-bad) or"
+                      + " salvage (load its good records, set the bad ones aside with their reason"
+                      + " in QUARANTINE/NAME.rejects) (default ${DEFAULT-VALUE}).")
+          String badRecords,
+      @Option(
+              names = "--dry-run",
+              description =
+                  "Read and measure only: report what would load, what would be set aside or"
+                      + " quarantined, and the HFile bytes and regions the load would make; nothing"
+                      + " is written to HBase and no file is moved or written.")
+          boolean dryRun) {
     ImportRequest request =
         ImportRequest.local(input, ImportMode.parse(mode, "mode"))
             .withRegions(regions)
             .withRegionSizeMb(regionSizeMb)
             .withQuarantine(quarantine)
             .withAttempts(attempts)
-            .withPartitioning(Partitioning.parse(partitioning, "partitioning"));
+            .withPartitioning(Partitioning.parse(partitioning, "partitioning"))
+            .withBadRecords(BadRecords.parse(badRecords, "bad-records"))
+            .withDryRun(dryRun);
     ArchiveService archive = ArchiveService.create(context.get(), false);
     ImportReport report;
     try (Progress p =

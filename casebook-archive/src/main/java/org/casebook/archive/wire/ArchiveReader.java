@@ -1,5 +1,7 @@
 package org.casebook.archive.wire;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
@@ -7,6 +9,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
+import java.io.ByteArrayInputStream;
 import java.io.CharConversionException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,13 +21,15 @@ import java.util.Map;
 import java.util.Optional;
 import org.casebook.archive.StatusRecord;
 import org.casebook.archive.UserRecord;
+import org.casebook.archive.wire.BadInputException.Defect;
 import org.casebook.core.Json;
 
 /**
  * Streams a file of Weibo-API-style user objects — one after another (JSON lines or concatenated) —
  * without loading it whole: the profile is read as a tree, followers/friends id arrays and the
  * statuses array element by element. A file far larger than memory is read in constant space. Any
- * structural or type error makes the whole file bad.
+ * structural or type error makes the whole file bad; a salvaging read ({@link #readSalvaging}) sets
+ * aside only the user object it is in, as long as the objects can still be told apart.
  *
  * <pre>
  * {"user":{"id":…,"screen_name":…,…},"followers":[ids],"friends":[ids],"statuses":[{"id":…,"created_at":…,"text":…,…}]}
@@ -74,6 +79,39 @@ public final class ArchiveReader {
     InputStream open() throws IOException;
   }
 
+  /** Receives the records a salvaging read sets aside, in file order. */
+  public interface Rejects {
+    void reject(Rejected rejected) throws IOException;
+  }
+
+  /**
+   * A record (one user object) set aside by a salvaging read.
+   *
+   * @param index the record's place in the file, from 0
+   * @param start the byte offset of its opening brace
+   * @param end the byte offset just past its closing brace
+   * @param reason what is wrong ({@link BadInputException.Defect#label()}), the key of the counts
+   * @param detail the reader's message
+   * @param text the record as UTF-8 text, cut to {@link #REJECTED_TEXT_BYTES} bytes
+   * @param textCut whether {@code text} was cut
+   */
+  public record Rejected(
+      long index,
+      long start,
+      long end,
+      String reason,
+      String detail,
+      String text,
+      boolean textCut) {}
+
+  /** How much of a set-aside record is kept as evidence. */
+  static final int REJECTED_TEXT_BYTES = 1024;
+
+  /** One whole read of a stream, into a sink and (when salvaging) a receiver of rejects. */
+  private interface Reading {
+    void read(InputStream in, Sink sink, Rejects rejects) throws IOException, BadInputException;
+  }
+
   /**
    * SK-bad for an import: reads a file up to {@code attempts} times until one read succeeds, and
    * delivers its records to {@code sink} only then — a bad file delivers nothing. A file of at most
@@ -85,27 +123,46 @@ public final class ArchiveReader {
    */
   public static Optional<String> readAllOrNothing(
       Source source, long size, int attempts, long bufferBytes, Sink sink) throws IOException {
+    return readChecked(
+        source,
+        size,
+        attempts,
+        bufferBytes,
+        sink,
+        rejected -> {
+          throw new IllegalStateException("an all-or-nothing read sets nothing aside");
+        },
+        (in, s, r) -> read(in, s));
+  }
+
+  /**
+   * Salvage: as {@link #readAllOrNothing}, but a bad record does not make the file bad as long as
+   * the records can still be told apart ({@link RecordFrames}): each bad user object goes to {@code
+   * rejects} with why, the good ones to {@code sink}. The file is refused whole only when its
+   * framing is lost (a brace never closed, text between objects, a record past {@link
+   * RecordFrames#MAX_RECORD_BYTES}) or it cannot be read, after {@code attempts} reads.
+   */
+  public static Optional<String> readSalvaging(
+      Source source, long size, int attempts, long bufferBytes, Sink sink, Rejects rejects)
+      throws IOException {
+    return readChecked(source, size, attempts, bufferBytes, sink, rejects, ArchiveReader::salvage);
+  }
+
+  private static Optional<String> readChecked(
+      Source source,
+      long size,
+      int attempts,
+      long bufferBytes,
+      Sink sink,
+      Rejects rejects,
+      Reading reading)
+      throws IOException {
     String failure = null;
     for (int i = 0; i < attempts; i++) {
       List<Object> held = size <= bufferBytes ? new ArrayList<>() : null;
       try (InputStream in = source.open()) {
-        read(
-            in,
-            new Sink() {
-              @Override
-              public void user(UserRecord user) {
-                if (held != null) {
-                  held.add(user);
-                }
-              }
-
-              @Override
-              public void status(StatusRecord status) {
-                if (held != null) {
-                  held.add(status);
-                }
-              }
-            });
+        Sink holding = holding(held);
+        reading.read(in, holding, rejected -> holding(held, rejected));
       } catch (BadInputException e) {
         failure = e.getMessage();
         continue;
@@ -114,16 +171,10 @@ public final class ArchiveReader {
         continue;
       }
       if (held != null) {
-        for (Object r : held) {
-          if (r instanceof UserRecord u) {
-            sink.user(u);
-          } else {
-            sink.status((StatusRecord) r);
-          }
-        }
+        deliver(held, sink, rejects);
       } else {
         try (InputStream in = source.open()) {
-          read(in, sink);
+          reading.read(in, sink, rejects);
         } catch (BadInputException e) {
           throw new IOException(
               "the file read cleanly, then failed on its second pass: " + e.getMessage(), e);
@@ -132,6 +183,74 @@ public final class ArchiveReader {
       return Optional.empty();
     }
     return Optional.ofNullable(failure);
+  }
+
+  /** A sink that adds to {@code held}, or drops everything when it is null (a checking pass). */
+  private static Sink holding(List<Object> held) {
+    return new Sink() {
+      @Override
+      public void user(UserRecord user) {
+        holding(held, user);
+      }
+
+      @Override
+      public void status(StatusRecord status) {
+        holding(held, status);
+      }
+    };
+  }
+
+  private static void holding(List<Object> held, Object item) {
+    if (held != null) {
+      held.add(item);
+    }
+  }
+
+  private static void deliver(List<Object> held, Sink sink, Rejects rejects) throws IOException {
+    for (Object r : held) {
+      if (r instanceof UserRecord u) {
+        sink.user(u);
+      } else if (r instanceof StatusRecord s) {
+        sink.status(s);
+      } else {
+        rejects.reject((Rejected) r);
+      }
+    }
+  }
+
+  /**
+   * Reads the user objects of the stream one by one: each is parsed on its own, so a bad one is
+   * rejected and the next is read as if nothing happened. A user object is delivered only once all
+   * of it (profile and statuses) has read cleanly.
+   */
+  static void salvage(InputStream in, Sink sink, Rejects rejects)
+      throws IOException, BadInputException {
+    RecordFrames frames = new RecordFrames(in);
+    List<Object> one = new ArrayList<>();
+    long index = 0;
+    byte[] record;
+    while ((record = frames.next()) != null) {
+      one.clear();
+      try {
+        read(new ByteArrayInputStream(record), holding(one));
+        deliver(one, sink, rejects);
+      } catch (BadInputException e) {
+        rejects.reject(rejected(index, frames.start(), frames.end(), e, record));
+      }
+      index++;
+    }
+  }
+
+  static Rejected rejected(long index, long start, long end, BadInputException e, byte[] record) {
+    boolean cut = record.length > REJECTED_TEXT_BYTES;
+    return new Rejected(
+        index,
+        start,
+        end,
+        e.defect().label(),
+        e.getMessage(),
+        new String(record, 0, Math.min(record.length, REJECTED_TEXT_BYTES), UTF_8),
+        cut);
   }
 
   /** Reads every user of the stream into {@code sink}; returns the number of users. */
@@ -148,20 +267,20 @@ public final class ArchiveReader {
       }
       return users;
     } catch (com.fasterxml.jackson.core.io.JsonEOFException e) {
-      throw new BadInputException("truncated file: " + e.getOriginalMessage(), e);
+      throw new BadInputException(Defect.TRUNCATED, "truncated file: " + e.getOriginalMessage(), e);
     } catch (JsonParseException e) {
       String msg = e.getOriginalMessage();
       if (msg.startsWith("Unexpected end-of-input")) {
-        throw new BadInputException("truncated file: " + msg + " at " + where(e), e);
+        throw new BadInputException(
+            Defect.TRUNCATED, "truncated file: " + msg + " at " + where(e), e);
       }
+      boolean utf8 = msg.contains("UTF-8") || msg.contains("UTF8");
       throw new BadInputException(
-          (msg.contains("UTF-8") || msg.contains("UTF8") ? "invalid UTF-8: " : "invalid JSON: ")
-              + msg
-              + " at "
-              + where(e),
+          utf8 ? Defect.INVALID_UTF8 : Defect.INVALID_JSON,
+          (utf8 ? "invalid UTF-8: " : "invalid JSON: ") + msg + " at " + where(e),
           e);
     } catch (CharConversionException e) {
-      throw new BadInputException("invalid UTF-8: " + e.getMessage(), e);
+      throw new BadInputException(Defect.INVALID_UTF8, "invalid UTF-8: " + e.getMessage(), e);
     }
   }
 
@@ -215,7 +334,8 @@ public final class ArchiveReader {
       }
     }
     if (uid == null) {
-      throw new BadInputException("user object without 'user' at " + where(p));
+      throw new BadInputException(
+          Defect.MISSING_FIELD, "user object without 'user' at " + where(p));
     }
     if (!userWritten) {
       sink.user(new UserRecord(uid, pending.profile(), followers, friends));
@@ -239,11 +359,14 @@ public final class ArchiveReader {
     JsonNode text = s.get("text");
     if (text == null || !text.isTextual() || text.asText().length() > MAX_TEXT) {
       throw new BadInputException(
+          text == null ? Defect.MISSING_FIELD : Defect.WRONG_VALUE,
           "status " + id + ": 'text' must be a string of at most " + MAX_TEXT + " characters");
     }
     JsonNode created = s.get("created_at");
     if (created == null || !created.isTextual()) {
-      throw new BadInputException("status " + id + ": 'created_at' is required");
+      throw new BadInputException(
+          created == null ? Defect.MISSING_FIELD : Defect.WRONG_VALUE,
+          "status " + id + ": 'created_at' is required");
     }
     String geo = null;
     JsonNode g = s.get("geo");
@@ -300,6 +423,7 @@ public final class ArchiveReader {
       }
     }
     throw new BadInputException(
+        v == null ? Defect.MISSING_FIELD : Defect.WRONG_VALUE,
         "'"
             + what
             + "' must be a positive integer id, got "

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.casebook.archive.ArchiveService;
+import org.casebook.archive.BadRecords;
 import org.casebook.archive.ImportJobStatus;
 import org.casebook.archive.ImportMode;
 import org.casebook.archive.ImportRequest;
@@ -55,9 +56,11 @@ public final class ArchiveRoutes {
 
   /**
    * {@code POST /api/archive/imports}: a directory (or file) on the server, and optionally the mode
-   * (default bulkload), the regions (default computed) and the reads per file (default 2).
+   * (default bulkload), the regions (default computed), the reads per file (default 2) and what a
+   * file with bad records becomes (default quarantine-file).
    */
-  public record ImportBody(String input, String mode, Integer regions, Integer attempts) {
+  public record ImportBody(
+      String input, String mode, Integer regions, Integer attempts, String badRecords) {
     ImportRequest toRequest() {
       InvalidInputException.check(
           input != null && !input.isBlank(), "input", "input must name a directory on the server");
@@ -70,7 +73,11 @@ public final class ArchiveRoutes {
       }
       return ImportRequest.local(dir, m)
           .withRegions(regions)
-          .withAttempts(attempts == null ? ImportRequest.DEFAULT_ATTEMPTS : attempts);
+          .withAttempts(attempts == null ? ImportRequest.DEFAULT_ATTEMPTS : attempts)
+          .withBadRecords(
+              badRecords == null
+                  ? BadRecords.QUARANTINE_FILE
+                  : BadRecords.parse(badRecords, "badRecords"));
     }
   }
 

@@ -2,6 +2,7 @@ package org.casebook.archive.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
@@ -90,6 +91,113 @@ class ArchiveReaderTest {
     assertThat(ArchiveReader.readAllOrNothing(broken, 8, 3, 1 << 20, new Seen()))
         .hasValueSatisfying(r -> assertThat(r).startsWith("truncated"));
     assertThat(opened[0]).isEqualTo(3);
+  }
+
+  private static String user(long uid, long statusId) {
+    return "{\"user\":{\"id\":"
+        + uid
+        + "},\"statuses\":[{\"id\":"
+        + statusId
+        + ",\"text\":\"t {[\\\"\",\"created_at\":\"Sat Jan 05 12:00:01 +0800 2013\"}]}";
+  }
+
+  /** A salvaging read's records and rejects, in delivery order. */
+  private static final class Salvaged implements ArchiveReader.Rejects {
+    final Seen seen = new Seen();
+    final List<ArchiveReader.Rejected> rejected = new ArrayList<>();
+
+    @Override
+    public void reject(ArchiveReader.Rejected r) {
+      rejected.add(r);
+    }
+
+    Optional<String> read(String json, long buffer) throws Exception {
+      return ArchiveReader.readSalvaging(
+          of(json), json.getBytes(StandardCharsets.UTF_8).length, 2, buffer, seen, this);
+    }
+  }
+
+  @Test
+  void salvageDeliversTheGoodUsersAndSetsAsideEachBadOneWithItsReasonAndBytes() throws Exception {
+    List<String> records =
+        List.of(
+            "{\"user\":{\"id\":1,\"followers_count\":\"many\"}}", // wrong type, first
+            user(2, 20),
+            "{\"user\":{\"id\":3}, \"statuses\":[{\"id\":30,\"text\":\"x\"}]}", // missing
+            "{\"user\":{\"id\":4,,}}", // invalid JSON, next to the one before
+            user(5, 50),
+            user(7, 70),
+            "{\"followers\":[1]}"); // no user, last
+    String json = String.join("\n", records) + "\n";
+    for (long buffer : new long[] {1 << 20, 0}) {
+      Salvaged s = new Salvaged();
+      assertThat(s.read(json, buffer)).as("buffer %d", buffer).isEmpty();
+      assertThat(s.seen.items).containsExactly("2", 20L, "5", 50L, "7", 70L);
+      assertThat(s.rejected)
+          .extracting(ArchiveReader.Rejected::index, ArchiveReader.Rejected::reason)
+          .containsExactly(
+              tuple(0L, "wrong-value"),
+              tuple(2L, "missing-field"),
+              tuple(3L, "invalid-json"),
+              tuple(6L, "missing-field"));
+      for (ArchiveReader.Rejected r : s.rejected) {
+        String text = records.get((int) r.index());
+        assertThat(r.text()).isEqualTo(text);
+        assertThat(json.substring((int) r.start(), (int) r.end())).isEqualTo(text);
+        assertThat(r.textCut()).isFalse();
+        assertThat(r.detail()).isNotBlank();
+      }
+    }
+  }
+
+  @Test
+  void undecodableBytesSetAsideTheirRecordOnly() throws Exception {
+    byte[] good = (user(2, 20) + "\n").getBytes(StandardCharsets.UTF_8);
+    byte[] bad = "{\"user\":{\"id\":3,\"screen_name\":\"ab\"}}\n".getBytes(StandardCharsets.UTF_8);
+    bad[bad.length - 6] = (byte) 0xC3;
+    bad[bad.length - 5] = (byte) 0x28;
+    java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
+    all.write(bad);
+    all.write(good);
+    byte[] bytes = all.toByteArray();
+    Salvaged s = new Salvaged();
+    assertThat(
+            ArchiveReader.readSalvaging(
+                () -> new ByteArrayInputStream(bytes), bytes.length, 1, 1 << 20, s.seen, s))
+        .isEmpty();
+    assertThat(s.seen.items).containsExactly("2", 20L);
+    assertThat(s.rejected)
+        .singleElement()
+        .extracting(ArchiveReader.Rejected::reason)
+        .isEqualTo("invalid-utf8");
+  }
+
+  @Test
+  void aLongBadRecordIsKeptCutToABoundedLength() throws Exception {
+    String json = "{\"user\":{\"id\":1,\"verified\":\"" + "y".repeat(5000) + "\"}}";
+    Salvaged s = new Salvaged();
+    assertThat(s.read(json, 1 << 20)).isEmpty();
+    ArchiveReader.Rejected r = s.rejected.get(0);
+    assertThat(r.textCut()).isTrue();
+    assertThat(r.text()).hasSize(ArchiveReader.REJECTED_TEXT_BYTES);
+    assertThat(r.end() - r.start()).isEqualTo(json.length());
+  }
+
+  @Test
+  void aFileWhoseFramingIsLostIsStillRefusedWholeAndDeliversNothing() throws Exception {
+    for (String broken :
+        List.of(
+            user(1, 10) + "\n" + user(2, 20).substring(0, 30), // truncated
+            user(1, 10) + "\n{\"user\": {\"id\": 12, ]\n" + user(2, 20), // a brace never closed
+            user(1, 10) + "}\n" + user(2, 20), // a brace too many
+            user(1, 10) + "\n[" + user(2, 20) + "]")) { // not a sequence of objects
+      for (long buffer : new long[] {1 << 20, 0}) {
+        Salvaged s = new Salvaged();
+        assertThat(s.read(broken, buffer)).as(broken).isPresent();
+        assertThat(s.seen.items).as(broken).isEmpty();
+        assertThat(s.rejected).as(broken).isEmpty();
+      }
+    }
   }
 
   @Test

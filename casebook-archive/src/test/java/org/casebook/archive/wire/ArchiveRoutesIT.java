@@ -193,6 +193,12 @@ class ArchiveRoutesIT {
               field(
                   post(
                       base + "imports",
+                      "{\"input\": \"" + dir.resolve("in") + "\", \"badRecords\": \"skip\"}")))
+          .isEqualTo("badRecords");
+      assertThat(
+              field(
+                  post(
+                      base + "imports",
                       "{\"input\": \"" + dir.resolve("in") + "\", \"speed\": 3}")))
           .isEqualTo("speed");
       assertThat(

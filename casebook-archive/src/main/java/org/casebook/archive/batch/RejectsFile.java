@@ -14,7 +14,6 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.casebook.archive.ImportReport;
 import org.casebook.archive.wire.ArchiveReader;
-import org.casebook.core.Json;
 
 /**
  * The records a salvaged file set aside: {@code NAME.rejects} in the quarantine, one JSON object a
@@ -42,8 +41,7 @@ final class RejectsFile implements ArchiveReader.Rejects, AutoCloseable {
       fs.mkdirs(path.getParent());
       out = fs.create(path, true);
     }
-    out.write(Json.mapper().writeValueAsBytes(rejected));
-    out.write('\n');
+    out.write(rejected.toJsonLine());
   }
 
   /** Closes the file, or removes the one an earlier read left if this one set nothing aside. */
@@ -76,7 +74,7 @@ final class RejectsFile implements ArchiveReader.Rejects, AutoCloseable {
         String line;
         while ((line = in.readLine()) != null) {
           if (!line.isBlank()) {
-            String reason = Json.mapper().readTree(line).path("reason").asText();
+            String reason = ArchiveReader.Rejected.fromJsonLine(line).reason();
             byReason.merge(reason, 1L, Long::sum);
             n++;
           }

@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -102,7 +103,20 @@ public final class ArchiveReader {
       String reason,
       String detail,
       String text,
-      boolean textCut) {}
+      boolean textCut) {
+    /** The line of a rejects file this record is, with its newline. */
+    public byte[] toJsonLine() throws IOException {
+      byte[] json = Json.mapper().writeValueAsBytes(this);
+      byte[] line = Arrays.copyOf(json, json.length + 1);
+      line[json.length] = '\n';
+      return line;
+    }
+
+    /** A line of a rejects file read back. */
+    public static Rejected fromJsonLine(String line) throws IOException {
+      return Json.mapper().readValue(line, Rejected.class);
+    }
+  }
 
   /** How much of a set-aside record is kept as evidence. */
   static final int REJECTED_TEXT_BYTES = 1024;

@@ -276,6 +276,44 @@ public final class BanknoteService {
         .map(WatchStore.HitRow::hit);
   }
 
+  // ---- impossible histories
+
+  /** Most readings of one serial the clone check reads (one bounded scan). */
+  public static final int MAX_CLONE_READINGS = 1000;
+
+  /**
+   * The serial's probable clones: each reading whose denomination, currency or edition (where both
+   * are known) differs from the reading before it, with both readings as evidence. Reads the newest
+   * {@link #MAX_CLONE_READINGS} readings of the serial.
+   */
+  public List<ProbableClone> clones(String serial) {
+    String s = lookupSerial(serial);
+    KeyRange range = BanknoteKeys.NOTE.range(s);
+    List<BanknoteStore.Row> rows =
+        store.scanNotes(
+            new RowWindow(range.start(), true, range.stop(), MAX_CLONE_READINGS), false);
+    List<ProbableClone> out = new ArrayList<>();
+    // Rows come newest first; the history is read oldest first.
+    for (int i = rows.size() - 1; i > 0; i--) {
+      Note earlier = rows.get(i).note();
+      Note later = rows.get(i - 1).note();
+      List<String> differs = new ArrayList<>(2);
+      if (earlier.denomination() != later.denomination()
+          || !earlier.currency().equals(later.currency())) {
+        differs.add("denomination");
+      }
+      if (earlier.edition() != null
+          && later.edition() != null
+          && !earlier.edition().equals(later.edition())) {
+        differs.add("edition");
+      }
+      if (!differs.isEmpty()) {
+        out.add(new ProbableClone(differs, earlier, later));
+      }
+    }
+    return out;
+  }
+
   // ---- queries
 
   /** A serial as looked up: letters upper-cased, the serial rule checked (400 naming serial). */

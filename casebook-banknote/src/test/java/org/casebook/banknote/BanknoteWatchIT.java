@@ -233,4 +233,46 @@ class BanknoteWatchIT {
     service.purgeFile(hit.device(), hit.source());
     assertThat(hitsOf(all)).isEmpty();
   }
+
+  @Test
+  void aSerialSeenWithAnotherDenominationOrEditionIsAProbableCloneWithBothReadings() {
+    BanknoteGenerator gen =
+        new BanknoteGenerator(
+            new BanknoteGenerator.Spec(1, 1, 150, 0, 0, false, 13, DAY, SHANGHAI));
+    List<Note> batch = new ArrayList<>();
+    gen.notes(5, 5, batch::addAll);
+    String serial = "ZT11223344";
+    int[] denominations = {100, 100, 50, 50, 50};
+    Integer[] editions = {2015, 2015, 2015, 2019, null};
+    List<Note> readings = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      Note n = with(batch.get(i), serial, "CNY", denominations[i]);
+      readings.add(
+          new Note(
+              n.serial(),
+              n.denomination(),
+              n.currency(),
+              editions[i],
+              n.device(),
+              n.deviceKind(),
+              n.branch(),
+              n.operation(),
+              DAY.atStartOfDay(SHANGHAI).toInstant().plusSeconds(60L * i),
+              n.batch(),
+              n.verdict(),
+              n.errorCodes(),
+              n.source(),
+              n.record(),
+              null));
+    }
+    service.store(readings);
+    assertThat(service.clones(serial))
+        .extracting(c -> c.differs() + " " + c.earlier().record() + "->" + c.later().record())
+        .containsExactly(
+            "[denomination] " + readings.get(1).record() + "->" + readings.get(2).record(),
+            "[edition] " + readings.get(2).record() + "->" + readings.get(3).record());
+    assertThat(service.clones(serial).get(0).earlier()).isEqualTo(readings.get(1));
+    assertThat(service.clones(serial).get(0).later()).isEqualTo(readings.get(2));
+    assertThat(service.clones("ZT99999999")).isEmpty();
+  }
 }

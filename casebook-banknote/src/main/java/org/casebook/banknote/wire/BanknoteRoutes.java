@@ -78,6 +78,11 @@ public final class BanknoteRoutes {
 
   public record HitsPage(String branch, String day, List<HitJson> hits, String next) {}
 
+  /** A probable clone: what differs, and both readings. */
+  public record CloneJson(List<String> differs, NoteJson earlier, NoteJson later) {}
+
+  public record ClonesPage(String serial, List<CloneJson> clones) {}
+
   /** What a purge answers: the file and the notes purged. */
   record PurgeResponse(String device, String source, long purged) {}
 
@@ -129,6 +134,21 @@ public final class BanknoteRoutes {
                         .map(h -> new HitJson(h.entry(), h.pattern(), NoteJson.of(h.note())))
                         .toList();
                 return HttpResponse.ok(new HitsPage(branch, day, hits, p.nextOrNull()));
+              })
+          .get(
+              BASE + "/clones/{serial}",
+              "Impossible history: readings of a serial whose denomination or edition differs from"
+                  + " the reading before (probable clones), with both readings",
+              (svc, req) -> {
+                String serial = BanknoteService.lookupSerial(req.pathParam("serial"));
+                List<CloneJson> clones =
+                    svc.clones(serial).stream()
+                        .map(
+                            c ->
+                                new CloneJson(
+                                    c.differs(), NoteJson.of(c.earlier()), NoteJson.of(c.later())))
+                        .toList();
+                return HttpResponse.ok(new ClonesPage(serial, clones));
               })
           .delete(
               BASE + "/watch/{id}",

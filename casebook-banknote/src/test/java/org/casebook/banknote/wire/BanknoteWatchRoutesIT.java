@@ -111,6 +111,8 @@ class BanknoteWatchRoutesIT {
     assertField(send("GET", base + "watch/hits?day=2031-01-01", null, null), "branch");
     assertField(send("GET", base + "watch?limit=0", null, null), "limit");
     assertField(send("GET", base + "watch?cursor=nonsense", null, null), "cursor");
+    assertField(send("GET", base + "clones/AB1", null, null), "serial");
+    assertThat(json(send("GET", base + "clones/ab12345678", null, null)).get("clones")).isEmpty();
   }
 
   private void assertBad(String body, String field) throws Exception {

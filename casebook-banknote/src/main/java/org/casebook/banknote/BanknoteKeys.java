@@ -17,6 +17,8 @@ import org.casebook.core.key.KeyLayout.PartType;
  * banknote:devices   salt(device) | device | time | source | record              what a device read
  * banknote:suspects  branch | day | time | device | source | record             suspect notes
  * banknote:batches   batch | device;  column: source | first record            a batch's windows
+ * banknote:watch     entry id                                                   the watch list
+ * banknote:hits      branch | day | MAX - time | origin | record | entry id     watch-list hits
  * </pre>
  *
  * The record's identity (device, source, record number) ends every note key, so a record sent twice
@@ -69,6 +71,23 @@ final class BanknoteKeys {
           .part("first", PartType.LONG)
           .build();
 
+  /** The watch list: one row an entry, so the whole list is one scan of the table. */
+  static final KeyLayout WATCH = KeyLayout.named("watch row").part("id", PartType.STRING).build();
+
+  /**
+   * A watch-list hit: listed by branch and day, newest first; the note's identity and the entry it
+   * matched end the key, so a retried batch rewrites its hits and two entries make two rows.
+   */
+  static final KeyLayout HIT =
+      KeyLayout.named("hits row")
+          .part("branch", PartType.STRING)
+          .part("day", PartType.INT)
+          .part("time", PartType.REVERSE_TIMESTAMP)
+          .fixed("origin", ORIGIN_BYTES)
+          .part("record", PartType.LONG)
+          .part("entry", PartType.STRING)
+          .build();
+
   static final KeyLayout COLUMN = KeyLayout.named("column").part("name", PartType.STRING).build();
 
   /**
@@ -84,13 +103,16 @@ final class BanknoteKeys {
           .build();
 
   /** Every stored layout, for the descriptor. */
-  static final List<KeyLayout> ALL = List.of(NOTE, DEVICE, SUSPECT, BATCH, BATCH_COLUMN, COLUMN);
+  static final List<KeyLayout> ALL =
+      List.of(NOTE, DEVICE, SUSPECT, BATCH, BATCH_COLUMN, WATCH, HIT, COLUMN);
 
   // One cursor scope per listing: a cursor of one is refused by another.
   static final String HISTORY_SCOPE = "banknote.history";
   static final String DEVICE_SCOPE = "banknote.device";
   static final String BATCH_SCOPE = "banknote.batch";
   static final String SUSPECT_SCOPE = "banknote.suspects";
+  static final String WATCH_SCOPE = "banknote.watch";
+  static final String HIT_SCOPE = "banknote.hits";
 
   private BanknoteKeys() {}
 
@@ -136,5 +158,9 @@ final class BanknoteKeys {
 
   static byte[] suspect(Note n, int day, byte[] origin) {
     return SUSPECT.encode(n.branch(), day, n.time().toEpochMilli(), origin, n.record());
+  }
+
+  static byte[] hit(Note n, int day, byte[] origin, String entry) {
+    return HIT.encode(n.branch(), day, n.time().toEpochMilli(), origin, n.record(), entry);
   }
 }

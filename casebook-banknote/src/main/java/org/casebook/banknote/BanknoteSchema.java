@@ -15,13 +15,19 @@ import org.casebook.core.schema.TableSpec;
  * The tables, in namespace {@code banknote} unless the {@code namespace} setting names another:
  * notes (full records by reversed serial, images in their own family), devices (the same records by
  * device and time, salted), suspects (by branch and day) and batches (each device batch's time
- * windows).
+ * windows), and the watch list with its hits (small: Snappy, one region until HBase splits).
  *
  * <p>Compression: ZSTD on notes and devices (billions of rows: ZSTD took 4.1× less disk than none
  * on the generated records, 12× with their synthetic serial images, and lookups read a few 16 KiB
  * blocks), Snappy on the small suspect and batch tables; figures in docs/SCALING.md.
  */
-record BanknoteSchema(TableName notes, TableName devices, TableName suspects, TableName batches) {
+record BanknoteSchema(
+    TableName notes,
+    TableName devices,
+    TableName suspects,
+    TableName batches,
+    TableName watch,
+    TableName hits) {
   static final String DEFAULT_NAMESPACE = "banknote";
 
   /** notes family: the record; images family: the serial image, read only when asked for. */
@@ -32,6 +38,11 @@ record BanknoteSchema(TableName notes, TableName devices, TableName suspects, Ta
   static final byte[] D = Bytes.toBytes("d");
   static final byte[] S = Bytes.toBytes("s");
   static final byte[] B = Bytes.toBytes("b");
+
+  /** watch family: an entry's columns; hits family: the note and the entry it matched. */
+  static final byte[] W = Bytes.toBytes("w");
+
+  static final byte[] H = Bytes.toBytes("h");
 
   /** The one column of the record families. */
   static final byte[] RECORD = BanknoteKeys.COLUMN.encode("r");
@@ -49,7 +60,9 @@ record BanknoteSchema(TableName notes, TableName devices, TableName suspects, Ta
         TableName.valueOf(namespace, "notes"),
         TableName.valueOf(namespace, "devices"),
         TableName.valueOf(namespace, "suspects"),
-        TableName.valueOf(namespace, "batches"));
+        TableName.valueOf(namespace, "batches"),
+        TableName.valueOf(namespace, "watch"),
+        TableName.valueOf(namespace, "hits"));
   }
 
   /** Whether these are the default namespace's tables (the ones the descriptor lists). */
@@ -129,6 +142,17 @@ record BanknoteSchema(TableName notes, TableName devices, TableName suspects, Ta
             BanknoteKeys.BATCH.shape()
                 + "; b: "
                 + BanknoteKeys.BATCH_COLUMN.shape()
-                + " -> first and last time"));
+                + " -> first and last time"),
+        // The list is the bank's, not a reading: retention does not apply to it.
+        new TableSpec(
+            watch,
+            List.of(FamilySpec.of("w").withCompression(SNAPPY)),
+            SplitPoints.none(),
+            BanknoteKeys.WATCH.shape() + "; w: pattern, denomination, note, by, time"),
+        new TableSpec(
+            hits,
+            List.of(FamilySpec.of("h").withCompression(SNAPPY).withTtlSeconds(ttl)),
+            SplitPoints.none(),
+            BanknoteKeys.HIT.shape() + "; h:r record, h:p pattern"));
   }
 }

@@ -42,6 +42,10 @@ public final class BanknoteService {
   private final GroupCommit commits;
   private final ZoneId zone;
   private final Counter stored;
+  private final Counter hits;
+  private final WatchStore watchStore;
+  private final WatchList watch;
+  private final java.time.Clock clock;
 
   /**
    * The service as the banknote system runs it: namespace and zone from the settings of {@code
@@ -80,6 +84,11 @@ public final class BanknoteService {
     this.commits =
         new GroupCommit(store, context.sideWork(), () -> context.background("collector"));
     this.stored = context.metrics().counter("casebook.banknote.notes.stored");
+    this.hits = context.metrics().counter("casebook.banknote.watch.hits");
+    this.clock = context.clock();
+    this.watchStore = new WatchStore(context.connection(), store.schema());
+    this.watch =
+        new WatchList(watchStore, () -> context.background("watch-list"), WatchList.MAX_ENTRIES);
   }
 
   /**
@@ -113,7 +122,7 @@ public final class BanknoteService {
     InvalidInputException.check(
         notes.size() <= MAX_BATCH, "notes", "at most " + MAX_BATCH + " notes a batch");
     if (!notes.isEmpty()) {
-      commits.write(notes);
+      hits.increment(commits.write(notes, watch.current()));
       stored.increment(notes.size());
     }
     return notes.size();
@@ -149,21 +158,25 @@ public final class BanknoteService {
 
   /** A buffered writer for bulk loads (import, benchmarks): durable once flushed or closed. */
   public BulkWriter writer() {
-    return new BulkWriter(store.writer(), stored);
+    return new BulkWriter(store.writer(), stored, hits, watch);
   }
 
   /** Buffered writes of many notes; {@link #flush()} returns once they are durable. */
   public static final class BulkWriter implements AutoCloseable {
     private final BanknoteStore.Writer writer;
     private final Counter stored;
+    private final Counter hits;
+    private final WatchList watch;
 
-    BulkWriter(BanknoteStore.Writer writer, Counter stored) {
+    BulkWriter(BanknoteStore.Writer writer, Counter stored, Counter hits, WatchList watch) {
       this.writer = writer;
       this.stored = stored;
+      this.hits = hits;
+      this.watch = watch;
     }
 
     public void write(List<Note> notes) {
-      writer.write(notes);
+      hits.increment(writer.write(notes, watch.current()));
       stored.increment(notes.size());
     }
 
@@ -212,6 +225,93 @@ public final class BanknoteService {
         parsed.rejects().subList(0, Math.min(20, parsed.rejects().size())),
         rejectsFile,
         null);
+  }
+
+  // ---- watch list
+
+  /** The most entries the watch list holds. */
+  public static final int MAX_WATCH = WatchList.MAX_ENTRIES;
+
+  /** How long another node may take to apply a change of the list (its periodic reload). */
+  public static final long WATCH_RELOAD_SECONDS = WatchList.RELOAD_SECONDS;
+
+  /**
+   * Adds an entry to the watch list (or replaces the one with the same pattern and denomination):
+   * notes stored on this node from now on are checked against it, on other nodes within {@link
+   * #WATCH_RELOAD_SECONDS}.
+   */
+  public WatchEntry watch(String pattern, Integer denomination, String note, String addedBy) {
+    return watch.add(WatchEntry.of(pattern, denomination, note, addedBy, clock.instant()));
+  }
+
+  /**
+   * Removes entry {@code id} from the watch list.
+   *
+   * @throws NotFoundException when there is no such entry
+   */
+  public void unwatch(String id) {
+    Ids.check(id, "id", NoteRules.MAX_ID);
+    watch.remove(id);
+  }
+
+  /** The watch list, by entry id: one bounded scan of the watch table a page. */
+  public Page<WatchEntry> watchList(PageRequest page) {
+    RowWindow window = page(BanknoteKeys.WATCH.range(), page, BanknoteKeys.WATCH_SCOPE);
+    return Page.of(
+            watchStore.scanEntries(window),
+            page.limit(),
+            r -> Cursors.encode(BanknoteKeys.WATCH_SCOPE, r.key()))
+        .map(WatchStore.EntryRow::entry);
+  }
+
+  /** The watch-list hits of a branch's notes on {@code day} (the bank's zone), newest first. */
+  public Page<WatchHit> hits(String branch, LocalDate day, PageRequest page) {
+    Ids.check(branch, "branch", NoteRules.MAX_ID);
+    KeyRange range = BanknoteKeys.HIT.range(branch, Math.toIntExact(day.toEpochDay()));
+    RowWindow window = page(range, page, BanknoteKeys.HIT_SCOPE);
+    return Page.of(
+            watchStore.scanHits(window),
+            page.limit(),
+            r -> Cursors.encode(BanknoteKeys.HIT_SCOPE, r.key()))
+        .map(WatchStore.HitRow::hit);
+  }
+
+  // ---- impossible histories
+
+  /** Most readings of one serial the clone check reads (one bounded scan). */
+  public static final int MAX_CLONE_READINGS = 1000;
+
+  /**
+   * The serial's probable clones: each reading whose denomination, currency or edition (where both
+   * are known) differs from the reading before it, with both readings as evidence. Reads the newest
+   * {@link #MAX_CLONE_READINGS} readings of the serial.
+   */
+  public List<ProbableClone> clones(String serial) {
+    String s = lookupSerial(serial);
+    KeyRange range = BanknoteKeys.NOTE.range(s);
+    List<BanknoteStore.Row> rows =
+        store.scanNotes(
+            new RowWindow(range.start(), true, range.stop(), MAX_CLONE_READINGS), false);
+    List<ProbableClone> out = new ArrayList<>();
+    // Rows come newest first; the history is read oldest first.
+    for (int i = rows.size() - 1; i > 0; i--) {
+      Note earlier = rows.get(i).note();
+      Note later = rows.get(i - 1).note();
+      List<String> differs = new ArrayList<>(2);
+      if (earlier.denomination() != later.denomination()
+          || !earlier.currency().equals(later.currency())) {
+        differs.add("denomination");
+      }
+      if (earlier.edition() != null
+          && later.edition() != null
+          && !earlier.edition().equals(later.edition())) {
+        differs.add("edition");
+      }
+      if (!differs.isEmpty()) {
+        out.add(new ProbableClone(differs, earlier, later));
+      }
+    }
+    return out;
   }
 
   // ---- queries

@@ -56,15 +56,22 @@ final class BanknoteStore {
   static final class PreparedRows {
     private final List<List<Put>> tables;
     private final int notes;
+    private final int hits;
 
-    private PreparedRows(List<List<Put>> tables, int notes) {
+    private PreparedRows(List<List<Put>> tables, int notes, int hits) {
       this.tables = tables;
       this.notes = notes;
+      this.hits = hits;
     }
 
     /** How many notes these rows hold. */
     int notes() {
       return notes;
+    }
+
+    /** How many watch-list hits these rows record. */
+    int hits() {
+      return hits;
     }
   }
 
@@ -94,11 +101,16 @@ final class BanknoteStore {
     return schema;
   }
 
-  /** The rows of {@code notes} in the four tables (notes, devices, suspects, batches). */
-  PreparedRows rows(List<Note> notes) {
+  /**
+   * The rows of {@code notes} in the notes, devices, suspects and batches tables, and a hits row
+   * for each entry of {@code watch} a note matches: written with the note, so a hit is stored when
+   * the note is acknowledged and a retried note rewrites its own hits.
+   */
+  PreparedRows rows(List<Note> notes, WatchMatcher watch) {
     List<Put> noteRows = new ArrayList<>(notes.size());
     List<Put> deviceRows = new ArrayList<>(notes.size());
     List<Put> suspectRows = new ArrayList<>();
+    List<Put> hitRows = new ArrayList<>();
     Map<String, long[]> windows = new LinkedHashMap<>();
     Map<String, Note> firstOfWindow = new LinkedHashMap<>();
     // A batch is usually one file's records: its origin (an MD5) is computed once, not per key.
@@ -128,6 +140,13 @@ final class BanknoteStore {
       if (n.verdict() == Verdict.SUSPECT) {
         suspectRows.add(
             new Put(BanknoteKeys.suspect(n, day(n), origin)).addColumn(S, RECORD, value));
+      }
+      List<WatchEntry> matched = watch.match(n);
+      if (!matched.isEmpty()) {
+        int day = day(n);
+        for (WatchEntry e : matched) {
+          hitRows.add(WatchStore.hitRow(n, day, origin, e, value));
+        }
       }
       long[] w;
       if (window != null
@@ -163,7 +182,10 @@ final class BanknoteStore {
           new Put(BanknoteKeys.BATCH.encode(n.batch(), n.device()))
               .addColumn(B, BanknoteKeys.BATCH_COLUMN.encode(n.source(), w[2]), value));
     }
-    return new PreparedRows(List.of(noteRows, deviceRows, suspectRows, batchRows), notes.size());
+    return new PreparedRows(
+        List.of(noteRows, deviceRows, suspectRows, batchRows, hitRows),
+        notes.size(),
+        hitRows.size());
   }
 
   /**
@@ -176,9 +198,20 @@ final class BanknoteStore {
   long purgeFile(String device, String source) {
     byte[] origin = BanknoteKeys.origin(device, source);
     java.util.Set<String> batches = new java.util.LinkedHashSet<>();
-    forEachFileRow(device, origin, (row, note) -> batches.add(note.batch()));
+    Map<String, Integer> branchDays = new LinkedHashMap<>();
+    forEachFileRow(
+        device,
+        origin,
+        (row, note) -> {
+          batches.add(note.batch());
+          branchDays.putIfAbsent(note.branch() + '\u0000' + day(note), day(note));
+        });
     for (String batch : batches) {
       deleteBatchCells(batch, device, source);
+    }
+    WatchStore hits = new WatchStore(connection, schema);
+    for (Map.Entry<String, Integer> e : branchDays.entrySet()) {
+      hits.deleteHits(e.getKey().substring(0, e.getKey().indexOf('\u0000')), e.getValue(), origin);
     }
     long[] purged = {0};
     List<org.apache.hadoop.hbase.client.Delete> notes = new ArrayList<>();
@@ -284,7 +317,8 @@ final class BanknoteStore {
   }
 
   private List<TableName> tables() {
-    return List.of(schema.notes(), schema.devices(), schema.suspects(), schema.batches());
+    return List.of(
+        schema.notes(), schema.devices(), schema.suspects(), schema.batches(), schema.hits());
   }
 
   /**
@@ -329,7 +363,10 @@ final class BanknoteStore {
     return new Writer();
   }
 
-  /** BufferedMutators on the four tables; failures are collected and raised by flush or close. */
+  /**
+   * BufferedMutators on the tables a note writes to; failures are collected and raised by flush or
+   * close.
+   */
   final class Writer implements AutoCloseable {
     private final List<BufferedMutator> mutators = new ArrayList<>();
     private final AtomicReference<RetriesExhaustedWithDetailsException> failure =
@@ -350,8 +387,10 @@ final class BanknoteStore {
       }
     }
 
-    void write(List<Note> notes) {
-      List<List<Put>> all = rows(notes).tables;
+    /** Buffers the rows of {@code notes} and their hits on {@code watch}; returns the hits. */
+    int write(List<Note> notes, WatchMatcher watch) {
+      PreparedRows rows = rows(notes, watch);
+      List<List<Put>> all = rows.tables;
       try {
         for (int i = 0; i < all.size(); i++) {
           if (!all.get(i).isEmpty()) {
@@ -362,6 +401,7 @@ final class BanknoteStore {
         throw StorageException.of("buffer notes", e);
       }
       raise();
+      return rows.hits();
     }
 
     void flush() {

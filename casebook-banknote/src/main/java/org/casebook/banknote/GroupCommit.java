@@ -44,9 +44,12 @@ final class GroupCommit {
     this.writerFactory = writerFactory;
   }
 
-  /** Writes {@code notes}' rows and returns once they are durable. */
-  void write(List<Note> notes) {
-    Pending p = new Pending(store.rows(notes), new CompletableFuture<>());
+  /**
+   * Writes {@code notes}' rows, with their hits on {@code watch}, and returns once they are
+   * durable; returns the hits.
+   */
+  int write(List<Note> notes, WatchMatcher watch) {
+    Pending p = new Pending(store.rows(notes, watch), new CompletableFuture<>());
     ScheduledExecutorService w = writer();
     if (w.isShutdown()) {
       throw new IllegalStateException("the collector is shut down");
@@ -56,6 +59,7 @@ final class GroupCommit {
       throw new IllegalStateException("the collector is shut down");
     }
     Futures.await(p.done());
+    return p.rows().hits();
   }
 
   private synchronized ScheduledExecutorService writer() {

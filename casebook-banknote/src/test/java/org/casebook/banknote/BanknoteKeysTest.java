@@ -28,7 +28,7 @@ class BanknoteKeysTest {
 
   @Test
   void everyLayoutRoundTripsAndKeepsItsOrder() {
-    assertThat(BanknoteKeys.ALL).hasSize(6);
+    assertThat(BanknoteKeys.ALL).hasSize(8);
     for (KeyLayout layout : BanknoteKeys.ALL) {
       KeyLayoutChecks.verify(layout, 300);
     }

@@ -399,4 +399,80 @@ class BanknoteConsolePageIT {
       browser.quit();
     }
   }
+
+  @Test
+  void theWatchListPanelAddsListsAndRemovesEntriesAndShowsADaysHits() throws Exception {
+    String watched = "QH" + serial.substring(2);
+    String pattern = watched.substring(0, 4) + "??" + watched.substring(6);
+    WebDriver browser = openPage(console);
+    try {
+      ConsoleServer.waitFor(browser).until(b -> !b.findElements(By.id("bn-watch-add")).isEmpty());
+      type(browser, "bn-watch-pattern", pattern.toLowerCase(Locale.ROOT));
+      type(browser, "bn-watch-note", "counterfeit run, PBOC notice");
+      type(browser, "bn-watch-by", "ops-" + run);
+      browser.findElement(By.id("bn-watch-add")).click();
+      By entry = By.cssSelector("#bn-watch-entries tbody tr[data-pattern='" + pattern + "']");
+      ConsoleServer.waitFor(browser).until(b -> !b.findElements(entry).isEmpty());
+      WebElement row = browser.findElement(entry);
+      assertThat(cell(row, "denomination")).isEqualTo("any");
+      assertThat(cell(row, "note")).isEqualTo("counterfeit run, PBOC notice");
+      assertThat(cell(row, "addedBy")).isEqualTo("ops-" + run);
+      String entryId = row.getDomAttribute("data-id");
+
+      // A note the list watches, written through the collector, is a hit of its branch's day.
+      Reading hit =
+          new Reading(
+              watched,
+              100,
+              "CNY",
+              2015,
+              atm,
+              "atm",
+              branch,
+              "deposit",
+              "2031-05-20T04:00:00Z",
+              "T9-" + run,
+              "genuine",
+              List.of(0, 0, 0),
+              run + "-watch.jsonl",
+              0);
+      writeThroughTheCollector(List.of(hit));
+      type(browser, "bn-hits-branch", branch);
+      type(browser, "bn-hits-day", "2031-05-20");
+      browser.findElement(By.id("bn-hits-show")).click();
+      ConsoleServer.waitFor(browser).until(b -> rows(b, "bn-hits").size() == 1);
+      WebElement hitRow = rowOf(browser, "bn-hits", hit);
+      assertThat(cell(hitRow, "pattern")).isEqualTo(pattern);
+      assertShows(hitRow, hit, true);
+
+      // Removed: gone from the list.
+      browser.findElement(By.cssSelector("[data-remove='" + entryId + "']")).click();
+      ConsoleServer.waitFor(browser).until(b -> b.findElements(entry).isEmpty());
+      assertThat(ConsoleServer.consoleErrors(browser))
+          .as("errors in the browser's console")
+          .isEmpty();
+
+      // A pattern the API refuses: its error, naming the field.
+      JsonNode refused =
+          Json.mapper()
+              .readTree(
+                  console
+                      .send(
+                          "POST",
+                          "/api/banknotes/watch",
+                          "{\"pattern\":\"QH1?\",\"note\":\"n\",\"addedBy\":\"ops\"}")
+                      .body());
+      assertThat(refused.get("field").asText()).isEqualTo("pattern");
+      type(browser, "bn-watch-pattern", "QH1?");
+      browser.findElement(By.id("bn-watch-add")).click();
+      ConsoleServer.waitFor(browser)
+          .until(
+              b ->
+                  b.findElement(By.id("bn-watch-error"))
+                      .getText()
+                      .equals("pattern: " + refused.get("error").asText()));
+    } finally {
+      browser.quit();
+    }
+  }
 }

@@ -20,6 +20,8 @@ import org.casebook.banknote.ImportReport;
 import org.casebook.banknote.Note;
 import org.casebook.banknote.NoteJson;
 import org.casebook.banknote.Operation;
+import org.casebook.banknote.WatchEntry;
+import org.casebook.banknote.WatchHit;
 import org.casebook.banknote.agent.SpoolAgent;
 import org.casebook.banknote.gen.BanknoteGenerator;
 import org.casebook.core.Enums;
@@ -390,6 +392,86 @@ public final class BanknoteCommand {
           String day,
       @Mixin PageOptions page) {
     print(service().suspects(branch, BanknoteService.parseDay(day, "day"), page.request(100)));
+    return 0;
+  }
+
+  /** A watch-list entry as printed. */
+  record WatchLine(
+      String id, String pattern, Integer denomination, String note, String addedBy, String added) {
+    static WatchLine of(WatchEntry e) {
+      return new WatchLine(
+          e.id(), e.pattern(), e.denomination(), e.note(), e.addedBy(), e.added().toString());
+    }
+  }
+
+  record WatchListing(List<WatchLine> entries, String next) {}
+
+  record HitLine(String entry, String pattern, NoteJson note) {}
+
+  record HitListing(List<HitLine> hits, String next) {}
+
+  @Command(
+      name = "watch-add",
+      mixinStandardHelpOptions = true,
+      description =
+          "Add a serial or pattern to the watch list (? matches one character; a pattern matches"
+              + " serials of its own length); notes stored from now on are checked against it.")
+  int watchAdd(
+      @Parameters(paramLabel = "PATTERN", description = "E.g. XN15115812 or AB12??????.")
+          String pattern,
+      @Option(names = "--note", required = true, paramLabel = "TEXT", description = "The reason.")
+          String note,
+      @Option(names = "--by", required = true, paramLabel = "WHO", description = "Who adds it.")
+          String by,
+      @Option(
+              names = "--denomination",
+              paramLabel = "N",
+              description = "Match notes of this denomination only.")
+          Integer denomination) {
+    WatchEntry e = service().watch(pattern, denomination, note, by);
+    System.out.println(Json.writePretty(WatchLine.of(e)));
+    return 0;
+  }
+
+  @Command(
+      name = "watch-list",
+      mixinStandardHelpOptions = true,
+      description = "The watch list, by entry id.")
+  int watchList(@Mixin PageOptions page) {
+    Page<WatchEntry> p = service().watchList(page.request(100));
+    System.out.println(
+        Json.writePretty(
+            new WatchListing(p.items().stream().map(WatchLine::of).toList(), p.nextOrNull())));
+    return 0;
+  }
+
+  @Command(
+      name = "watch-remove",
+      mixinStandardHelpOptions = true,
+      description = "Remove an entry from the watch list.")
+  int watchRemove(@Parameters(paramLabel = "ID", description = "The entry's id.") String id) {
+    service().unwatch(id);
+    System.out.println(Json.writePretty(Map.of("removed", id)));
+    return 0;
+  }
+
+  @Command(
+      name = "watch-hits",
+      mixinStandardHelpOptions = true,
+      description = "Notes of a branch on a day that matched the watch list, newest first.")
+  int watchHits(
+      @Option(names = "--branch", required = true, paramLabel = "BRANCH", description = "Branch.")
+          String branch,
+      @Option(names = "--day", required = true, paramLabel = "YYYY-MM-DD", description = "Day.")
+          String day,
+      @Mixin PageOptions page) {
+    Page<WatchHit> p =
+        service().hits(branch, BanknoteService.parseDay(day, "day"), page.request(100));
+    List<HitLine> hits =
+        p.items().stream()
+            .map(h -> new HitLine(h.entry(), h.pattern(), NoteJson.of(h.note())))
+            .toList();
+    System.out.println(Json.writePretty(new HitListing(hits, p.nextOrNull())));
     return 0;
   }
 

@@ -13,6 +13,8 @@ import org.casebook.banknote.NoteJson;
 import org.casebook.banknote.NoteRules;
 import org.casebook.banknote.Operation;
 import org.casebook.banknote.Reject;
+import org.casebook.banknote.WatchEntry;
+import org.casebook.banknote.WatchHit;
 import org.casebook.core.Enums;
 import org.casebook.core.Ids;
 import org.casebook.core.InvalidInputException;
@@ -57,6 +59,30 @@ public final class BanknoteRoutes {
 
   public record SuspectsPage(String branch, String day, List<NoteJson> notes, String next) {}
 
+  /** Body of {@code POST /api/banknotes/watch}: a serial or pattern ({@code ?}: any character). */
+  public record WatchRequest(String pattern, Integer denomination, String note, String addedBy) {}
+
+  /** A watch-list entry as JSON. */
+  public record WatchJson(
+      String id, String pattern, Integer denomination, String note, String addedBy, String added) {
+    static WatchJson of(WatchEntry e) {
+      return new WatchJson(
+          e.id(), e.pattern(), e.denomination(), e.note(), e.addedBy(), e.added().toString());
+    }
+  }
+
+  public record WatchPage(List<WatchJson> entries, String next) {}
+
+  /** A hit: the note as stored and the entry it matched. */
+  public record HitJson(String entry, String pattern, NoteJson note) {}
+
+  public record HitsPage(String branch, String day, List<HitJson> hits, String next) {}
+
+  /** A probable clone: what differs, and both readings. */
+  public record CloneJson(List<String> differs, NoteJson earlier, NoteJson later) {}
+
+  public record ClonesPage(String serial, List<CloneJson> clones) {}
+
   /** What a purge answers: the file and the notes purged. */
   record PurgeResponse(String device, String source, long purged) {}
 
@@ -77,6 +103,59 @@ public final class BanknoteRoutes {
                     svc.storeFsn(
                         required(req, "source"), first(req), req.body(), context(svc, req));
                 return HttpResponse.ok(new PieceResponse(r.stored(), r.rejected()));
+              })
+          .post(
+              BASE + "/watch",
+              "Watch list: add a serial or pattern (? matches one character; same length only)",
+              (svc, req) -> {
+                WatchRequest w = req.body(WatchRequest.class);
+                return HttpResponse.created(
+                    WatchJson.of(svc.watch(w.pattern(), w.denomination(), w.note(), w.addedBy())));
+              })
+          .list(
+              BASE + "/watch",
+              "Watch list: the entries, by id",
+              (svc, req) -> {
+                Page<WatchEntry> p = svc.watchList(req.page(PAGE));
+                return HttpResponse.ok(
+                    new WatchPage(p.items().stream().map(WatchJson::of).toList(), p.nextOrNull()));
+              })
+          .list(
+              BASE + "/watch/hits",
+              "Watch-list hits of a branch on a day (?branch=&day=YYYY-MM-DD), newest first",
+              (svc, req) -> {
+                String branch = req.query("branch").orElse(null);
+                InvalidInputException.check(branch != null, "branch", "branch is required");
+                String day = req.query("day").orElse(null);
+                Page<WatchHit> p =
+                    svc.hits(branch, BanknoteService.parseDay(day, "day"), req.page(PAGE));
+                List<HitJson> hits =
+                    p.items().stream()
+                        .map(h -> new HitJson(h.entry(), h.pattern(), NoteJson.of(h.note())))
+                        .toList();
+                return HttpResponse.ok(new HitsPage(branch, day, hits, p.nextOrNull()));
+              })
+          .get(
+              BASE + "/clones/{serial}",
+              "Impossible history: readings of a serial whose denomination or edition differs from"
+                  + " the reading before (probable clones), with both readings",
+              (svc, req) -> {
+                String serial = BanknoteService.lookupSerial(req.pathParam("serial"));
+                List<CloneJson> clones =
+                    svc.clones(serial).stream()
+                        .map(
+                            c ->
+                                new CloneJson(
+                                    c.differs(), NoteJson.of(c.earlier()), NoteJson.of(c.later())))
+                        .toList();
+                return HttpResponse.ok(new ClonesPage(serial, clones));
+              })
+          .delete(
+              BASE + "/watch/{id}",
+              "Watch list: remove an entry",
+              (svc, req) -> {
+                svc.unwatch(req.pathParam("id"));
+                return HttpResponse.noContent();
               })
           .delete(
               BASE + "/devices/{id}/files/{source}",

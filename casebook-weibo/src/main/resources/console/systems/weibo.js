@@ -1,6 +1,6 @@
 // The social feed's console page: a user's timeline (paged), own posts, followers and following,
-// and the two writes people try first — publish and follow; #/system/weibo?uid=… opens a user.
-// Only /api/weibo/ routes.
+// and the two writes people try first — publish (with a title and images) and follow;
+// #/system/weibo?uid=… opens a user. Only /api/weibo/ routes.
 'use strict';
 
 (() => {
@@ -11,10 +11,28 @@
     return new Date(ts).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
   }
 
+  // An image is shown only when its reference is an https URL; an opaque id names an upload the
+  // page cannot fetch, so it is shown as text. Lazy and bounded, so a grid of nine stays small.
+  function image(i) {
+    if (!/^https:\/\//i.test(i.ref)) return el('span', { class: 'muted weibo-image-id' }, `image ${i.ref}`);
+    const attrs = { src: i.ref, loading: 'lazy', alt: i.alt || '', class: 'weibo-image',
+      style: 'max-width:160px;max-height:160px;object-fit:contain;margin:2px' };
+    if (i.width && i.height) { attrs.width = i.width; attrs.height = i.height; }
+    return el('img', attrs);
+  }
+
+  function postCell(p) {
+    const parts = [];
+    if (p.title) parts.push(el('strong', { class: 'weibo-title' }, p.title));
+    parts.push(el('div', { class: 'weibo-content' }, p.content));
+    if (p.images && p.images.length) parts.push(el('div', { class: 'weibo-images' }, p.images.map(image)));
+    return el('td', {}, parts);
+  }
+
   function postRows(posts) {
     return posts.map((p) => el('tr', { 'data-post': p.id },
       el('td', {}, when(p.ts)), el('td', {}, el('a', { href: '#', 'data-user': p.uid }, p.uid)),
-      el('td', {}, p.content)));
+      postCell(p)));
   }
 
   Casebook.register('weibo', {
@@ -28,6 +46,9 @@
       const following = el('ul', { id: 'weibo-following' });
       const more = el('button', { id: 'weibo-more', type: 'button', hidden: '' }, 'Older posts');
       const content = el('input', { id: 'weibo-content', placeholder: 'what is happening?', size: '40' });
+      const title = el('input', { id: 'weibo-title', placeholder: 'title (optional)', size: '24' });
+      const images = el('textarea', { id: 'weibo-images', rows: '2', cols: '40',
+        placeholder: 'images (optional): one https:// URL or image id a line, then | alt text' });
       const target = el('input', { id: 'weibo-target', placeholder: 'user to follow' });
       let next = null;
 
@@ -68,10 +89,29 @@
         Casebook.dataDrawn(postsBody);
       }
 
+      // One image a line: its reference, then optionally `| alt text`; empty fields are left out
+      // of the body, so the API sees only what was typed.
+      function publishBody() {
+        const body = { content: content.value };
+        if (title.value) body.title = title.value;
+        const lines = images.value.split('\n').filter((l) => l.trim());
+        if (lines.length) {
+          body.images = lines.map((l) => {
+            const bar = l.indexOf('|');
+            const ref = (bar < 0 ? l : l.slice(0, bar)).trim();
+            const alt = bar < 0 ? '' : l.slice(bar + 1).trim();
+            return alt ? { ref, alt } : { ref };
+          });
+        }
+        return body;
+      }
+
       async function publish() {
-        const r = await Casebook.send('POST', `/api/weibo/users/${enc(uid.value)}/posts`, { content: content.value });
+        const r = await Casebook.send('POST', `/api/weibo/users/${enc(uid.value)}/posts`, publishBody());
         if (!r.ok) { say(Casebook.problem(r), true); return; }
         content.value = '';
+        title.value = '';
+        images.value = '';
         await show();
         say(`published ${r.json.id}`);
       }
@@ -87,7 +127,8 @@
         el('label', {}, 'User', uid), el('button', { type: 'submit' }, 'Show'));
       showForm.addEventListener('submit', (e) => { e.preventDefault(); show(); });
       const publishForm = el('form', { class: 'form', id: 'weibo-publish' },
-        el('label', {}, 'Publish as this user', content), el('button', { type: 'submit' }, 'Publish'),
+        el('label', {}, 'Publish as this user', content), el('label', {}, 'Title', title),
+        el('label', {}, 'Images', images), el('button', { type: 'submit' }, 'Publish'),
         el('label', {}, 'Follow', target), el('button', { type: 'button', id: 'weibo-follow' }, 'Follow'));
       publishForm.addEventListener('submit', (e) => { e.preventDefault(); publish(); });
       publishForm.querySelector('#weibo-follow').addEventListener('click', follow);

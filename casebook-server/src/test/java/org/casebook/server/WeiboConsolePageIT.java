@@ -11,7 +11,10 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 
-/** The social feed's console page shows a timeline written over REST and writes through REST. */
+/**
+ * The social feed's console page shows a timeline written over REST (titles and images included)
+ * and writes through REST.
+ */
 @ExtendWith({EmbeddedHBase.class, ConsoleServer.class})
 class WeiboConsolePageIT {
   private final ConsoleServer console;
@@ -100,6 +103,41 @@ class WeiboConsolePageIT {
           .isEqualTo("error");
       ConsoleServer.screenshot(browser, "weibo");
       ConsoleServer.assertOnlyRefused(browser, "/api/weibo/users/" + reader + "/posts", 400);
+
+      // Titles and images: one post over REST into the timeline, one through the form. The image
+      // URL points at a closed port, so nothing is fetched from a network.
+      String picture = "https://127.0.0.1:9/cat.png";
+      assertThat(
+              send(
+                  "POST",
+                  "/api/weibo/users/" + author + "/posts",
+                  "{\"content\":\"with a picture\",\"title\":\"A title\",\"images\":"
+                      + "[{\"ref\":\""
+                      + picture
+                      + "\",\"width\":640,\"height\":480,\"alt\":\"a cat\"}]}"))
+          .isEqualTo(201);
+      browser.findElement(By.id("weibo-content")).sendKeys("mine, with a picture");
+      browser.findElement(By.id("weibo-title")).sendKeys("My title");
+      browser.findElement(By.id("weibo-images")).sendKeys(picture + " | my cat");
+      browser.findElement(By.cssSelector("#weibo-publish button[type=submit]")).click();
+      ConsoleServer.waitFor(browser)
+          .until(b -> b.findElements(By.cssSelector("#weibo-posts .weibo-title")).size() == 1);
+      WebElement newest = browser.findElement(By.cssSelector("#weibo-timeline tr"));
+      assertThat(newest.findElement(By.className("weibo-title")).getText()).isEqualTo("A title");
+      assertThat(newest.findElement(By.className("weibo-content")).getText())
+          .isEqualTo("with a picture");
+      WebElement img = newest.findElement(By.cssSelector("img.weibo-image"));
+      assertThat(img.getDomAttribute("src")).isEqualTo(picture);
+      assertThat(img.getDomAttribute("alt")).isEqualTo("a cat");
+      assertThat(img.getDomAttribute("loading")).isEqualTo("lazy");
+      assertThat(img.getDomAttribute("width")).isEqualTo("640");
+      WebElement mine = browser.findElement(By.cssSelector("#weibo-posts tr"));
+      assertThat(mine.findElement(By.className("weibo-title")).getText()).isEqualTo("My title");
+      assertThat(mine.findElement(By.cssSelector("img.weibo-image")).getDomAttribute("alt"))
+          .isEqualTo("my cat");
+      assertThat(browser.findElement(By.id("weibo-title")).getDomProperty("value")).isEmpty();
+      // The only complaints allowed: the images that could not be fetched.
+      assertThat(ConsoleServer.consoleErrors(browser)).allMatch(line -> line.contains(picture));
     } finally {
       browser.quit();
     }

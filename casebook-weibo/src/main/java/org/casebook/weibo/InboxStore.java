@@ -5,7 +5,6 @@ import static org.casebook.weibo.WeiboSchema.M;
 import static org.casebook.weibo.WeiboSchema.O;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -28,7 +27,7 @@ import org.casebook.core.key.KeyRange;
  * The rows of {@code weibo:inbox}: one wide row per user holding their feed (family {@code i}, one
  * qualifier {@code MAX-postId | author} per entry, so newest first without a sort), the read-merged
  * accounts they follow (family {@code m}), and, once the user is read-merged, their own recent
- * posts (family {@code o}, the outbox).
+ * posts (family {@code o}, the outbox, with content, title and images: {@link PostCodec}).
  */
 final class InboxStore {
   /** Inbox entries of one post written per batch when it fans out. */
@@ -127,7 +126,7 @@ final class InboxStore {
               Post.of(
                   WeiboKeys.outboxPostIdOf(CellUtil.cloneQualifier(c)),
                   accounts.get(i),
-                  Bytes.toString(CellUtil.cloneValue(c))));
+                  PostCodec.outboxBodyOf(CellUtil.cloneValue(c))));
         }
         out.add(posts);
       }
@@ -214,15 +213,18 @@ final class InboxStore {
         List.of(new Delete(WeiboKeys.user(account)).addColumns(O, WeiboKeys.outboxEntry(postId))));
   }
 
-  /** Adds posts to an account's outbox (family o of its own inbox row). */
+  /**
+   * Adds posts to an account's outbox (family o of its own inbox row), each with its whole body: a
+   * timeline then merges read-merged accounts from these cells alone, without a read of their post
+   * rows.
+   */
   void addToOutbox(String account, List<Post> posts) {
     if (posts.isEmpty()) {
       return;
     }
     Put p = new Put(WeiboKeys.user(account));
     for (Post post : posts) {
-      p.addColumn(
-          O, WeiboKeys.outboxEntry(post.postId()), post.content().getBytes(StandardCharsets.UTF_8));
+      p.addColumn(O, WeiboKeys.outboxEntry(post.postId()), PostCodec.outboxValue(post.body()));
     }
     batch(List.of(p));
   }

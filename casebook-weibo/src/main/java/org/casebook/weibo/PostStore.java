@@ -2,7 +2,9 @@ package org.casebook.weibo;
 
 import static org.casebook.weibo.WeiboSchema.CONTENT;
 import static org.casebook.weibo.WeiboSchema.DELETING;
+import static org.casebook.weibo.WeiboSchema.IMAGES;
 import static org.casebook.weibo.WeiboSchema.P;
+import static org.casebook.weibo.WeiboSchema.TITLE;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +28,8 @@ import org.casebook.core.StorageException;
 
 /**
  * The rows of {@code weibo:posts}: one per post, {@code uid | MAX-postId}, newest first within an
- * author; the content in {@code p:c}.
+ * author; the content in {@code p:c}, the title in {@code p:t} and the images in {@code p:g} (both
+ * absent when the post has none, as on every row written before they existed).
  */
 final class PostStore {
   private final Connection connection;
@@ -41,9 +44,15 @@ final class PostStore {
    * Writes the post unless a post with that id exists for that author (a conditional put, so an id
    * collision between two servers is refused, never an overwrite). Returns whether it was written.
    */
-  boolean insertIfAbsent(String uid, long postId, String content) {
+  boolean insertIfAbsent(String uid, long postId, PostBody body) {
     byte[] row = WeiboKeys.post(uid, postId);
-    Put put = new Put(row).addColumn(P, CONTENT, content.getBytes(StandardCharsets.UTF_8));
+    Put put = new Put(row).addColumn(P, CONTENT, body.content().getBytes(StandardCharsets.UTF_8));
+    if (body.title() != null) {
+      put.addColumn(P, TITLE, body.title().getBytes(StandardCharsets.UTF_8));
+    }
+    if (!body.images().isEmpty()) {
+      put.addColumn(P, IMAGES, PostCodec.images(body.images()));
+    }
     try (Table t = connection.getTable(table)) {
       return t.checkAndMutate(CheckAndMutate.newBuilder(row).ifNotExists(P, CONTENT).build(put))
           .isSuccess();
@@ -74,17 +83,33 @@ final class PostStore {
     }
   }
 
+  /** Post {@code postId} of {@code uid}, or null when there is none (or it is being deleted). */
+  Post post(String uid, long postId) {
+    try (Table t = connection.getTable(table)) {
+      Result r =
+          t.get(
+              new Get(WeiboKeys.post(uid, postId))
+                  .addColumn(P, CONTENT)
+                  .addColumn(P, TITLE)
+                  .addColumn(P, IMAGES));
+      PostBody body = bodyOf(r);
+      return body == null ? null : Post.of(postId, uid, body);
+    } catch (IOException e) {
+      throw StorageException.of("read post", e);
+    }
+  }
+
   /**
-   * The first step of a delete: the content goes and a tombstone marks the row, in one row mutation
-   * under the check that the content is still {@code content}. Every read asks for the content, so
-   * the post disappears from the author's posts and every timeline at once. Returns whether this
-   * call hid it.
+   * The first step of a delete: content, title and images go and a tombstone marks the row, in one
+   * row mutation under the check that the content is still {@code content}. Every read asks for the
+   * content, so the post disappears from the author's posts and every timeline at once. Returns
+   * whether this call hid it.
    */
   boolean hide(String uid, long postId, byte[] content) {
     byte[] row = WeiboKeys.post(uid, postId);
     try (Table t = connection.getTable(table)) {
       RowMutations m = new RowMutations(row);
-      m.add(new Delete(row).addColumns(P, CONTENT));
+      m.add(new Delete(row).addColumns(P, CONTENT).addColumns(P, TITLE).addColumns(P, IMAGES));
       m.add(new Put(row).addColumn(P, DELETING, new byte[0]));
       return t.checkAndMutate(CheckAndMutate.newBuilder(row).ifEquals(P, CONTENT, content).build(m))
           .isSuccess();
@@ -108,16 +133,11 @@ final class PostStore {
    */
   List<Post> postsBefore(String uid, long beforeId, int limit) {
     Scan scan =
-        WeiboKeys.POST
-            .range(uid)
-            .toScan()
-            .addColumn(P, CONTENT)
-            .setLimit(limit)
-            .setCaching(Math.min(limit, 1000));
+        WeiboKeys.POST.range(uid).toScan().setLimit(limit).setCaching(Math.min(limit, 1000));
     if (beforeId >= 0) {
       scan.withStartRow(WeiboKeys.post(uid, beforeId), false);
     }
-    return scanPosts(uid, scan);
+    return scanPosts(uid, withBody(scan));
   }
 
   /** {@code uid}'s posts with id at least {@code sinceId}, newest first, at most {@code limit}. */
@@ -126,10 +146,9 @@ final class PostStore {
         new Scan()
             .withStartRow(WeiboKeys.POST.prefix(uid))
             .withStopRow(WeiboKeys.post(uid, sinceId), true)
-            .addColumn(P, CONTENT)
             .setCaching(Math.min(Math.max(limit, 1), 1000))
             .setLimit(limit);
-    return scanPosts(uid, scan);
+    return scanPosts(uid, withBody(scan));
   }
 
   /**
@@ -157,18 +176,24 @@ final class PostStore {
     }
   }
 
-  /** The bodies of the posts {@code entries} name, in the same order; null where a post is gone. */
-  List<String> contents(List<InboxEntry> entries) {
+  /**
+   * The bodies of the posts {@code entries} name, in the same order; null where a post is gone (or
+   * hidden by a delete: no content).
+   */
+  List<PostBody> bodies(List<InboxEntry> entries) {
     List<Get> gets = new ArrayList<>(entries.size());
     for (InboxEntry e : entries) {
-      gets.add(new Get(WeiboKeys.post(e.author(), e.postId())).addColumn(P, CONTENT));
+      gets.add(
+          new Get(WeiboKeys.post(e.author(), e.postId()))
+              .addColumn(P, CONTENT)
+              .addColumn(P, TITLE)
+              .addColumn(P, IMAGES));
     }
     try (Table t = connection.getTable(table)) {
       Result[] results = t.get(gets);
-      List<String> out = new ArrayList<>(results.length);
+      List<PostBody> out = new ArrayList<>(results.length);
       for (Result r : results) {
-        byte[] v = r.getValue(P, CONTENT);
-        out.add(v == null ? null : Bytes.toString(v));
+        out.add(bodyOf(r));
       }
       return out;
     } catch (IOException e) {
@@ -181,12 +206,32 @@ final class PostStore {
     try (Table t = connection.getTable(table);
         ResultScanner s = t.getScanner(scan)) {
       for (Result r : s) {
-        out.add(
-            Post.of(WeiboKeys.postIdOf(r.getRow()), uid, Bytes.toString(r.getValue(P, CONTENT))));
+        PostBody body = bodyOf(r);
+        if (body != null) {
+          out.add(Post.of(WeiboKeys.postIdOf(r.getRow()), uid, body));
+        }
       }
       return out;
     } catch (IOException e) {
       throw StorageException.of("read posts", e);
     }
+  }
+
+  /** The columns of a post's body; a row without content (a delete's tombstone) is not returned. */
+  private static Scan withBody(Scan scan) {
+    return scan.addColumn(P, CONTENT).addColumn(P, TITLE).addColumn(P, IMAGES);
+  }
+
+  /** The body of a post row read with its body columns, or null when it has no content. */
+  private static PostBody bodyOf(Result r) {
+    byte[] content = r.getValue(P, CONTENT);
+    if (content == null) {
+      return null;
+    }
+    byte[] title = r.getValue(P, TITLE);
+    return new PostBody(
+        Bytes.toString(content),
+        title == null ? null : Bytes.toString(title),
+        PostCodec.imagesOf(r.getValue(P, IMAGES)));
   }
 }

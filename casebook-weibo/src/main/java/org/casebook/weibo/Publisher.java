@@ -38,16 +38,19 @@ final class Publisher {
     this.promotion = Objects.requireNonNull(promotion, "promotion is null");
   }
 
-  Post publish(String uid, String content) {
+  Post publish(String uid, String content, String title, List<PostImage> images) {
     Validation.uid(uid, "uid");
-    Validation.content(content);
+    // Every check before the first write: a refused publish stores nothing.
+    PostBody body =
+        new PostBody(
+            Validation.content(content), Validation.title(title), Validation.images(images));
     Account author = promotion.author(uid);
     long now = clock.millis();
     Post post = null;
     for (int attempt = 0; attempt < POST_ID_ATTEMPTS && post == null; attempt++) {
       long candidate = ids.next(now);
-      if (store.posts().insertIfAbsent(uid, candidate, content)) {
-        post = Post.of(candidate, uid, content);
+      if (store.posts().insertIfAbsent(uid, candidate, body)) {
+        post = Post.of(candidate, uid, body);
       }
     }
     if (post == null) {

@@ -84,7 +84,7 @@ final class Timelines {
     // The first state check covers the read-merged accounts too.
     List<String> alsoCheck = markers.stream().map(MarkerCell::followee).toList();
     // Order of the merged timeline = order of inbox qualifiers: post id descending, then author.
-    TreeMap<TimelineKey, String> merged = new TreeMap<>();
+    TreeMap<TimelineKey, PostBody> merged = new TreeMap<>();
     List<InboxCell> stale = new ArrayList<>();
     List<InboxCell> slice = feed.entries();
     int kept = 0;
@@ -93,16 +93,18 @@ final class Timelines {
     boolean truncated = false;
     while (true) {
       List<InboxCell> cells = slice;
-      Future<List<String>> bodies =
+      // Inbox cells name posts only: the body (content, title, images) is read from the post row
+      // in this one multi-get, so a fan-out writes no copy of it.
+      Future<List<PostBody>> bodies =
           cells.isEmpty()
               ? null
               : sideWork.submit(
-                  () -> store.posts().contents(cells.stream().map(InboxCell::entry).toList()));
+                  () -> store.posts().bodies(cells.stream().map(InboxCell::entry).toList()));
       List<String> authors = new ArrayList<>(alsoCheck);
       cells.forEach(c -> authors.add(c.entry().author()));
       alsoCheck = List.of();
       checkFollows(uid, authors, follows);
-      List<String> fetched = bodies == null ? List.of() : Futures.await(bodies);
+      List<PostBody> fetched = bodies == null ? List.of() : Futures.await(bodies);
       for (int i = 0; i < cells.size(); i++) {
         InboxCell c = cells.get(i);
         if (follows.get(c.entry().author())) {
@@ -136,7 +138,7 @@ final class Timelines {
           continue;
         }
         for (Post p : posts.get(i)) {
-          merged.put(TimelineKey.of(new InboxEntry(p.postId(), p.uid())), p.content());
+          merged.put(TimelineKey.of(new InboxEntry(p.postId(), p.uid())), p.body());
         }
       }
     }
@@ -151,10 +153,10 @@ final class Timelines {
         new ArrayList<>(merged.keySet()).subList(0, Math.min(limit, merged.size()));
     List<Post> posts = new ArrayList<>(page.size());
     for (TimelineKey k : page) {
-      String content = merged.get(k);
-      if (content != null) {
+      PostBody body = merged.get(k);
+      if (body != null) {
         InboxEntry e = k.entry();
-        posts.add(Post.of(e.postId(), e.author(), content));
+        posts.add(Post.of(e.postId(), e.author(), body));
       }
     }
     Optional<String> next;

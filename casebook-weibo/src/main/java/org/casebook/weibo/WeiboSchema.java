@@ -41,6 +41,12 @@ record WeiboSchema(
   /** posts:p:c content (UTF-8). */
   static final byte[] CONTENT = Bytes.toBytes("c");
 
+  /** posts:p:t title (UTF-8), absent when the post has none. */
+  static final byte[] TITLE = Bytes.toBytes("t");
+
+  /** posts:p:g images by reference ({@link PostCodec}), absent when the post has none. */
+  static final byte[] IMAGES = Bytes.toBytes("g");
+
   /** posts:p:d a post being deleted (its content already gone). */
   static final byte[] DELETING = Bytes.toBytes("d");
 

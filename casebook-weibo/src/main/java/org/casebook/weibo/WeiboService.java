@@ -83,7 +83,17 @@ public final class WeiboService implements AutoCloseable {
 
   /** Stores the post and delivers it to followers' inboxes (or leaves it for read-time merge). */
   public Post publish(String uid, String content) {
-    return publisher.publish(uid, content);
+    return publisher.publish(uid, content, null, List.of());
+  }
+
+  /**
+   * Publishes a post with a title (null for none) and images by reference (null or empty for none).
+   * Every field is checked before anything is written: a refused post stores nothing.
+   *
+   * @throws InvalidInputException naming the field ({@code title}, {@code images[2].ref} …)
+   */
+  public Post publish(String uid, String content, String title, List<PostImage> images) {
+    return publisher.publish(uid, content, title, images);
   }
 
   /**
@@ -94,6 +104,27 @@ public final class WeiboService implements AutoCloseable {
    * @throws NotFoundException when {@code uid} has no such post (or it is already deleted)
    */
   public void deletePost(String uid, String postId) {
+    long id = postId(postId);
+    if (!deletion.delete(uid, id)) {
+      throw new NotFoundException("no post " + postId + " of user " + uid);
+    }
+  }
+
+  /**
+   * {@code uid}'s post {@code postId}, with its title and images.
+   *
+   * @throws NotFoundException when {@code uid} has no such post (or it is being deleted)
+   */
+  public Post post(String uid, String postId) {
+    Validation.uid(uid, "uid");
+    Post post = store.posts().post(uid, postId(postId));
+    if (post == null) {
+      throw new NotFoundException("no post " + postId + " of user " + uid);
+    }
+    return post;
+  }
+
+  private static long postId(String postId) {
     long id;
     try {
       id = Long.parseLong(postId);
@@ -101,9 +132,7 @@ public final class WeiboService implements AutoCloseable {
       throw new InvalidInputException("postId", "a post id is a number, got '" + postId + "'");
     }
     InvalidInputException.check(id >= 0, "postId", "a post id is not negative");
-    if (!deletion.delete(uid, id)) {
-      throw new NotFoundException("no post " + postId + " of user " + uid);
-    }
+    return id;
   }
 
   /** The delete's first step alone, as a crash right after it leaves it (tests). */

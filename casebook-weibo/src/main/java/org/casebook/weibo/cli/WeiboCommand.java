@@ -12,12 +12,14 @@ import org.casebook.core.LocalFileException;
 import org.casebook.core.cli.PageOptions;
 import org.casebook.core.page.PageRequest;
 import org.casebook.weibo.Follow;
+import org.casebook.weibo.PostImage;
 import org.casebook.weibo.WeiboService;
 import org.casebook.weibo.wire.FollowLines;
 import org.casebook.weibo.wire.PostsPage;
 import org.casebook.weibo.wire.UsersPage;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code casebook weibo …}: the feed from the command line; reads print JSON like the REST API. */
@@ -42,14 +44,38 @@ public final class WeiboCommand {
   @Command(
       name = "publish",
       mixinStandardHelpOptions = true,
-      description = "Publish a post and fan it out.")
+      description = "Publish a post (optionally with a title and images) and fan it out.")
   int publish(
       @Parameters(paramLabel = "UID", description = "Author's user id (1-64 characters).")
           String uid,
       @Parameters(paramLabel = "CONTENT", description = "Text of the post (1-2000 characters).")
-          String content) {
+          String content,
+      @Option(
+              names = "--title",
+              paramLabel = "TITLE",
+              description = "Title of the post (one line, 1-100 characters).")
+          String title,
+      @Option(
+              names = "--image",
+              paramLabel = "REF[|WxH[|ALT]]",
+              description =
+                  "An image by reference (an https:// URL or an id of letters, digits, '.', '_',"
+                      + " '-'), optionally its size in pixels and alt text; repeat for up to 9.")
+          List<String> images) {
+    List<PostImage> parsed = ImageSpecs.parse(images == null ? List.of() : images);
     try (WeiboService s = service()) {
-      System.out.println(Json.writePretty(s.publish(uid, content)));
+      System.out.println(Json.writePretty(s.publish(uid, content, title, parsed)));
+    }
+    return 0;
+  }
+
+  @Command(name = "post", mixinStandardHelpOptions = true, description = "One post of UID.")
+  int post(
+      @Parameters(paramLabel = "UID", description = "The author's user id.") String uid,
+      @Parameters(paramLabel = "POST_ID", description = "The post's id, as publish printed it.")
+          String postId) {
+    try (WeiboService s = service()) {
+      System.out.println(Json.writePretty(s.post(uid, postId)));
     }
     return 0;
   }

@@ -1,7 +1,11 @@
 package org.casebook.weibo.wire;
 
+import java.util.ArrayList;
+import java.util.List;
+import org.casebook.core.InvalidInputException;
 import org.casebook.core.http.HttpResponse;
 import org.casebook.core.http.RouteTable;
+import org.casebook.weibo.PostImage;
 import org.casebook.weibo.WeiboService;
 
 /** REST adapter: parse, call the service, render. Ids in paths are percent-decoded segments. */
@@ -10,8 +14,46 @@ public final class WeiboRoutes {
   private static final int POSTS_PAGE = 20;
   private static final int USERS_PAGE = 100;
 
-  /** Body of a publish request. */
-  record PublishRequest(String content) {}
+  /**
+   * Body of a publish request: {@code title} and {@code images} may be left out (or null) for none.
+   */
+  record PublishRequest(String content, String title, List<ImageRequest> images) {
+    /** The images as the service takes them (null stays null, for the service to name). */
+    List<PostImage> postImages() {
+      if (images == null) {
+        return null;
+      }
+      List<PostImage> out = new ArrayList<>(images.size());
+      for (int i = 0; i < images.size(); i++) {
+        ImageRequest image = images.get(i);
+        String field = "images[" + i + "]";
+        out.add(
+            image == null
+                ? null
+                : new PostImage(
+                    image.ref(),
+                    pixels(image.width(), field + ".width"),
+                    pixels(image.height(), field + ".height"),
+                    image.alt()));
+      }
+      return out;
+    }
+  }
+
+  /**
+   * One image of a publish request. Sizes bind as any number so that a fraction is refused rather
+   * than cut to an int, as the shared mapper would.
+   */
+  record ImageRequest(String ref, Number width, Number height, String alt) {}
+
+  private static Integer pixels(Number value, String field) {
+    if (value == null) {
+      return null;
+    }
+    InvalidInputException.check(
+        value instanceof Integer, field, field + " must be a whole number of pixels, got " + value);
+    return value.intValue();
+  }
 
   /** Every route of the feed, declared once (the descriptor lists them, start binds them). */
   public static final RouteTable<WeiboService> ROUTES =
@@ -19,9 +61,17 @@ public final class WeiboRoutes {
           .post(
               USER + "/posts",
               "Publish a post and deliver it to followers",
+              (svc, req) -> {
+                PublishRequest body = req.body(PublishRequest.class);
+                return HttpResponse.created(
+                    svc.publish(
+                        req.pathParam("uid"), body.content(), body.title(), body.postImages()));
+              })
+          .get(
+              USER + "/posts/{postId}",
+              "One post of the user, with its title and images",
               (svc, req) ->
-                  HttpResponse.created(
-                      svc.publish(req.pathParam("uid"), req.body(PublishRequest.class).content())))
+                  HttpResponse.ok(svc.post(req.pathParam("uid"), req.pathParam("postId"))))
           .delete(
               USER + "/posts/{postId}",
               "Delete a post from the user's posts and every follower's timeline",

@@ -1,5 +1,6 @@
 package org.casebook.banknote;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -55,7 +56,18 @@ final class WatchList {
           "pattern", "the watch list is full (" + max + " entries); remove entries first");
     }
     store.put(e);
-    reload();
+    // The list just read, with the entry in place: no second scan.
+    List<WatchEntry> now = new ArrayList<>(all.size() + 1);
+    boolean replaced = false;
+    for (WatchEntry x : all) {
+      boolean same = x.id().equals(e.id());
+      now.add(same ? e : x);
+      replaced |= same;
+    }
+    if (!replaced) {
+      now.add(e);
+    }
+    install(now);
     return e;
   }
 
@@ -68,7 +80,11 @@ final class WatchList {
   }
 
   synchronized void reload() {
-    current = new WatchMatcher(store.entries(max));
+    install(store.entries(max));
+  }
+
+  private void install(List<WatchEntry> entries) {
+    current = new WatchMatcher(entries);
     if (!scheduled) {
       scheduled = true;
       background

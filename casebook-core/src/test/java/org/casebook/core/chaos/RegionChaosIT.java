@@ -76,6 +76,9 @@ class RegionChaosIT {
       assertThat(tried).as(report.toString()).containsAll(ChaosAction.regionActions());
     }
     assertThat(report.done(ChaosAction.SPLIT)).as(report.toString()).isPositive();
+    assertThat(report.events().get(0).action())
+        .as("a run opens with a split, however slow the machine")
+        .isEqualTo(ChaosAction.SPLIT);
     if (runtime.liveRegionServers() == 1) {
       assertThat(report.events())
           .as("one RegionServer: nowhere to move to")

@@ -161,6 +161,7 @@ class ClusterModeIT {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-Xmx512m");
+    cmd.add("-XX:TieredStopAtLevel=1");
     cmd.add("--add-opens=java.base/java.lang=ALL-UNNAMED");
     cmd.add("--add-opens=java.base/java.nio=ALL-UNNAMED");
     cmd.add("--add-opens=java.base/sun.nio.ch=ALL-UNNAMED");

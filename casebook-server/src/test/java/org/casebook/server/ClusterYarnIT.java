@@ -72,7 +72,11 @@ class ClusterYarnIT {
         "the multi-process cluster kit (" + KIT + ") is absent: cluster tests skipped");
     work = Files.createDirectories(Path.of("target", "cluster-it").toAbsolutePath());
     clusterDir = work.resolve("cluster");
-    Map<String, String> kitEnv = Map.of("CLUSTER_WORK", clusterDir.toString());
+    // The kit's eight daemons compile with C1 only, as this test's own JVMs: on two cores their
+    // C2 compiler threads would take the CPU the test's steps wait for.
+    Map<String, String> kitEnv =
+        Map.of(
+            "CLUSTER_WORK", clusterDir.toString(), "JAVA_TOOL_OPTIONS", "-XX:TieredStopAtLevel=1");
     Run started =
         run(List.of("bash", KIT.resolve("up.sh").toString()), kitEnv, Duration.ofMinutes(8));
     up = true; // down.sh stops whatever did start, also after a failed start
@@ -111,6 +115,9 @@ class ClusterYarnIT {
    */
   private static final String SHORT_TASK_OPTS = "-Xmx768m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
 
+  /** The commands' own JVMs: short lived, so C1 only (see {@link #SHORT_TASK_OPTS}). */
+  private static final String C1_ONLY = "-XX:TieredStopAtLevel=1";
+
   private static final List<String> TASK_JVMS =
       List.of(
           "--hbase",
@@ -124,7 +131,7 @@ class ClusterYarnIT {
           "mapreduce.job.ubertask.enable=true");
 
   private static Run casebook(Duration timeout, String... args) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(java(), "-Xmx1g", "-jar", JAR.toString()));
+    List<String> cmd = new ArrayList<>(List.of(java(), "-Xmx1g", C1_ONLY, "-jar", JAR.toString()));
     // First: a repeated --hbase after the subcommand would start the map afresh.
     cmd.addAll(CODECS);
     cmd.addAll(TASK_JVMS);
@@ -258,6 +265,7 @@ class ClusterYarnIT {
         run(
             List.of(
                 java(),
+                C1_ONLY,
                 "--add-opens=java.base/java.lang=ALL-UNNAMED",
                 "--add-opens=java.base/java.nio=ALL-UNNAMED",
                 "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
@@ -431,6 +439,7 @@ class ClusterYarnIT {
         new ProcessBuilder(
                 java(),
                 "-Xmx1g",
+                C1_ONLY,
                 "-jar",
                 JAR.toString(),
                 CODECS.get(0),

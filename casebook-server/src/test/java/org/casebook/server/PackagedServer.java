@@ -37,6 +37,8 @@ final class PackagedServer {
         List.of(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-Xmx1g",
+            // A test's server lives a minute: C1 alone, as the test JVMs (see the root pom).
+            "-XX:TieredStopAtLevel=1",
             "-jar",
             jar.toString(),
             "serve",

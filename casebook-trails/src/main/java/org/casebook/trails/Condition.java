@@ -101,9 +101,7 @@ sealed interface Condition {
 
     /** The operators a field of this kind takes. */
     static Set<Op> allowedFor(Behaviour.Kind kind) {
-      return kind == Behaviour.Kind.TEXT
-          ? Set.of(EQ, NE, PREFIX)
-          : Set.of(EQ, NE, LT, LE, GT, GE);
+      return kind == Behaviour.Kind.TEXT ? Set.of(EQ, NE, PREFIX) : Set.of(EQ, NE, LT, LE, GT, GE);
     }
   }
 

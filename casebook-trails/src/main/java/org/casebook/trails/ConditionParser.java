@@ -139,7 +139,8 @@ final class ConditionParser {
     }
     for (int i = 0; i < operands.size(); i++) {
       if (!operands.get(i).temporal()) {
-        throw error(starts.get(i), "THEN joins behaviours; NOT has no time to come before or after");
+        throw error(
+            starts.get(i), "THEN joins behaviours; NOT has no time to come before or after");
       }
     }
     return new Condition.Then(operands, within());
@@ -306,7 +307,7 @@ final class ConditionParser {
 
   private static InvalidInputException error(Token t, String message) {
     return new InvalidInputException(
-        FIELD, "query: at " + (t.at() + 1) + " (" + t.shown() + "): " + message);
+        FIELD, "at " + (t.at() + 1) + " (" + t.shown() + "): " + message);
   }
 
   private static List<Token> lex(String s) {
@@ -350,8 +351,7 @@ final class ConditionParser {
               default -> "()=<>~.".indexOf(c) >= 0 ? String.valueOf(c) : null;
             };
         if (sym == null) {
-          throw error(
-              new Token(Kind.SYMBOL, String.valueOf(c), start), "unexpected character");
+          throw error(new Token(Kind.SYMBOL, String.valueOf(c), start), "unexpected character");
         }
         i += sym.length();
         out.add(new Token(Kind.SYMBOL, sym, start));

@@ -7,8 +7,8 @@ import java.util.Set;
 import org.casebook.core.InvalidInputException;
 
 /**
- * A condition on one user's events across behaviours and on their values (seed 000 §3.2.1), such
- * as {@code play AND order WITHIN 1d WHERE order.price > 10} or {@code login THEN play WITHIN 2h}:
+ * A condition on one user's events across behaviours and on their values (seed 000 §3.2.1), such as
+ * {@code play AND order WITHIN 1d WHERE order.price > 10} or {@code login THEN play WITHIN 2h}:
  * parsed and type-checked once, then evaluated per user. The language is in the module README.
  */
 public final class TrailCondition {
@@ -28,8 +28,8 @@ public final class TrailCondition {
    * Parses {@code text}.
    *
    * @throws InvalidInputException on {@code query}: a syntax error (with its position and token),
-   *     an unknown behaviour or field, a comparison its field's type does not take, or a query
-   *     over the language's bounds
+   *     an unknown behaviour or field, a comparison its field's type does not take, or a query over
+   *     the language's bounds
    */
   public static TrailCondition parse(String text) {
     return new TrailCondition(text, ConditionParser.parse(text));

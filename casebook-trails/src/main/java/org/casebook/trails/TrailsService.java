@@ -213,9 +213,9 @@ public final class TrailsService {
 
   /**
    * The users among {@code users} whose events from {@code from} to {@code to} satisfy {@code
-   * query} ({@link TrailCondition}), in the order given (a user named twice answers once). Reads
-   * in chunks of users with the multi-user SCAN plan: one bounded range per user, one Scan per
-   * events region, only the behaviours the condition names decoded.
+   * query} ({@link TrailCondition}), in the order given (a user named twice answers once). Reads in
+   * chunks of users with the multi-user SCAN plan: one bounded range per user, one Scan per events
+   * region, only the behaviours the condition names decoded.
    *
    * @throws InvalidInputException on {@code query}, {@code users}, {@code from} or {@code to}
    */
@@ -242,9 +242,10 @@ public final class TrailsService {
 
   /**
    * {@link #match} over every user with an event stored (on any day), as a MapReduce job ({@link
-   * org.casebook.trails.batch.ConditionMatchJob}): one map task per events region, the LocalJobRunner
-   * when the context's configuration names no cluster framework, YARN when it does. Users in uid
-   * order. {@code workDir} holds the job output; {@code announce} hears where the job runs.
+   * org.casebook.trails.batch.ConditionMatchJob}): one map task per events region, the
+   * LocalJobRunner when the context's configuration names no cluster framework, YARN when it does.
+   * Users in uid order. {@code workDir} holds the job output; {@code announce} hears where the job
+   * runs.
    *
    * @throws InvalidInputException on {@code query}, {@code from} or {@code to}, before any job runs
    */

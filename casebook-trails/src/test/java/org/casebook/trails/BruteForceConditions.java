@@ -8,8 +8,8 @@ import java.util.Set;
 
 /**
  * The condition language's meaning written the slow way, to check {@link ConditionMatcher}: every
- * combination of matched events is enumerated (no minimal spans, no binary search), and WHERE
- * tests compare numbers as cents parsed from the text.
+ * combination of matched events is enumerated (no minimal spans, no binary search), and WHERE tests
+ * compare numbers as cents parsed from the text.
  */
 final class BruteForceConditions {
   private BruteForceConditions() {}

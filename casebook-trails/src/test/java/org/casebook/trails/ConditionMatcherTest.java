@@ -55,12 +55,16 @@ class ConditionMatcherTest {
     assertThat(matches("play AND order WITHIN 1d", order(T0, "1.00"), play(T0 + 24 * HOUR, "n", 1)))
         .isTrue();
     assertThat(
-            matches("play AND order WITHIN 1d", order(T0, "1.00"), play(T0 + 24 * HOUR + 1, "n", 1)))
+            matches(
+                "play AND order WITHIN 1d", order(T0, "1.00"), play(T0 + 24 * HOUR + 1, "n", 1)))
         .isFalse();
     // The nearest pair counts, not the first of each.
     assertThat(
             matches(
-                "login AND play WITHIN 1h", login(T0), login(T0 + 5 * HOUR), play(T0 + 270 * MINUTE, "n", 1)))
+                "login AND play WITHIN 1h",
+                login(T0),
+                login(T0 + 5 * HOUR),
+                play(T0 + 270 * MINUTE, "n", 1)))
         .isTrue();
     // A chain's WITHIN bounds its first to its last event.
     Event[] chain = {login(T0), play(T0 + 30 * MINUTE, "n", 1), order(T0 + 61 * MINUTE, "1.00")};
@@ -75,8 +79,7 @@ class ConditionMatcherTest {
     assertThat(matches("play THEN login", login(T0), play(T0 + 1, "n", 1))).isFalse();
     assertThat(matches("login AND play", login(T0), play(T0, "n", 1))).isTrue();
     assertThat(
-            matches(
-                "(login OR visit) THEN order", visit(T0), order(T0 + 1, "1.00"), login(T0 + 2)))
+            matches("(login OR visit) THEN order", visit(T0), order(T0 + 1, "1.00"), login(T0 + 2)))
         .isTrue();
     assertThat(matches("login THEN login", login(T0))).isFalse();
     assertThat(matches("login THEN login", login(T0), login(T0 + 1))).isTrue();
@@ -100,8 +103,7 @@ class ConditionMatcherTest {
         .isFalse();
     assertThat(
             matches(
-                "play WHERE play.channel = 'news' AND play.duration >= 600",
-                play(T0, "news", 600)))
+                "play WHERE play.channel = 'news' AND play.duration >= 600", play(T0, "news", 600)))
         .isTrue();
     // The test applies wherever its behaviour appears, NOT included.
     assertThat(matches("visit AND NOT order", visit(T0), order(T0, "50.00"))).isFalse();
@@ -129,8 +131,8 @@ class ConditionMatcherTest {
   }
 
   /**
-   * Random conditions, rendered as text and parsed back to the same tree, on random events
-   * crowded into three hours (equal times included): the matcher agrees with the brute force.
+   * Random conditions, rendered as text and parsed back to the same tree, on random events crowded
+   * into three hours (equal times included): the matcher agrees with the brute force.
    */
   @Test
   void agreesWithBruteForceOnRandomConditionsAndEvents() {
@@ -141,14 +143,17 @@ class ConditionMatcherTest {
       Condition tree;
       do {
         tree = random.nextBoolean() ? temporal(random, 3) : truthValued(random, 3);
-      } while (terms(tree) > ConditionParser.MAX_TERMS || nesting(tree) > ConditionParser.MAX_DEPTH);
+      } while (terms(tree) > ConditionParser.MAX_TERMS
+          || nesting(tree) > ConditionParser.MAX_DEPTH);
       Map<Behaviour, List<Condition.Test>> tests = tests(random, tree);
       String text = render(tree, random) + where(tests);
       Condition.Query parsed = ConditionParser.parse(text);
       assertThat(parsed).as(text).isEqualTo(new Condition.Query(tree, tests));
       List<Event> events = events(random);
       boolean fast = ConditionMatcher.matches(parsed, events);
-      assertThat(fast).as("%s on %s", text, events).isEqualTo(BruteForceConditions.matches(parsed, events));
+      assertThat(fast)
+          .as("%s on %s", text, events)
+          .isEqualTo(BruteForceConditions.matches(parsed, events));
       matched += fast ? 1 : 0;
     }
     // Both answers are common, so a matcher that always says one of them fails.
@@ -208,7 +213,8 @@ class ConditionMatcherTest {
         ops.add(new Condition.Not(temporal(r, depth - 2)));
         yield new Condition.Or(ops);
       }
-      case 2 -> new Condition.And(List.of(truthValued(r, depth - 1), truthValued(r, depth - 1)), null);
+      case 2 ->
+          new Condition.And(List.of(truthValued(r, depth - 1), truthValued(r, depth - 1)), null);
       default -> new Condition.Not(temporal(r, Math.max(0, depth - 1)));
     };
   }
@@ -234,7 +240,9 @@ class ConditionMatcherTest {
   }
 
   private static String spanText(long ms) {
-    return ms % HOUR == 0 ? ms / HOUR + "h" : ms % MINUTE == 0 ? ms / MINUTE + "m" : ms / 1000 + "s";
+    return ms % HOUR == 0
+        ? ms / HOUR + "h"
+        : ms % MINUTE == 0 ? ms / MINUTE + "m" : ms / 1000 + "s";
   }
 
   private static String render(Condition c, Random r) {
@@ -277,21 +285,27 @@ class ConditionMatcherTest {
 
   private static Condition.Test randomTest(Random r, Behaviour b) {
     return switch (b) {
-      case LOGIN -> new Condition.Test(
-          b, b.field("device").orElseThrow(), Condition.Op.PREFIX, "stb", null);
-      case PLAY -> r.nextBoolean()
-          ? new Condition.Test(
-              b, b.field("channel").orElseThrow(), Condition.Op.NE, "news", null)
-          : new Condition.Test(
-              b, b.field("duration").orElseThrow(), Condition.Op.GE, null, new BigDecimal("600"));
-      case VISIT -> new Condition.Test(
-          b, b.field("page").orElseThrow(), Condition.Op.EQ, "home", null);
-      case ORDER -> new Condition.Test(
-          b,
-          b.field("price").orElseThrow(),
-          Condition.Op.values()[r.nextInt(6)],
-          null,
-          new BigDecimal("10.00"));
+      case LOGIN ->
+          new Condition.Test(b, b.field("device").orElseThrow(), Condition.Op.PREFIX, "stb", null);
+      case PLAY ->
+          r.nextBoolean()
+              ? new Condition.Test(
+                  b, b.field("channel").orElseThrow(), Condition.Op.NE, "news", null)
+              : new Condition.Test(
+                  b,
+                  b.field("duration").orElseThrow(),
+                  Condition.Op.GE,
+                  null,
+                  new BigDecimal("600"));
+      case VISIT ->
+          new Condition.Test(b, b.field("page").orElseThrow(), Condition.Op.EQ, "home", null);
+      case ORDER ->
+          new Condition.Test(
+              b,
+              b.field("price").orElseThrow(),
+              Condition.Op.values()[r.nextInt(6)],
+              null,
+              new BigDecimal("10.00"));
     };
   }
 
@@ -316,11 +330,19 @@ class ConditionMatcherTest {
       long ts = T0 + r.nextInt(180) * MINUTE;
       out.add(
           switch (r.nextInt(4)) {
-            case 0 -> new Event(
-                "u", Behaviour.LOGIN, ts, Map.of("device", r.nextBoolean() ? "stb-2" : "tv", "ip", "i"));
+            case 0 ->
+                new Event(
+                    "u",
+                    Behaviour.LOGIN,
+                    ts,
+                    Map.of("device", r.nextBoolean() ? "stb-2" : "tv", "ip", "i"));
             case 1 -> play(ts, r.nextBoolean() ? "news" : "movies", 300L * r.nextInt(4));
-            case 2 -> new Event(
-                "u", Behaviour.VISIT, ts, Map.of("page", r.nextBoolean() ? "home" : "detail", "column", "c"));
+            case 2 ->
+                new Event(
+                    "u",
+                    Behaviour.VISIT,
+                    ts,
+                    Map.of("page", r.nextBoolean() ? "home" : "detail", "column", "c"));
             default -> order(ts, PRICES[r.nextInt(PRICES.length)]);
           });
     }

@@ -36,8 +36,7 @@ class ConditionParserTest {
     assertThat(parsed("visit AND NOT order"))
         .isEqualTo(new Condition.And(List.of(VISIT, new Condition.Not(ORDER)), null));
     assertThat(parsed("login OR play AND visit"))
-        .isEqualTo(
-            new Condition.Or(List.of(LOGIN, new Condition.And(List.of(PLAY, VISIT), null))));
+        .isEqualTo(new Condition.Or(List.of(LOGIN, new Condition.And(List.of(PLAY, VISIT), null))));
     assertThat(parsed("login AND play THEN order WITHIN 30m"))
         .isEqualTo(
             new Condition.And(
@@ -134,7 +133,8 @@ class ConditionParserTest {
     assertRefused("NOT ".repeat(9) + "login", "at 33 ('NOT')", "deeper than 8");
     assertRefused("(".repeat(9) + "login" + ")".repeat(9), "at 9 ('(')", "deeper than 8");
     String tests = " AND order.price > 1".repeat(16);
-    assertThat(ConditionParser.parse("order WHERE " + tests.substring(5)).tests().get(Behaviour.ORDER))
+    assertThat(
+            ConditionParser.parse("order WHERE " + tests.substring(5)).tests().get(Behaviour.ORDER))
         .hasSize(16);
     assertRefused("order WHERE " + tests.substring(5) + " AND order.price > 1", "more than 16");
   }

@@ -27,10 +27,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Condition queries on generated logs with planted users, in a namespace of their own (so that
- * the MapReduce run's "every user" is this test's users): the direct run over a list of users and
- * the MapReduce run over all users give the same users as {@link BruteForceConditions} on the
- * generated events.
+ * Condition queries on generated logs with planted users, in a namespace of their own (so that the
+ * MapReduce run's "every user" is this test's users): the direct run over a list of users and the
+ * MapReduce run over all users give the same users as {@link BruteForceConditions} on the generated
+ * events.
  */
 @ExtendWith(EmbeddedHBase.class)
 class TrailConditionsIT {
@@ -125,13 +125,21 @@ class TrailConditionsIT {
       String uid = "g" + i;
       int n = r.nextInt(11);
       for (int k = 0; k < n; k++) {
-        long ts = first + r.nextInt(5) * 24 * HOUR + (19 + r.nextInt(4)) * HOUR + r.nextInt(240) * 60_000L;
+        long ts =
+            first
+                + r.nextInt(5) * 24 * HOUR
+                + (19 + r.nextInt(4)) * HOUR
+                + r.nextInt(240) * 60_000L;
         add(
             switch (r.nextInt(4)) {
               case 0 -> login(uid, ts);
               case 1 -> play(uid, ts, channels[r.nextInt(3)], 100L * r.nextInt(13));
               case 2 -> visit(uid, ts, pages[r.nextInt(3)]);
-              default -> order(uid, ts, (r.nextInt(30)) + "." + (r.nextBoolean() ? "00" : "5" + r.nextInt(10)));
+              default ->
+                  order(
+                      uid,
+                      ts,
+                      (r.nextInt(30)) + "." + (r.nextBoolean() ? "00" : "5" + r.nextInt(10)));
             });
       }
       generated.putIfAbsent(uid, new ArrayList<>());
@@ -194,14 +202,17 @@ class TrailConditionsIT {
     planted.put("login THEN play", List.of("edge-in", "edge-out", "all-four"));
     planted.put("play AND order WITHIN 1d WHERE order.price > 10", List.of("ten-and-a-cent"));
     planted.put("visit AND NOT order", List.of());
-    planted.put("play WHERE play.channel = 'news' AND play.duration >= 600", List.of("edge-in", "reversed"));
+    planted.put(
+        "play WHERE play.channel = 'news' AND play.duration >= 600",
+        List.of("edge-in", "reversed"));
     planted.put("NOT login", List.of("ten-even", "ten-and-a-cent", "out-of-range", NEVER_STORED));
     planted.put("(login OR visit) THEN order WITHIN 3h", List.of("all-four"));
     planted.put("visit OR order WHERE order.price >= 10.5", List.of("all-four"));
     planted.put("login THEN play THEN order", List.of("all-four"));
     planted.put("play AND visit WITHIN 30m WHERE visit.page ~ 'ho'", List.of("all-four"));
     planted.put("login AND NOT (play OR visit)", List.of());
-    planted.put("login AND play", List.of("edge-in", "edge-out", "same-ms", "reversed", "all-four"));
+    planted.put(
+        "login AND play", List.of("edge-in", "edge-out", "same-ms", "reversed", "all-four"));
     planted.put("login AND play AND visit AND order", List.of("all-four"));
     for (Map.Entry<String, List<String>> c : planted.entrySet()) {
       String q = c.getKey();
@@ -232,7 +243,8 @@ class TrailConditionsIT {
     add(order("neighbour", at("2026-09-03T08:00:00Z"), "1.00"));
     store();
     TableName events = TrailsRowCodec.in(namespace).events();
-    byte[] inside = TrailsKeys.eventRow(uid, TrailsKeys.epochDay(FROM.plusDays(1)), Behaviour.VISIT);
+    byte[] inside =
+        TrailsKeys.eventRow(uid, TrailsKeys.epochDay(FROM.plusDays(1)), Behaviour.VISIT);
     int before;
     try (Admin admin = runtime.connection().getAdmin()) {
       admin.flush(events);
@@ -240,7 +252,8 @@ class TrailConditionsIT {
       admin.split(events, inside);
     }
     awaitRegions(events, before + 1);
-    for (String q : List.of("login AND order", "login THEN visit THEN order WITHIN 2d", "NOT play")) {
+    for (String q :
+        List.of("login AND order", "login THEN visit THEN order WITHIN 2d", "NOT play")) {
       List<String> expected = new ArrayList<>(expected(q, List.of(uid, "neighbour")));
       expected.sort(null);
       assertThat(viaJob(q)).as(q).containsExactlyElementsOf(expected);
@@ -277,7 +290,8 @@ class TrailConditionsIT {
         .isInstanceOfSatisfying(
             InvalidInputException.class, e -> assertThat(e.field()).isEqualTo("query"));
     assertThatThrownBy(
-            () -> trails.matchMapReduce("login", FROM, FROM.plusDays(366), dir.resolve("x"), w -> {}))
+            () ->
+                trails.matchMapReduce("login", FROM, FROM.plusDays(366), dir.resolve("x"), w -> {}))
         .isInstanceOfSatisfying(
             InvalidInputException.class, e -> assertThat(e.field()).isEqualTo("to"));
   }

@@ -58,8 +58,7 @@ public final class ConditionMatchJob extends Configured implements Tool {
             new Path(args[3]),
             args.length == 5 ? args[4] : TrailsRowCodec.DEFAULT_NAMESPACE,
             where -> System.err.println("casebook-trails match: " + where));
-    System.out.printf(
-        "users %d, matched %d, events %d%n", o.users(), o.matchedUsers(), o.events());
+    System.out.printf("users %d, matched %d, events %d%n", o.users(), o.matchedUsers(), o.events());
     return 0;
   }
 

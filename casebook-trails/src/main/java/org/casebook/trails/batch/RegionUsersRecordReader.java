@@ -20,12 +20,12 @@ import org.casebook.core.key.KeyRange;
 import org.casebook.trails.TrailsRowCodec;
 
 /**
- * Walks one events region with one Scan and hands the mapper each user whose rows start in it,
- * with that user's rows in the date range (none for a user whose events all lie outside it). A
- * user's rows are contiguous, so the walk groups them as they come. A region boundary inside a
- * user's rows (HBase may split a region at any row) leaves the user to the region its first row
- * is in: the region after it skips that user's leading rows, and the region before it reads the
- * rest with one more Scan bounded by the user's rows.
+ * Walks one events region with one Scan and hands the mapper each user whose rows start in it, with
+ * that user's rows in the date range (none for a user whose events all lie outside it). A user's
+ * rows are contiguous, so the walk groups them as they come. A region boundary inside a user's rows
+ * (HBase may split a region at any row) leaves the user to the region its first row is in: the
+ * region after it skips that user's leading rows, and the region before it reads the rest with one
+ * more Scan bounded by the user's rows.
  */
 final class RegionUsersRecordReader extends RecordReader<Text, Result[]> {
   private static final int CACHING = 1000;
@@ -146,10 +146,20 @@ final class RegionUsersRecordReader extends RecordReader<Text, Result[]> {
 
   @Override
   public void close() throws IOException {
-    try (Connection c = connection;
-        Table t = table;
-        ResultScanner s = scanner) {
-      // Closed in reverse order by the try-with-resources.
+    try {
+      if (scanner != null) {
+        scanner.close();
+      }
+    } finally {
+      try {
+        if (table != null) {
+          table.close();
+        }
+      } finally {
+        if (connection != null) {
+          connection.close();
+        }
+      }
     }
   }
 }

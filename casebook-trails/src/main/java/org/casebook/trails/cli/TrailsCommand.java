@@ -357,7 +357,8 @@ public final class TrailsCommand {
               names = "--query",
               paramLabel = "CONDITION",
               required = true,
-              description = "The condition, e.g. \"play AND order WITHIN 1d WHERE order.price > 10\".")
+              description =
+                  "The condition, e.g. \"play AND order WITHIN 1d WHERE order.price > 10\".")
           String query,
       @Option(
               names = "--from",

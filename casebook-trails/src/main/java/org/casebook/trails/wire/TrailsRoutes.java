@@ -76,9 +76,8 @@ public final class TrailsRoutes {
 
   /**
    * The body of {@code POST /api/trails/match}: a condition ({@link
-   * org.casebook.trails.TrailCondition}), a day range ({@code to} defaults to {@code from}) and
-   * the users to test, at most {@link TrailQuery#MAX_USERS}. Each problem is a 400 naming its
-   * field.
+   * org.casebook.trails.TrailCondition}), a day range ({@code to} defaults to {@code from}) and the
+   * users to test, at most {@link TrailQuery#MAX_USERS}. Each problem is a 400 naming its field.
    */
   record MatchRequest(String query, String from, String to, List<String> users) {
     public MatchRequest {
@@ -97,7 +96,8 @@ public final class TrailsRoutes {
   }
 
   /** The answer of {@code POST /api/trails/match}: the users tested, those matching, in order. */
-  record MatchAnswer(String query, String from, String to, int users, int count, List<String> matched) {}
+  record MatchAnswer(
+      String query, String from, String to, int users, int count, List<String> matched) {}
 
   /**
    * The answer of {@code POST /api/trails/events}: the counts, rejected lines by category, the

@@ -77,7 +77,11 @@ class TrailsMatchRoutesIT {
   }
 
   private static String login(String uid, String ts) {
-    return "{\"uid\":\"" + uid + "\",\"type\":\"login\",\"ts\":\"" + ts + "\",\"device\":\"d\",\"ip\":\"i\"}";
+    return "{\"uid\":\""
+        + uid
+        + "\",\"type\":\"login\",\"ts\":\""
+        + ts
+        + "\",\"device\":\"d\",\"ip\":\"i\"}";
   }
 
   private static String play(String uid, String ts) {
@@ -105,8 +109,7 @@ class TrailsMatchRoutesIT {
   @Test
   void theMatchingUsersOfTheListComeBackInItsOrder() throws Exception {
     List<String> users = List.of(slow, "nobody", quick, slow);
-    JsonNode within =
-        ok(post(body("login THEN play WITHIN 2h", "2026-09-01", null, users)));
+    JsonNode within = ok(post(body("login THEN play WITHIN 2h", "2026-09-01", null, users)));
     assertThat(within.get("matched")).extracting(JsonNode::asText).containsExactly(quick);
     assertThat(within.get("count").asInt()).isEqualTo(1);
     assertThat(within.get("users").asInt()).isEqualTo(3);
@@ -114,9 +117,11 @@ class TrailsMatchRoutesIT {
     JsonNode then = ok(post(body("login then PLAY", "2026-09-01", "2026-09-01", users)));
     assertThat(then.get("matched")).extracting(JsonNode::asText).containsExactly(slow, quick);
     // The order on the second day is outside a one-day range and inside a two-day one.
-    JsonNode dear = ok(post(body("play AND order WHERE order.price > 10", "2026-09-01", "2026-09-02", users)));
+    JsonNode dear =
+        ok(post(body("play AND order WHERE order.price > 10", "2026-09-01", "2026-09-02", users)));
     assertThat(dear.get("matched")).extracting(JsonNode::asText).containsExactly(slow);
-    assertThat(ok(post(body("play AND order", "2026-09-01", null, users))).get("matched")).isEmpty();
+    assertThat(ok(post(body("play AND order", "2026-09-01", null, users))).get("matched"))
+        .isEmpty();
     JsonNode none = ok(post(body("NOT order", "2026-09-01", "2026-09-02", users)));
     assertThat(none.get("matched")).extracting(JsonNode::asText).containsExactly("nobody", quick);
   }

@@ -126,35 +126,24 @@ final class BruteForceConditions {
 
   private static boolean passes(Condition.Test t, String value) {
     if (t.field().kind() == Behaviour.Kind.TEXT) {
-      switch (t.op()) {
-        case EQ:
-          return value.equals(t.text());
-        case NE:
-          return !value.equals(t.text());
-        case PREFIX:
-          return value.regionMatches(0, t.text(), 0, t.text().length());
-        default:
-          throw new AssertionError(t);
-      }
+      return switch (t.op()) {
+        case EQ -> value.equals(t.text());
+        case NE -> !value.equals(t.text());
+        case PREFIX -> value.regionMatches(0, t.text(), 0, t.text().length());
+        default -> throw new AssertionError(t);
+      };
     }
     long v = cents(value);
     long x = t.number().multiply(BigDecimal.valueOf(100)).longValueExact();
-    switch (t.op()) {
-      case EQ:
-        return v == x;
-      case NE:
-        return v != x;
-      case LT:
-        return v < x;
-      case LE:
-        return v <= x;
-      case GT:
-        return v > x;
-      case GE:
-        return v >= x;
-      default:
-        throw new AssertionError(t);
-    }
+    return switch (t.op()) {
+      case EQ -> v == x;
+      case NE -> v != x;
+      case LT -> v < x;
+      case LE -> v <= x;
+      case GT -> v > x;
+      case GE -> v >= x;
+      case PREFIX -> throw new AssertionError(t);
+    };
   }
 
   /** "12", "12.5" or "12.50" as cents. */

@@ -16,6 +16,16 @@ class ConditionMatcherTest {
   private static final long T0 = 1_788_000_000_000L;
   private static final long MINUTE = 60_000L;
   private static final long HOUR = 60 * MINUTE;
+  private static final List<Behaviour> BEHAVIOURS =
+      List.of(Behaviour.LOGIN, Behaviour.PLAY, Behaviour.VISIT, Behaviour.ORDER);
+  private static final List<Condition.Op> NUMBER_OPS =
+      List.of(
+          Condition.Op.EQ,
+          Condition.Op.NE,
+          Condition.Op.LT,
+          Condition.Op.LE,
+          Condition.Op.GT,
+          Condition.Op.GE);
 
   private static Event login(long ts) {
     return new Event("u", Behaviour.LOGIN, ts, Map.of("device", "stb", "ip", "10.0.0.1"));
@@ -201,7 +211,7 @@ class ConditionMatcherTest {
         }
         yield new Condition.And(ops, within(r));
       }
-      default -> new Condition.Term(Behaviour.values()[r.nextInt(4)]);
+      default -> new Condition.Term(BEHAVIOURS.get(r.nextInt(BEHAVIOURS.size())));
     };
   }
 
@@ -303,7 +313,7 @@ class ConditionMatcherTest {
           new Condition.Test(
               b,
               b.field("price").orElseThrow(),
-              Condition.Op.values()[r.nextInt(6)],
+              NUMBER_OPS.get(r.nextInt(NUMBER_OPS.size())),
               null,
               new BigDecimal("10.00"));
     };

@@ -127,7 +127,7 @@ class TrailConditionsIT {
       for (int k = 0; k < n; k++) {
         long ts =
             first
-                + r.nextInt(5) * 24 * HOUR
+                + r.nextInt(5) * 24L * HOUR
                 + (19 + r.nextInt(4)) * HOUR
                 + r.nextInt(240) * 60_000L;
         add(
@@ -139,7 +139,7 @@ class TrailConditionsIT {
                   order(
                       uid,
                       ts,
-                      (r.nextInt(30)) + "." + (r.nextBoolean() ? "00" : "5" + r.nextInt(10)));
+                      r.nextInt(30) + "." + (r.nextBoolean() ? "00" : "5" + r.nextInt(10)));
             });
       }
       generated.putIfAbsent(uid, new ArrayList<>());

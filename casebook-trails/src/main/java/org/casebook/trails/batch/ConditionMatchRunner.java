@@ -13,7 +13,6 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.casebook.core.StorageException;
-import org.casebook.core.batch.MapReduceJobs;
 import org.casebook.trails.TrailCondition;
 
 /**
@@ -39,12 +38,7 @@ public final class ConditionMatchRunner {
       java.nio.file.Path localWorkDir,
       Consumer<String> announce) {
     Configuration jobConf = new Configuration(base);
-    Path work =
-        MapReduceJobs.isLocal(jobConf)
-            ? new Path(localWorkDir.toAbsolutePath().toUri())
-            : new Path(
-                "/tmp/casebook-" + System.getProperty("user.name"),
-                localWorkDir.getFileName().toString());
+    Path work = JobWorkDirs.of(jobConf, localWorkDir);
     Path output = new Path(work, "output");
     try {
       FileSystem fs = work.getFileSystem(jobConf);

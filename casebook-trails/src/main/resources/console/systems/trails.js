@@ -1,8 +1,9 @@
 // The trails page of the Casebook console: a user's trail over a day range as a timeline (one lane
-// per behaviour) and a table, a user's latest records, and the seed-000 task (users who did all
-// four behaviours between two dates). A link #/system/trails?uid=…&from=…&to=… opens a trail.
-// Calls only /api/trails/{uid}, /api/trails/{uid}/latest and
-// /api/trails/query.
+// per behaviour) and a table, a user's latest records, the seed-000 task (users who did all
+// four behaviours between two dates), and conditions across behaviours and on values (which of
+// a list of users match "login THEN play WITHIN 2h" and the like). A link
+// #/system/trails?uid=…&from=…&to=… opens a trail. Calls only /api/trails/{uid},
+// /api/trails/{uid}/latest, /api/trails/query and /api/trails/match.
 'use strict';
 
 (() => {
@@ -19,6 +20,8 @@
   const DAY_MS = 86400000;
   /** Users per request of the active-users task: the module's own chunk for its direct query. */
   const ACTIVE_CHUNK = 500;
+  /** Users per request of a condition: the most POST /api/trails/match takes. */
+  const MATCH_CHUNK = 10000;
 
   const STYLE = `
 #trails-page .trails-timeline { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .5rem .8rem .3rem; margin: .5rem 0; }
@@ -316,6 +319,60 @@
       form, ...out.nodes];
   }
 
+  // ---- conditions across behaviours and on values (seed 000 §3.2.1)
+
+  function matchSection(share) {
+    const query = input('trails-match-query', 'login THEN play WITHIN 2h',
+      { placeholder: "play AND order WITHIN 1d WHERE order.price > 10", size: '48', spellcheck: 'false' });
+    const users = el('textarea', { id: 'trails-match-users', placeholder: 'one user id per line', spellcheck: 'false' });
+    const from = input('trails-match-from', todayMinus(6), { placeholder: 'YYYY-MM-DD', size: '11' });
+    const to = input('trails-match-to', todayMinus(0), { placeholder: 'YYYY-MM-DD', size: '11' });
+    const out = outcome('trails-match');
+    const form = el('form', { id: 'trails-match-form', class: 'form', novalidate: '' },
+      field('Condition', query), field('Users (one per line)', users),
+      field('From (UTC day)', from), field('To (UTC day)', to),
+      el('button', { id: 'trails-match-run', type: 'submit' }, 'Match'));
+
+    async function run() {
+      const list = users.value.split('\n').map((u) => u.trim()).filter((u) => u);
+      const ticket = out.begin('Matching…');
+      const matched = [];
+      let tested = 0;
+      try {
+        // At least one request, so an empty list or a bad condition gets the API's own answer.
+        for (let i = 0; i === 0 || i < list.length; i += MATCH_CHUNK) {
+          const body = { query: query.value, users: list.slice(i, i + MATCH_CHUNK), from: from.value };
+          if (to.value.trim()) body.to = to.value;
+          const r = await C.send('POST', '/api/trails/match', body);
+          if (!out.current(ticket)) return;
+          if (!r.ok) { out.fail(C.problem(r)); return; }
+          matched.push(...r.json.matched);
+          tested += r.json.users;
+        }
+      } catch (e) {
+        if (out.current(ticket)) out.fail(`Could not match: ${e.message}`);
+        return;
+      }
+      const fromDay = from.value.trim();
+      const toDay = to.value.trim() || fromDay;
+      const rows = matched.map((uid) => {
+        const link = el('a', { href: '#', class: 'trails-match-uid', title: 'Show this trail above' }, uid);
+        link.addEventListener('click', (ev) => { ev.preventDefault(); share.showTrail(uid, fromDay, toDay); });
+        return el('tr', { 'data-uid': uid }, el('td', {}, link));
+      });
+      out.done(`${matched.length} of ${tested} users match ${query.value.trim()} between ${fromDay} and ${toDay}.`,
+        el('div', { class: 'trails-scroll' }, el('table', { id: 'trails-match-table', class: 'grid' },
+          el('thead', {}, el('tr', {}, el('th', {}, 'User'))), el('tbody', {}, rows))));
+    }
+
+    form.addEventListener('submit', (ev) => { ev.preventDefault(); run(); });
+    return [el('h3', {}, 'Conditions across behaviours'),
+      el('p', { class: 'muted' }, "Behaviours (login, play, visit, order) joined by AND, OR, NOT and THEN (one after the other), "
+        + "WITHIN 30s/15m/2h/1d between the matched events, and WHERE tests on fields, e.g. "
+        + "play WHERE play.channel = 'news' AND play.duration >= 600. Read with POST /api/trails/match."),
+      form, ...out.nodes];
+  }
+
   C.register('trails', {
     render(root) {
       const share = {};
@@ -323,7 +380,8 @@
         el('style', {}, STYLE),
         trailSection(share),
         latestSection(),
-        activeSection(share)));
+        activeSection(share),
+        matchSection(share)));
       // A link #/system/trails?uid=…&from=…&to=… shows that trail at once.
       const p = C.params;
       if (p.uid) share.showTrail(p.uid, p.from || todayMinus(6), p.to || p.from || todayMinus(0));

@@ -26,8 +26,7 @@ public record TrailQuery(
 
   public TrailQuery {
     Objects.requireNonNull(users, "users is null");
-    checkDate(from, "from");
-    checkDate(to, "to");
+    checkRange(from, to);
     // A user named twice is one user: every plan then reads and answers each user once.
     users = List.copyOf(new java.util.LinkedHashSet<>(users));
     types = types == null || types.isEmpty() ? Set.of(Behaviour.values()) : Set.copyOf(types);
@@ -36,16 +35,26 @@ public record TrailQuery(
     InvalidInputException.check(
         users.size() <= MAX_USERS, "users", "at most " + MAX_USERS + " users per query");
     users.forEach(u -> Ids.check(u, "users", Event.MAX_UID_CHARS));
-    InvalidInputException.check(!to.isBefore(from), "to", "'to' must not be before 'from'");
-    InvalidInputException.check(
-        to.toEpochDay() - from.toEpochDay() < MAX_DAYS,
-        "to",
-        "at most " + MAX_DAYS + " days per query");
     for (String f : fields) {
       boolean known = types.stream().anyMatch(b -> b.field(f).isPresent());
       InvalidInputException.check(
           known, "fields", "field '" + f + "' belongs to none of the requested types");
     }
+  }
+
+  /**
+   * A day range a query may name: both dates present and within {@link #FIRST_DATE}..{@link
+   * #LAST_DATE}, {@code to} not before {@code from}, at most {@link #MAX_DAYS} days; else a 400
+   * naming {@code from} or {@code to}.
+   */
+  public static void checkRange(LocalDate from, LocalDate to) {
+    checkDate(from, "from");
+    checkDate(to, "to");
+    InvalidInputException.check(!to.isBefore(from), "to", "'to' must not be before 'from'");
+    InvalidInputException.check(
+        to.toEpochDay() - from.toEpochDay() < MAX_DAYS,
+        "to",
+        "at most " + MAX_DAYS + " days per query");
   }
 
   /**

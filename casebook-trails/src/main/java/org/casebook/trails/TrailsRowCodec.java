@@ -19,6 +19,7 @@ import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.filter.MultipleColumnPrefixFilter;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.casebook.core.key.KeyRange;
 
 /**
  * The trails rows as cells, both ways: the Puts of an event in each table (what the Put ingest and
@@ -123,6 +124,21 @@ public final class TrailsRowCodec {
   /** The events row of {@code uid}'s first behaviour on {@code day}: where its range starts. */
   public static byte[] firstRow(String uid, LocalDate day) {
     return TrailsKeys.eventRow(uid, TrailsKeys.epochDay(day), Behaviour.LOGIN);
+  }
+
+  /** Every events row of {@code uid}, on any day: the key range a user owns. */
+  public static KeyRange userRows(String uid) {
+    return KeyRange.prefix(TrailsKeys.EVENT_ROW.prefix(uid));
+  }
+
+  /** The events rows of {@code uid} from {@code from} to {@code to}, both days included. */
+  public static KeyRange userDays(String uid, LocalDate from, LocalDate to) {
+    return TrailsKeys.eventDays(uid, TrailsKeys.epochDay(from), TrailsKeys.epochDay(to));
+  }
+
+  /** The user of an events row. */
+  public static String userOf(byte[] row) {
+    return TrailsKeys.eventRowOf(row).uid();
   }
 
   /**

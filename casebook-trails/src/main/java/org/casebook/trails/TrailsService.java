@@ -5,6 +5,7 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -19,6 +20,7 @@ import org.casebook.core.page.Page;
 import org.casebook.core.page.PageRequest;
 import org.casebook.core.schema.TableSpec;
 import org.casebook.trails.batch.ActiveUsersRunner;
+import org.casebook.trails.batch.ConditionMatchRunner;
 import org.casebook.trails.batch.TrailsBulkLoad;
 
 /**
@@ -26,8 +28,9 @@ import org.casebook.trails.batch.TrailsBulkLoad;
  * load {@link TrailsBulkLoad}, or one upload of lines {@link LinesIngest}), the users × days ×
  * behaviours trail query (planned by {@link TrailPlanner}, run by {@link EventStore}), user-history
  * queries on the tall and wide designs ({@link HistoryStore}), and the seed-000 task (users who did
- * all four behaviours in a date range), directly or as MapReduce ({@link ActiveUsersRunner}).
- * Thread-safe.
+ * all four behaviours in a date range), directly or as MapReduce ({@link ActiveUsersRunner}), and
+ * its generalisation, users whose events satisfy a {@link TrailCondition}, directly for listed
+ * users or as MapReduce over every user ({@link ConditionMatchRunner}). Thread-safe.
  */
 public final class TrailsService {
   /** Users per direct query of the seed-000 task. */
@@ -49,6 +52,7 @@ public final class TrailsService {
   private final HistoryStore histories;
   private final IngestStore writes;
   private final ActiveUsersRunner mapReduce;
+  private final ConditionMatchRunner matchJob;
   private final ErasureStore erasure;
 
   /** On the system's tables (namespace {@code trails}). */
@@ -65,6 +69,7 @@ public final class TrailsService {
     this.histories = new HistoryStore(context, schema);
     this.writes = new IngestStore(context, schema);
     this.mapReduce = new ActiveUsersRunner(context.configuration(), namespace);
+    this.matchJob = new ConditionMatchRunner(context.configuration(), namespace);
     this.erasure = new ErasureStore(context.connection(), schema);
   }
 
@@ -204,6 +209,52 @@ public final class TrailsService {
   public Map<String, Trail> activeMapReduce(
       List<String> users, LocalDate from, LocalDate to, Path workDir, Consumer<String> announce) {
     return mapReduce.run(users, from, to, workDir, announce);
+  }
+
+  /**
+   * The users among {@code users} whose events from {@code from} to {@code to} satisfy {@code
+   * query} ({@link TrailCondition}), in the order given (a user named twice answers once). Reads in
+   * chunks of users with the multi-user SCAN plan: one bounded range per user, one Scan per events
+   * region, only the behaviours the condition names decoded.
+   *
+   * @throws InvalidInputException on {@code query}, {@code users}, {@code from} or {@code to}
+   */
+  public List<String> match(String query, List<String> users, LocalDate from, LocalDate to) {
+    TrailCondition condition = TrailCondition.parse(query);
+    InvalidInputException.check(users != null, "users", "users (a list of user ids) is required");
+    TrailQuery.checkRange(from, to);
+    List<String> distinct = List.copyOf(new LinkedHashSet<>(users));
+    InvalidInputException.check(!distinct.isEmpty(), "users", "at least one user is required");
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < distinct.size(); i += ACTIVE_CHUNK) {
+      List<String> chunk = distinct.subList(i, Math.min(distinct.size(), i + ACTIVE_CHUNK));
+      TrailQuery q = new TrailQuery(chunk, from, to, condition.behaviours(), Set.of());
+      trails(q, PlanMode.SCAN)
+          .forEach(
+              (u, t) -> {
+                if (condition.matches(t.events())) {
+                  out.add(u);
+                }
+              });
+    }
+    return out;
+  }
+
+  /**
+   * {@link #match} over every user with an event stored (on any day), as a MapReduce job ({@link
+   * org.casebook.trails.batch.ConditionMatchJob}): one map task per events region, the
+   * LocalJobRunner when the context's configuration names no cluster framework, YARN when it does.
+   * Users in uid order. {@code workDir} holds the job output; {@code announce} hears where the job
+   * runs.
+   *
+   * @throws InvalidInputException on {@code query}, {@code from} or {@code to}, before any job runs
+   */
+  public List<String> matchMapReduce(
+      String query, LocalDate from, LocalDate to, Path workDir, Consumer<String> announce) {
+    TrailCondition condition = TrailCondition.parse(query);
+    TrailQuery.checkRange(from, to);
+    Objects.requireNonNull(workDir, "workDir is null");
+    return matchJob.run(condition, from, to, workDir, announce);
   }
 
   /** One page of a user's records, newest first ({@code next} resumes after the last one). */

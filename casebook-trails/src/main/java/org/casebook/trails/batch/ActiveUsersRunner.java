@@ -17,7 +17,6 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.casebook.core.StorageException;
-import org.casebook.core.batch.MapReduceJobs;
 import org.casebook.trails.Event;
 import org.casebook.trails.Trail;
 import org.casebook.trails.TrailQuery;
@@ -51,12 +50,7 @@ public final class ActiveUsersRunner {
       Consumer<String> announce) {
     new TrailQuery(users, from, to, Set.of(), Set.of());
     Configuration jobConf = new Configuration(base);
-    Path work =
-        MapReduceJobs.isLocal(jobConf)
-            ? new Path(localWorkDir.toAbsolutePath().toUri())
-            : new Path(
-                "/tmp/casebook-" + System.getProperty("user.name"),
-                localWorkDir.getFileName().toString());
+    Path work = JobWorkDirs.of(jobConf, localWorkDir);
     Path usersFile = new Path(work, "users.txt");
     Path output = new Path(work, "output");
     try {

@@ -65,6 +65,17 @@ public final class TrailsCommand {
       List<String> activeUsers,
       List<TrailOut> trails) {}
 
+  /** What {@code match} found: the users whose events satisfy the query, and how many. */
+  record MatchOut(
+      String query,
+      String from,
+      String to,
+      String mode,
+      Integer users,
+      int count,
+      double seconds,
+      List<String> matched) {}
+
   public TrailsCommand(Supplier<SystemContext> context) {
     this.context = context;
   }
@@ -333,6 +344,88 @@ public final class TrailsCommand {
                 printTrails ? null : List.copyOf(active.keySet()),
                 trails)));
     return 0;
+  }
+
+  @Command(
+      name = "match",
+      mixinStandardHelpOptions = true,
+      description =
+          "Users whose events in the range satisfy a condition across behaviours and on values,"
+              + " e.g. \"login THEN play WITHIN 2h\" (grammar: the module README).")
+  int match(
+      @Option(
+              names = "--query",
+              paramLabel = "CONDITION",
+              required = true,
+              description =
+                  "The condition, e.g. \"play AND order WITHIN 1d WHERE order.price > 10\".")
+          String query,
+      @Option(
+              names = "--from",
+              paramLabel = "YYYY-MM-DD",
+              required = true,
+              description = "First UTC day, included.")
+          LocalDate from,
+      @Option(
+              names = "--to",
+              paramLabel = "YYYY-MM-DD",
+              required = true,
+              description = "Last UTC day, included.")
+          LocalDate to,
+      @Option(
+              names = "--users",
+              paramLabel = "FILE",
+              description = "Test these users (one id per line), read directly.")
+          Path usersFile,
+      @Option(
+              names = "--all",
+              description =
+                  "Test every user with an event stored, as a MapReduce job (LocalJobRunner when"
+                      + " embedded).")
+          boolean all) {
+    InvalidInputException.check(
+        (usersFile != null) != all, "users", "give either --users FILE or --all");
+    SystemContext ctx = context.get();
+    TrailsService s = new TrailsService(ctx);
+    long t0 = System.nanoTime();
+    List<String> users = null;
+    List<String> matched;
+    if (all) {
+      matched =
+          s.matchMapReduce(
+              query,
+              from,
+              to,
+              ctx.dataDir().resolve("tmp").resolve("trails-match-" + ctx.clock().millis()),
+              where -> System.err.println("trails match: " + where));
+    } else {
+      users = readUsers(usersFile);
+      matched = s.match(query, users, from, to);
+    }
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    System.out.println(
+        Json.writePretty(
+            new MatchOut(
+                query,
+                from.toString(),
+                to.toString(),
+                all ? "mapreduce" : "direct",
+                users == null ? null : new LinkedHashSet<>(users).size(),
+                matched.size(),
+                seconds,
+                matched)));
+    return 0;
+  }
+
+  private static List<String> readUsers(Path file) {
+    try {
+      return Files.readAllLines(file, StandardCharsets.UTF_8).stream()
+          .map(String::strip)
+          .filter(u -> !u.isEmpty())
+          .toList();
+    } catch (IOException e) {
+      throw LocalFileException.of("read", file, e);
+    }
   }
 
   private static Set<Behaviour> types(List<String> labels) {

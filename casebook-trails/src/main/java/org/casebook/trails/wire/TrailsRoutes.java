@@ -75,6 +75,31 @@ public final class TrailsRoutes {
   }
 
   /**
+   * The body of {@code POST /api/trails/match}: a condition ({@link
+   * org.casebook.trails.TrailCondition}), a day range ({@code to} defaults to {@code from}) and the
+   * users to test, at most {@link TrailQuery#MAX_USERS}. Each problem is a 400 naming its field.
+   */
+  record MatchRequest(String query, String from, String to, List<String> users) {
+    public MatchRequest {
+      InvalidInputException.check(
+          users != null,
+          "users",
+          "users (an array of user ids) is required; every user is tested only by the CLI's"
+              + " MapReduce run (trails match --all)");
+      InvalidInputException.check(!users.contains(null), "users", "users must not contain null");
+      InvalidInputException.check(
+          users.size() <= TrailQuery.MAX_USERS,
+          "users",
+          "at most " + TrailQuery.MAX_USERS + " users per request");
+      users = List.copyOf(users);
+    }
+  }
+
+  /** The answer of {@code POST /api/trails/match}: the users tested, those matching, in order. */
+  record MatchAnswer(
+      String query, String from, String to, int users, int count, List<String> matched) {}
+
+  /**
    * The answer of {@code POST /api/trails/events}: the counts, rejected lines by category, the
    * first rejected lines (numbered from 1 within the body) and how many more there were.
    */
@@ -118,6 +143,11 @@ public final class TrailsRoutes {
                         .toList();
                 return HttpResponse.ok(new TrailsBody(trails));
               })
+          .postQuery(
+              "/api/trails/match",
+              "Which of the users' events in a day range satisfy a condition across behaviours"
+                  + " and on values (a read: no token needed)",
+              TrailsRoutes::match)
           .post(
               "/api/trails/events",
               "Store log lines (NDJSON, as the file ingest reads them); counts and the first"
@@ -154,6 +184,21 @@ public final class TrailsRoutes {
             parseTypes(csv(req.query("types").orElse(""))),
             new LinkedHashSet<>(csv(req.query("fields").orElse(""))));
     return HttpResponse.ok(TrailBody.of(uid, svc.trails(q).get(uid).events()));
+  }
+
+  private static HttpResponse match(TrailsService svc, HttpRequest req) {
+    MatchRequest m = req.body(MatchRequest.class);
+    LocalDate from = date(m.from(), "from");
+    LocalDate to = m.to() == null ? from : date(m.to(), "to");
+    List<String> matched = svc.match(m.query(), m.users(), from, to);
+    return HttpResponse.ok(
+        new MatchAnswer(
+            m.query(),
+            from.toString(),
+            to.toString(),
+            new LinkedHashSet<>(m.users()).size(),
+            matched.size(),
+            matched));
   }
 
   private static HttpResponse latest(TrailsService svc, HttpRequest req) {

@@ -94,10 +94,18 @@ class TlsServeIT {
         // The server closes after "exit", the put stored; a refused put would have said why.
         assertThat(new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isEmpty();
       }
-      JsonNode series =
-          get(
-              https,
-              base + "/api/query?start=" + (t - 60) + "&end=" + (t + 60) + "&m=sum:" + metric);
+      // A telnet put is not acknowledged: the point is read once the store has written it.
+      String query =
+          base + "/api/query?start=" + (t - 60) + "&end=" + (t + 60) + "&m=sum:" + metric;
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+      HttpResponse<String> answer = send(https, query);
+      while ((answer.statusCode() != 200 || Json.mapper().readTree(answer.body()).isEmpty())
+          && System.nanoTime() < deadline) {
+        Thread.sleep(200);
+        answer = send(https, query);
+      }
+      assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+      JsonNode series = Json.mapper().readTree(answer.body());
       assertThat(series.get(0).get("dps").get(Long.toString(t)).asLong()).isEqualTo(42);
 
       int grpcPort = server.listeners().get("frontier grpc").address().getPort();
@@ -137,11 +145,14 @@ class TlsServeIT {
     }
   }
 
+  private static HttpResponse<String> send(HttpClient client, String url) throws Exception {
+    return client.send(
+        HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
   private static JsonNode get(HttpClient client, String url) throws Exception {
-    HttpResponse<String> r =
-        client.send(
-            HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).build(),
-            HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> r = send(client, url);
     assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
     return Json.mapper().readTree(r.body());
   }

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -17,12 +18,13 @@ import java.util.concurrent.TimeUnit;
 import org.casebook.core.net.Listener;
 import org.casebook.core.net.ListenerSpec;
 import org.casebook.core.settings.SettingSources;
+import org.casebook.core.tls.ServerTls;
 
 /**
  * The process-wide half of every {@link SystemContext}: the HBase runtime, the clock, the shared
- * side-work pool, the metrics registry, the access rule, the bind address and the listener ports. A
- * server makes one and a context per system from it; a CLI command or a test makes one for the
- * system it runs. {@link #close()} closes the contexts (last made first), then the pool.
+ * side-work pool, the metrics registry, the access rule, the bind address, TLS and the listener
+ * ports. A server makes one and a context per system from it; a CLI command or a test makes one for
+ * the system it runs. {@link #close()} closes the contexts (last made first), then the pool.
  */
 public final class Platform implements AutoCloseable {
   private final HBaseRuntime runtime;
@@ -31,6 +33,7 @@ public final class Platform implements AutoCloseable {
   private final PrometheusMeterRegistry metrics;
   private final AccessRule access;
   private final String bindAddress;
+  private final Optional<ServerTls> tls;
   private final Map<String, Integer> ports;
   private final Map<String, Integer> listenerCounts = new HashMap<>();
   private final SettingSources settings;
@@ -46,6 +49,7 @@ public final class Platform implements AutoCloseable {
     this.metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     this.access = b.access;
     this.bindAddress = b.bindAddress;
+    this.tls = Optional.ofNullable(b.tls);
     this.ports = Map.copyOf(b.ports);
     this.settings = b.settings;
     this.disk = DiskSpaceGuard.of(runtime, dataDir);
@@ -193,6 +197,11 @@ public final class Platform implements AutoCloseable {
     return bindAddress;
   }
 
+  /** The TLS every listener of this platform serves (HTTP's too), if the operator gave some. */
+  public Optional<ServerTls> tls() {
+    return tls;
+  }
+
   ExecutorService sideWork() {
     return sideWork;
   }
@@ -214,6 +223,7 @@ public final class Platform implements AutoCloseable {
     }
     contexts.clear();
     Threads.shutdown(sideWork, java.time.Duration.ofSeconds(10));
+    tls.ifPresent(ServerTls::close);
     metrics.close();
   }
 
@@ -224,6 +234,7 @@ public final class Platform implements AutoCloseable {
     private Clock clock = Clock.systemUTC();
     private AccessRule access = AccessRule.open();
     private String bindAddress = "127.0.0.1";
+    private ServerTls tls;
     private final Map<String, Integer> ports = new HashMap<>();
     private SettingSources settings = SettingSources.none();
     private int sideWorkThreads = Math.min(16, 4 * Runtime.getRuntime().availableProcessors());
@@ -245,6 +256,12 @@ public final class Platform implements AutoCloseable {
 
     public Builder bindAddress(String value) {
       this.bindAddress = Objects.requireNonNull(value, "bindAddress is null");
+      return this;
+    }
+
+    /** TLS for every listener; the platform closes it (stops its reload poll) when it closes. */
+    public Builder tls(ServerTls value) {
+      this.tls = Objects.requireNonNull(value, "tls is null");
       return this;
     }
 

@@ -127,7 +127,7 @@ final class PlatformContext implements SystemContext, AutoCloseable {
         new InetSocketAddress(platform.bindAddress(), platform.portFor(system, spec));
     Listener l;
     try {
-      l = factory.open(spec, address);
+      l = factory.open(spec, address, platform.tls());
     } catch (java.io.IOException e) {
       String option = spec.portOption(system, platform.listenerCount(system) == 1);
       throw new InvalidInputException(
@@ -145,7 +145,13 @@ final class PlatformContext implements SystemContext, AutoCloseable {
     }
     listeners.add(l);
     own(l);
-    LOG.info("{}: {} ({}) listening on {}", system, spec.name(), spec.protocol(), l.address());
+    LOG.info(
+        "{}: {} ({}{}) listening on {}",
+        system,
+        spec.name(),
+        spec.protocol(),
+        platform.tls().isPresent() ? " over TLS" : "",
+        l.address());
     return l;
   }
 

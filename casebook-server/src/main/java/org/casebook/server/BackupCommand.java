@@ -170,6 +170,14 @@ final class BackupCommand {
             "The serve's write token (first line), when it has one and CASEBOOK_TOKEN is unset.")
     java.nio.file.Path tokenFile;
 
+    @Option(
+        names = "--ca-file",
+        paramLabel = "PEM",
+        description =
+            "Trust the CA certificates in this PEM file when the serve speaks TLS (default: the"
+                + " JDK's trust store); its certificate must name the address it is asked at.")
+    java.nio.file.Path caFile;
+
     @Override
     public Integer call() {
       String backup = name != null ? name : BackupCatalog.defaultName();
@@ -181,7 +189,7 @@ final class BackupCommand {
               "a serve owns this data directory: asking it ("
                   + serve.get()
                   + ") to take the backup");
-          ServedBackup.take(serve.get(), backup, systems, tokenFile);
+          ServedBackup.take(serve.get(), backup, systems, tokenFile, caFile);
           return 0;
         }
       }

@@ -5,9 +5,12 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.casebook.core.AccessRule;
 import org.casebook.core.CasebookSystem;
+import org.casebook.core.InvalidInputException;
 import org.casebook.core.Platform;
 import org.casebook.core.SystemDescriptor;
 import org.casebook.core.net.ListenerSpec;
+import org.casebook.core.tls.ServerTls;
+import org.casebook.core.tls.TlsFiles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -18,7 +21,8 @@ import picocli.CommandLine.Option;
 /**
  * {@code casebook serve}: HBase (embedded unless configured), every system started on the platform,
  * one HTTP server, and each system's own listeners. Knows no system by name: listener port options
- * ({@code --<system>-port}) come from the descriptors.
+ * ({@code --<system>-port}) come from the descriptors. TLS material, when given, serves every
+ * listener; a non-loopback {@code --bind} without it needs {@code --insecure}.
  */
 @Command(
     name = "serve",
@@ -56,6 +60,46 @@ final class ServeCommand implements Callable<Integer> {
       description =
           "The write token itself (default: $CASEBOOK_TOKEN). Visible in ps: prefer --token-file or the variable.")
   String token;
+
+  @Option(
+      names = "--tls-cert",
+      paramLabel = "FILE",
+      description =
+          "PEM certificate chain (the server's certificate first) for every listener; with --tls-key.")
+  java.nio.file.Path tlsCert;
+
+  @Option(
+      names = "--tls-key",
+      paramLabel = "FILE",
+      description = "Unencrypted PKCS#8 PEM private key of --tls-cert (keep it chmod 600).")
+  java.nio.file.Path tlsKey;
+
+  @Option(
+      names = "--tls-keystore",
+      paramLabel = "FILE",
+      description =
+          "PKCS#12 keystore holding one private key and its chain, instead of --tls-cert/--tls-key.")
+  java.nio.file.Path tlsKeystore;
+
+  @Option(
+      names = "--tls-keystore-password-file",
+      paramLabel = "FILE",
+      description = "File whose first line is the --tls-keystore password.")
+  java.nio.file.Path tlsKeystorePasswordFile;
+
+  @Option(
+      names = "--tls-reload-seconds",
+      paramLabel = "N",
+      defaultValue = "10",
+      description =
+          "Look for rotated TLS files every N seconds; new connections get the new certificate (0 = never; default ${DEFAULT-VALUE}).")
+  int tlsReloadSeconds;
+
+  @Option(
+      names = "--insecure",
+      description =
+          "Serve plain text on a non-loopback --bind (tokens and data readable on the network).")
+  boolean insecure;
 
   @Option(
       names = "--threads",
@@ -124,23 +168,95 @@ final class ServeCommand implements Callable<Integer> {
     }
   }
 
+  /** The TLS files given, or none; half a pair or both kinds is refused. */
+  java.util.Optional<TlsFiles> tlsFiles() {
+    boolean pem = tlsCert != null || tlsKey != null;
+    boolean keystore = tlsKeystore != null || tlsKeystorePasswordFile != null;
+    InvalidInputException.check(
+        !(pem && keystore),
+        "tls-keystore",
+        "give either --tls-cert with --tls-key or --tls-keystore with"
+            + " --tls-keystore-password-file, not both");
+    if (pem) {
+      InvalidInputException.check(
+          tlsCert != null && tlsKey != null,
+          tlsCert == null ? "tls-cert" : "tls-key",
+          "--tls-cert and --tls-key go together");
+      return java.util.Optional.of(TlsFiles.pem(tlsCert, tlsKey));
+    }
+    if (keystore) {
+      InvalidInputException.check(
+          tlsKeystore != null && tlsKeystorePasswordFile != null,
+          tlsKeystore == null ? "tls-keystore" : "tls-keystore-password-file",
+          "--tls-keystore and --tls-keystore-password-file go together");
+      return java.util.Optional.of(TlsFiles.pkcs12(tlsKeystore, tlsKeystorePasswordFile));
+    }
+    return java.util.Optional.empty();
+  }
+
+  /**
+   * Plain text is for loopback: beyond it the write token and the data would cross the network
+   * readable, so that takes TLS material or an explicit {@code --insecure}.
+   */
+  static void checkTransport(String bind, boolean tls, boolean insecure) {
+    InvalidInputException.check(
+        !(tls && insecure), "insecure", "--insecure and TLS files contradict each other");
+    InvalidInputException.check(
+        tls || insecure || isLoopback(bind),
+        "bind",
+        "--bind "
+            + bind
+            + " is not a loopback address: give --tls-cert and --tls-key (or --tls-keystore and"
+            + " --tls-keystore-password-file) to serve TLS, or --insecure to serve plain text"
+            + " anyway");
+  }
+
+  /** True when {@code address} names (or resolves to) a loopback address. */
+  static boolean isLoopback(String address) {
+    try {
+      return java.net.InetAddress.getByName(address).isLoopbackAddress();
+    } catch (java.net.UnknownHostException e) {
+      throw new InvalidInputException("bind", "--bind " + address + " does not resolve");
+    }
+  }
+
   @Override
   public Integer call() throws Exception {
     long t0 = System.nanoTime();
     AccessRule access = accessRule();
+    java.util.Optional<TlsFiles> files = tlsFiles();
+    checkTransport(bind, files.isPresent(), insecure);
+    InvalidInputException.check(
+        tlsReloadSeconds >= 0, "tls-reload-seconds", "--tls-reload-seconds must be 0 or more");
+    java.util.Optional<ServerTls> tls =
+        files.map(f -> ServerTls.start(f, java.time.Duration.ofSeconds(tlsReloadSeconds)));
+    if (insecure) {
+      LOG.warn(
+          "--insecure: serving plain text on {}; the write token and all data cross the network"
+              + " readable",
+          bind);
+    }
     context.runsLong();
-    Platform platform =
-        context.platform(
-            b -> {
-              b.bindAddress(bind).access(access);
-              for (OptionSpec o : spec.options()) {
-                if (o.longestName().endsWith("-port")
-                    && !o.longestName().equals("--port")
-                    && o.getValue() != null) {
-                  b.port(o.longestName(), (Integer) o.getValue());
+    Platform platform;
+    try {
+      platform =
+          context.platform(
+              b -> {
+                b.bindAddress(bind).access(access);
+                tls.ifPresent(b::tls);
+                for (OptionSpec o : spec.options()) {
+                  if (o.longestName().endsWith("-port")
+                      && !o.longestName().equals("--port")
+                      && o.getValue() != null) {
+                    b.port(o.longestName(), (Integer) o.getValue());
+                  }
                 }
-              }
-            });
+              });
+    } catch (RuntimeException e) {
+      tls.ifPresent(ServerTls::close);
+      throw e;
+    }
+    String scheme = tls.isPresent() ? "https" : "http";
     CountDownLatch stopped = new CountDownLatch(1);
     Server[] server = new Server[1];
     Runnable shutdown =
@@ -172,7 +288,11 @@ final class ServeCommand implements Callable<Integer> {
       ServeAddress.write(
           platform.dataDir(),
           java.net.URI.create(
-              "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + server[0].port()));
+              scheme
+                  + "://"
+                  + (host.contains(":") ? "[" + host + "]" : host)
+                  + ":"
+                  + server[0].port()));
     }
     StringBuilder listeners = new StringBuilder();
     server[0]
@@ -181,10 +301,14 @@ final class ServeCommand implements Callable<Integer> {
             (name, l) ->
                 listeners.append(", ").append(name).append(" :").append(l.address().getPort()));
     System.err.printf(
-        "Casebook serving http://%s:%d%s  (HBase %s; up in %.1f s; Ctrl-C stops)%n",
+        "Casebook serving %s://%s:%d%s%s  (HBase %s; up in %.1f s; Ctrl-C stops)%n",
+        scheme,
         bind,
         server[0].port(),
         listeners,
+        tls.isPresent()
+            ? " over TLS"
+            : insecure ? " in PLAIN TEXT beyond loopback (--insecure)" : "",
         platform.runtime().description(),
         (System.nanoTime() - t0) / 1e9);
     java.util.concurrent.atomic.AtomicInteger exitCode =

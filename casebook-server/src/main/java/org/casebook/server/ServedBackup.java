@@ -3,7 +3,6 @@ package org.casebook.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -18,6 +17,7 @@ import org.casebook.core.Json;
 import org.casebook.core.NotFoundException;
 import org.casebook.core.PreconditionFailedException;
 import org.casebook.core.StorageException;
+import org.casebook.core.tls.ClientTls;
 
 /**
  * {@code backup create} beside a running serve: the serve takes it ({@code POST /api/backups}), as
@@ -27,7 +27,7 @@ import org.casebook.core.StorageException;
 final class ServedBackup {
   private ServedBackup() {}
 
-  static void take(URI serve, String name, List<String> systems, Path tokenFile) {
+  static void take(URI serve, String name, List<String> systems, Path tokenFile, Path caFile) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("name", name);
     if (!systems.isEmpty()) {
@@ -45,10 +45,17 @@ final class ServedBackup {
     HttpResponse<String> res;
     try {
       res =
-          HttpClient.newBuilder()
+          ClientTls.httpClient(caFile)
               .connectTimeout(Duration.ofSeconds(10))
               .build()
               .send(req.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    } catch (javax.net.ssl.SSLException e) {
+      throw new PreconditionFailedException(
+          "the TLS handshake with the serve at "
+              + serve
+              + " failed: "
+              + e.getMessage()
+              + " (give --ca-file with the CA that signed its certificate)");
     } catch (IOException e) {
       throw StorageException.of("ask the serve at " + serve + " to take the backup", e);
     } catch (InterruptedException e) {

@@ -61,7 +61,13 @@ final class Server implements AutoCloseable {
       Map<String, String> settings) {
     HttpApiServer http =
         new HttpApiServer(
-            platform.bindAddress(), port, platform.access(), threads, platform.metrics());
+            platform.bindAddress(),
+            port,
+            platform.access(),
+            threads,
+            platform.metrics(),
+            HttpApiServer.Limits.defaults(),
+            platform.tls());
     Server server = new Server(systems, platform, http);
     try {
       for (CasebookSystem system : systems) {
@@ -180,9 +186,42 @@ final class Server implements AutoCloseable {
   /** The disk under the embedded HBase's data: writes are refused below its floor. */
   record DiskHealth(long freeBytes, long minFreeBytes, boolean writesRefused) {}
 
+  /** The certificate new connections get: what an operator checks after a rotation. */
+  record CertificateHealth(String subject, String serial, String notAfter) {}
+
   @com.fasterxml.jackson.annotation.JsonInclude(
       com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-  record Health(String status, HBaseHealth hbase, DiskHealth disk, List<SystemEntry> systems) {}
+  record Health(
+      String status,
+      String transport,
+      CertificateHealth certificate,
+      HBaseHealth hbase,
+      DiskHealth disk,
+      List<SystemEntry> systems) {}
+
+  /**
+   * How the listeners are reached: {@code tls}, {@code loopback} (plain text on a loopback address)
+   * or {@code insecure} (plain text beyond loopback, which {@code serve} allows only with {@code
+   * --insecure}).
+   */
+  String transport() {
+    if (platform.tls().isPresent()) {
+      return "tls";
+    }
+    return ServeCommand.isLoopback(platform.bindAddress()) ? "loopback" : "insecure";
+  }
+
+  private CertificateHealth certificate() {
+    return platform
+        .tls()
+        .map(
+            t ->
+                new CertificateHealth(
+                    t.current().certificate().getSubjectX500Principal().getName(),
+                    t.current().serial(),
+                    t.current().certificate().getNotAfter().toInstant().toString()))
+        .orElse(null);
+  }
 
   private HttpResponse health() {
     HBaseRuntime runtime = platform.runtime();
@@ -229,6 +268,7 @@ final class Server implements AutoCloseable {
       degraded |= low;
     }
     String status = !up ? "down" : degraded ? "degraded" : "up";
-    return HttpResponse.json(up ? 200 : 503, new Health(status, hbase, disk, list));
+    return HttpResponse.json(
+        up ? 200 : 503, new Health(status, transport(), certificate(), hbase, disk, list));
   }
 }

@@ -28,6 +28,7 @@ import org.casebook.banknote.fsn.FsnVariant;
 import org.casebook.banknote.wire.CollectorClient;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.LocalFileException;
+import org.casebook.core.tls.ClientTls;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -162,9 +163,17 @@ public final class SpoolAgent {
     }
   }
 
-  /** A client for agents: HTTP/1.1, short connect timeout. */
+  /** A client for agents: HTTP/1.1, short connect timeout, the JDK's trust store for https. */
   public static HttpClient httpClient() {
-    return HttpClient.newBuilder()
+    return httpClient(null);
+  }
+
+  /**
+   * As {@link #httpClient()}, trusting the CA certificates of {@code caFile} (a PEM file; null: the
+   * JDK's trust store) for an https collector; the collector's host name is verified either way.
+   */
+  public static HttpClient httpClient(Path caFile) {
+    return ClientTls.httpClient(caFile)
         .version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(5))
         .build();

@@ -222,8 +222,15 @@ public final class BanknoteCommand {
               names = "--server",
               required = true,
               paramLabel = "URL",
-              description = "The collector, e.g. http://collector:8080.")
+              description = "The collector, e.g. https://collector:8443 or http://127.0.0.1:8080.")
           URI server,
+      @Option(
+              names = "--ca-file",
+              paramLabel = "PEM",
+              description =
+                  "Trust the CA certificates in this PEM file for an https --server (default: the"
+                      + " JDK's trust store); the server's name is always verified.")
+          Path caFile,
       @Option(
               names = "--token",
               paramLabel = "TOKEN",
@@ -266,7 +273,7 @@ public final class BanknoteCommand {
                 Duration.ofMillis(settle),
                 Duration.ofMillis(100),
                 Duration.ofMillis(maxBackoff));
-    SpoolAgent agent = new SpoolAgent(settings, SpoolAgent.httpClient());
+    SpoolAgent agent = new SpoolAgent(settings, SpoolAgent.httpClient(caFile));
     CountDownLatch done = new CountDownLatch(1);
     Thread hook =
         new Thread(

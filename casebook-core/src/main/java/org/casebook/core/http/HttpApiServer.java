@@ -35,6 +35,11 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslProvider;
+import io.netty.handler.ssl.SupportedCipherSuiteFilter;
 import io.netty.handler.timeout.IdleState;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
@@ -47,6 +52,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -55,10 +61,12 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import javax.net.ssl.SSLException;
 import org.casebook.core.AccessRule;
 import org.casebook.core.ErrorKind;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.Threads;
+import org.casebook.core.tls.ServerTls;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,11 +78,16 @@ import org.slf4j.LoggerFactory;
  * Limits#maxConnections} connections (503 to the next). TCP_NODELAY. Every answer, including a
  * malformed request's, is JSON mapped through {@link ErrorKind}. Handlers run on a bounded worker
  * pool; writes need the access rule's token. Metrics are labelled only by known methods and route
- * templates.
+ * templates. With TLS (from {@link ServerTls}) every connection is encrypted; the certificate is
+ * the one current at its handshake.
  */
 public final class HttpApiServer implements HttpRoutes, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HttpApiServer.class);
   private static final int MAX_PIPELINED = 8;
+
+  /** How long a client has to finish the TLS handshake. */
+  public static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
+
   private static final Set<String> KNOWN_METHODS =
       Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS");
 
@@ -117,17 +130,14 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
   private final AtomicInteger connections = new AtomicInteger();
   private final Map<String, Timer> timers = new ConcurrentHashMap<>();
   private final Channel channel;
+  private final boolean tls;
   private volatile Supplier<String> metricsText = () -> "";
 
   public HttpApiServer(
       String bindAddress, int port, AccessRule access, int threads, MeterRegistry metrics) {
-    this(bindAddress, port, access, threads, metrics, Limits.defaults());
+    this(bindAddress, port, access, threads, metrics, Limits.defaults(), Optional.empty());
   }
 
-  /**
-   * Binds now (a busy port is a 400 naming {@code port}); handlers run once {@link #start()} is
-   * called.
-   */
   public HttpApiServer(
       String bindAddress,
       int port,
@@ -135,6 +145,24 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
       int threads,
       MeterRegistry metrics,
       Limits limits) {
+    this(bindAddress, port, access, threads, metrics, limits, Optional.empty());
+  }
+
+  /**
+   * Binds now (a busy port is a 400 naming {@code port}); handlers run once {@link #start()} is
+   * called. With {@code tls}, every connection starts with a TLS handshake (within {@link
+   * #HANDSHAKE_TIMEOUT}); a client speaking plain HTTP is closed without an answer.
+   */
+  public HttpApiServer(
+      String bindAddress,
+      int port,
+      AccessRule access,
+      int threads,
+      MeterRegistry metrics,
+      Limits limits,
+      Optional<ServerTls> tls) {
+    SslContext ssl = tls.map(HttpApiServer::sslContext).orElse(null);
+    this.tls = ssl != null;
     this.routes = new RouteDispatcher(access);
     this.metrics = Objects.requireNonNull(metrics, "metrics is null");
     this.limits = Objects.requireNonNull(limits, "limits is null");
@@ -159,6 +187,12 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
                   @Override
                   protected void initChannel(SocketChannel ch) {
                     ChannelPipeline p = ch.pipeline();
+                    if (ssl != null) {
+                      SslHandler handler = ssl.newHandler(ch.alloc());
+                      handler.setHandshakeTimeout(
+                          HANDSHAKE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                      p.addLast(handler);
+                    }
                     p.addLast(
                         new IdleStateHandler(
                             0, 0, limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
@@ -184,6 +218,24 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
         "/metrics",
         req ->
             HttpResponse.text(200, "text/plain; version=0.0.4; charset=utf-8", metricsText.get()));
+  }
+
+  /** Netty's context over the rotating key manager: one per server, each handshake asks it. */
+  private static SslContext sslContext(ServerTls tls) {
+    try {
+      return SslContextBuilder.forServer(tls.keyManager())
+          .sslProvider(SslProvider.JDK)
+          .protocols(ServerTls.PROTOCOLS)
+          .ciphers(ServerTls.CIPHER_SUITES, SupportedCipherSuiteFilter.INSTANCE)
+          .build();
+    } catch (SSLException e) {
+      throw new IllegalStateException("cannot set up TLS for HTTP: " + e.getMessage(), e);
+    }
+  }
+
+  /** True when connections speak TLS. */
+  public boolean tls() {
+    return tls;
   }
 
   /** What {@code /metrics} answers (Prometheus text). */

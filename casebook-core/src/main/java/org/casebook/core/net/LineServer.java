@@ -12,11 +12,15 @@ import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLSocket;
 import org.casebook.core.Threads;
+import org.casebook.core.tls.ServerTls;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,10 +28,15 @@ import org.slf4j.LoggerFactory;
  * A TCP server for a {@link LineProtocol}: a thread per connection (collectors keep a few
  * long-lived connections), at most {@code maxConnections} at once (more are told so and closed), an
  * idle timeout, a maximum line length (a longer line gets an error reply, the rest of it is skipped
- * and the connection stays open), TCP_NODELAY.
+ * and the connection stays open), TCP_NODELAY. With TLS, the handshake must finish within {@link
+ * #HANDSHAKE_TIMEOUT_MILLIS}, and a connection over the cap is closed without a word (writing one
+ * would make the acceptor wait on that client's handshake).
  */
 public final class LineServer implements Listener {
   private static final Logger LOG = LoggerFactory.getLogger(LineServer.class);
+
+  /** How long a TLS client has to finish its handshake, however long the idle timeout is. */
+  static final int HANDSHAKE_TIMEOUT_MILLIS = 10_000;
 
   /** Limits of one server. */
   public record Limits(int maxConnections, int idleTimeoutMillis, int maxLineBytes) {
@@ -46,18 +55,24 @@ public final class LineServer implements Listener {
   private final LineProtocol protocol;
   private final Limits limits;
   private final ServerSocket server;
+  private final boolean tls;
   private final ExecutorService workers;
   private final Set<Socket> open = ConcurrentHashMap.newKeySet();
   private final Thread acceptor;
   private volatile boolean closed;
 
   private LineServer(
-      ListenerSpec spec, InetSocketAddress address, LineProtocol protocol, Limits limits)
+      ListenerSpec spec,
+      InetSocketAddress address,
+      LineProtocol protocol,
+      Limits limits,
+      Optional<ServerTls> tls)
       throws IOException {
     this.spec = spec;
     this.protocol = protocol;
     this.limits = limits;
-    this.server = new ServerSocket();
+    this.tls = tls.isPresent();
+    this.server = tls.isPresent() ? tls.get().serverSocket() : new ServerSocket();
     server.setReuseAddress(true);
     server.bind(address, 128);
     this.workers =
@@ -71,7 +86,7 @@ public final class LineServer implements Listener {
   public static Listener.Factory factory(LineProtocol protocol, Limits limits) {
     Objects.requireNonNull(protocol, "protocol is null");
     Objects.requireNonNull(limits, "limits is null");
-    return (spec, address) -> new LineServer(spec, address, protocol, limits);
+    return (spec, address, tls) -> new LineServer(spec, address, protocol, limits, tls);
   }
 
   private void acceptLoop() {
@@ -110,6 +125,9 @@ public final class LineServer implements Listener {
 
   private void refuse(Socket s) {
     try (s) {
+      if (tls) {
+        return;
+      }
       s.getOutputStream()
           .write(
               ("error: too many connections (at most " + limits.maxConnections() + ")\n")
@@ -125,6 +143,10 @@ public final class LineServer implements Listener {
     try (socket;
         LineProtocol.Session session = protocol.open(remote)) {
       socket.setTcpNoDelay(true);
+      if (socket instanceof SSLSocket secure) {
+        socket.setSoTimeout(Math.min(HANDSHAKE_TIMEOUT_MILLIS, limits.idleTimeoutMillis()));
+        secure.startHandshake();
+      }
       socket.setSoTimeout(limits.idleTimeoutMillis());
       InputStream in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
       OutputStream out = new BufferedOutputStream(socket.getOutputStream(), 16 * 1024);
@@ -160,6 +182,8 @@ public final class LineServer implements Listener {
       LOG.debug("{}: {} idle for {} ms, closed", spec.name(), remote, limits.idleTimeoutMillis());
     } catch (SocketException e) {
       LOG.debug("{}: {} closed: {}", spec.name(), remote, e.getMessage());
+    } catch (SSLException e) {
+      LOG.debug("{}: TLS with {} failed: {}", spec.name(), remote, e.getMessage());
     } catch (IOException | RuntimeException e) {
       LOG.warn("{}: connection from {} failed: {}", spec.name(), remote, e.toString());
     } finally {

@@ -1,6 +1,8 @@
 package org.casebook.core.net;
 
 import java.net.InetSocketAddress;
+import java.util.Optional;
+import org.casebook.core.tls.ServerTls;
 
 /** A listener that is running: where it listens, and how to stop it. */
 public interface Listener extends AutoCloseable {
@@ -16,9 +18,13 @@ public interface Listener extends AutoCloseable {
   @Override
   void close();
 
-  /** Opens a listener for a spec on an address the platform chose. */
+  /**
+   * Opens a listener for a spec on an address the platform chose, serving TLS with {@code tls} when
+   * present (every listener of a server, when the operator gave TLS material).
+   */
   @FunctionalInterface
   interface Factory {
-    Listener open(ListenerSpec spec, InetSocketAddress address) throws java.io.IOException;
+    Listener open(ListenerSpec spec, InetSocketAddress address, Optional<ServerTls> tls)
+        throws java.io.IOException;
   }
 }

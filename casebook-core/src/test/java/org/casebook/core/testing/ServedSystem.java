@@ -45,6 +45,19 @@ public final class ServedSystem implements AutoCloseable {
       CasebookSystem system,
       AccessRule access,
       java.util.Map<String, String> settings) {
+    return start(runtime, system, access, settings, java.util.Optional.empty());
+  }
+
+  /**
+   * As {@link #start(HBaseRuntime, CasebookSystem, AccessRule, java.util.Map)}, with every listener
+   * and HTTP over {@code tls} when present (the served system then owns it).
+   */
+  public static ServedSystem start(
+      HBaseRuntime runtime,
+      CasebookSystem system,
+      AccessRule access,
+      java.util.Map<String, String> settings,
+      java.util.Optional<org.casebook.core.tls.ServerTls> tls) {
     Objects.requireNonNull(system, "system is null");
     SystemDescriptor descriptor = system.descriptor();
     Platform.Builder builder = Platform.builder(runtime, EmbeddedHBase.dataDir());
@@ -52,6 +65,7 @@ public final class ServedSystem implements AutoCloseable {
     for (ListenerSpec l : listeners) {
       builder.port(l.portOption(descriptor.name(), listeners.size() == 1), 0);
     }
+    tls.ifPresent(builder::tls);
     Platform platform = builder.build();
     try {
       return start(runtime, system, access, settings, descriptor, platform);
@@ -79,7 +93,15 @@ public final class ServedSystem implements AutoCloseable {
       throw new AssertionError(
           "routes bound " + bound + " differ from the descriptor's " + descriptor.routes());
     }
-    HttpApiServer server = new HttpApiServer("127.0.0.1", 0, access, 4, platform.metrics());
+    HttpApiServer server =
+        new HttpApiServer(
+            "127.0.0.1",
+            0,
+            access,
+            4,
+            platform.metrics(),
+            HttpApiServer.Limits.defaults(),
+            platform.tls());
     routes.forEach(server::add);
     server.start();
     return new ServedSystem(platform, context, server);
@@ -95,9 +117,9 @@ public final class ServedSystem implements AutoCloseable {
     return platform.listeners(context.system());
   }
 
-  /** {@code http://127.0.0.1:<port>} followed by {@code path}. */
+  /** {@code http://127.0.0.1:<port>} (https with TLS) followed by {@code path}. */
   public String url(String path) {
-    return "http://127.0.0.1:" + server.port() + path;
+    return (server.tls() ? "https" : "http") + "://127.0.0.1:" + server.port() + path;
   }
 
   @Override

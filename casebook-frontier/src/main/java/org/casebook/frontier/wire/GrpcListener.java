@@ -11,7 +11,12 @@ import io.grpc.ServerInterceptors;
 import io.grpc.ServerMethodDefinition;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.ServerTransportFilter;
+import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslProvider;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SupportedCipherSuiteFilter;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
@@ -19,12 +24,18 @@ import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLException;
 import org.casebook.core.net.Listener;
 import org.casebook.core.net.ListenerSpec;
+import org.casebook.core.tls.ServerTls;
 
-/** A gRPC server as a platform {@link Listener}: opened on the address the platform chose. */
+/**
+ * A gRPC server as a platform {@link Listener}: opened on the address the platform chose, over TLS
+ * when the platform serves TLS.
+ */
 final class GrpcListener implements Listener {
   /** How long open calls may finish at close before they are cancelled. */
   private static final long GRACE_SECONDS = 5;
@@ -49,7 +60,7 @@ final class GrpcListener implements Listener {
   static Listener.Factory factory(BindableService service, MeterRegistry meters) {
     Objects.requireNonNull(service, "service is null");
     ServerServiceDefinition counted = counted(service.bindService(), meters);
-    return (spec, address) -> open(spec, address, counted);
+    return (spec, address, tls) -> open(spec, address, counted, tls);
   }
 
   /**
@@ -84,11 +95,18 @@ final class GrpcListener implements Listener {
   }
 
   private static Listener open(
-      ListenerSpec spec, InetSocketAddress address, ServerServiceDefinition service)
+      ListenerSpec spec,
+      InetSocketAddress address,
+      ServerServiceDefinition service,
+      Optional<ServerTls> tls)
       throws IOException {
     AtomicInteger connections = new AtomicInteger();
+    NettyServerBuilder builder = NettyServerBuilder.forAddress(address);
+    if (tls.isPresent()) {
+      builder.sslContext(sslContext(tls.get()));
+    }
     Server server =
-        NettyServerBuilder.forAddress(address)
+        builder
             .addService(service)
             .maxInboundMessageSize(MAX_MESSAGE_BYTES)
             .addTransportFilter(
@@ -112,6 +130,17 @@ final class GrpcListener implements Listener {
       throw e;
     }
     return new GrpcListener(spec, server, connections);
+  }
+
+  /**
+   * gRPC's HTTP/2 TLS set-up over the server's rotating key manager; the JDK's TLS, so each
+   * handshake asks the key manager (and a rotated certificate reaches new connections).
+   */
+  private static SslContext sslContext(ServerTls tls) throws SSLException {
+    return GrpcSslContexts.configure(SslContextBuilder.forServer(tls.keyManager()), SslProvider.JDK)
+        .protocols(ServerTls.PROTOCOLS)
+        .ciphers(ServerTls.CIPHER_SUITES, SupportedCipherSuiteFilter.INSTANCE)
+        .build();
   }
 
   @Override

@@ -46,6 +46,7 @@ public final class BanknoteService {
   private final WatchStore watchStore;
   private final WatchList watch;
   private final java.time.Clock clock;
+  private final Settlements settlements;
 
   /**
    * The service as the banknote system runs it: namespace and zone from the settings of {@code
@@ -89,6 +90,8 @@ public final class BanknoteService {
     this.watchStore = new WatchStore(context.connection(), store.schema());
     this.watch =
         new WatchList(watchStore, () -> context.background("watch-list"), WatchList.MAX_ENTRIES);
+    this.settlements =
+        new Settlements(new SettlementStore(context.connection(), store.schema()), store, zone);
   }
 
   /**
@@ -274,6 +277,33 @@ public final class BanknoteService {
             page.limit(),
             r -> Cursors.encode(BanknoteKeys.HIT_SCOPE, r.key()))
         .map(WatchStore.HitRow::hit);
+  }
+
+  // ---- daily settlement
+
+  /**
+   * The settlement of {@code branch}'s business {@code day} (the bank's zone): the notes each
+   * device counted, per denomination, by operation, with suspects, files and notes per hour, and
+   * whether the day is closed (see {@link Settlement}). One prefix scan of the day's summary rows,
+   * written with the notes; a file whose rows overlap (sent again in other pieces) is counted from
+   * its stored notes.
+   */
+  public Settlement settlement(String branch, LocalDate day) {
+    Ids.check(branch, "branch", NoteRules.MAX_ID);
+    Objects.requireNonNull(day, "day is null");
+    return settlements.settle(branch, day);
+  }
+
+  /**
+   * Records that {@code device} delivered every file of {@code branch}'s {@code day}. Idempotent: a
+   * device that declared before and delivered nothing since is left as it was ({@code recorded}
+   * false); after late files, it declares again, which closes the day again once every device has.
+   */
+  public Settlement.Delivery declareDelivered(String branch, LocalDate day, String device) {
+    Ids.check(branch, "branch", NoteRules.MAX_ID);
+    Ids.check(device, "device", NoteRules.MAX_ID);
+    Objects.requireNonNull(day, "day is null");
+    return settlements.declare(branch, day, device);
   }
 
   // ---- impossible histories

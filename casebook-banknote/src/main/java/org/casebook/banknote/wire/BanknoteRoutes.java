@@ -13,6 +13,8 @@ import org.casebook.banknote.NoteJson;
 import org.casebook.banknote.NoteRules;
 import org.casebook.banknote.Operation;
 import org.casebook.banknote.Reject;
+import org.casebook.banknote.Settlement;
+import org.casebook.banknote.SettlementCsv;
 import org.casebook.banknote.WatchEntry;
 import org.casebook.banknote.WatchHit;
 import org.casebook.core.Enums;
@@ -149,6 +151,47 @@ public final class BanknoteRoutes {
                                     c.differs(), NoteJson.of(c.earlier()), NoteJson.of(c.later())))
                         .toList();
                 return HttpResponse.ok(new ClonesPage(serial, clones));
+              })
+          .get(
+              BASE + "/settlement",
+              "Daily settlement of a branch (?branch=&day=YYYY-MM-DD, the bank's zone): notes per"
+                  + " device and denomination by operation, suspects, files, notes per hour, and"
+                  + " whether the day is closed; &format=csv for one line per device and"
+                  + " denomination",
+              (svc, req) -> {
+                String branch = req.query("branch").orElse(null);
+                InvalidInputException.check(branch != null, "branch", "branch is required");
+                String format = req.query("format").orElse("json");
+                InvalidInputException.check(
+                    format.equals("json") || format.equals("csv"),
+                    "format",
+                    "format must be json or csv, got '" + format + "'");
+                java.time.LocalDate day =
+                    BanknoteService.parseDay(req.query("day").orElse(null), "day");
+                Settlement s = svc.settlement(branch, day);
+                if (format.equals("csv")) {
+                  return HttpResponse.text(200, "text/csv; charset=utf-8", SettlementCsv.write(s))
+                      .withHeader(
+                          "Content-Disposition",
+                          "attachment; filename=\"settlement-"
+                              + branch.replaceAll("[^A-Za-z0-9._-]", "_")
+                              + "-"
+                              + day
+                              + ".csv\"");
+                }
+                return HttpResponse.ok(SettlementJson.of(s));
+              })
+          .post(
+              BASE + "/settlement/{branch}/{day}/devices/{device}/delivered",
+              "Declare that a device delivered every file of a branch's day (idempotent); the day"
+                  + " closes when every device with notes that day has declared",
+              (svc, req) -> {
+                Settlement.Delivery d =
+                    svc.declareDelivered(
+                        req.pathParam("branch"),
+                        BanknoteService.parseDay(req.pathParam("day"), "day"),
+                        req.pathParam("device"));
+                return HttpResponse.ok(SettlementJson.DeliveryJson.of(d));
               })
           .delete(
               BASE + "/watch/{id}",

@@ -41,7 +41,7 @@
     .bn .bn-axis span:last-child { text-align: right; }
     .bn tr.bn-selected td { background: #eef4ff; }
     .bn .bn-chart { min-height: 0; margin: .4rem 0; }
-    .bn td.num { text-align: right; font-variant-numeric: tabular-nums; }
+    .bn td.num, .bn th.num { text-align: right; font-variant-numeric: tabular-nums; }
     .bn tr.bn-total td { font-weight: 600; border-top: 2px solid var(--line); }
     .bn .bn-status { display: inline-block; padding: .05rem .5rem; border-radius: 3px; color: #fff; font-weight: 600; background: #8a6d00; }
     .bn .bn-status.bn-closed { background: #2e7d32; }
@@ -538,7 +538,7 @@
         (() => { const c = num(t.total); c.dataset.field = 'total'; return c; })(),
         el('td', {}));
       return el('div', { class: 'bn-scroll' }, el('table', { id: 'bn-settlement', class: 'grid' },
-        el('thead', {}, el('tr', {}, head.map((h) => el('th', {}, h)))),
+        el('thead', {}, el('tr', {}, head.map((h, i) => el('th', i >= 3 && i < head.length - 1 ? { class: 'num' } : {}, h)))),
         el('tbody', {}, rows), el('tfoot', {}, total)));
     }
 

@@ -3,7 +3,7 @@
 // notes per hour, CSV), and a branch's suspect notes day by day with a chart of their counts. It
 // calls only the banknote API under /api/banknotes; every answer that fails is shown in the page
 // with the API's own text. A link #/system/banknote?serial=… looks a note up, ?branch=…&day=…
-// settles a day.
+// settles a day, ?dispute=… builds a serial's dispute pack.
 'use strict';
 
 (() => {
@@ -41,6 +41,11 @@
     .bn .bn-axis span:last-child { text-align: right; }
     .bn tr.bn-selected td { background: #eef4ff; }
     .bn .bn-chart { min-height: 0; margin: .4rem 0; }
+    .bn ol.bn-chain { margin: .4rem 0; padding-left: 1.6rem; }
+    .bn li.bn-step { margin: .3rem 0; font-size: 13px; }
+    .bn li.bn-inferred { color: var(--muted); font-style: italic; }
+    .bn li.bn-suspect strong { color: var(--bad); }
+    .bn canvas.bn-serial-image { border: 1px solid var(--line); margin-top: .2rem; image-rendering: pixelated; }
     .bn td.num, .bn th.num { text-align: right; font-variant-numeric: tabular-nums; }
     .bn tr.bn-total td { font-weight: 600; border-top: 2px solid var(--line); }
     .bn .bn-status { display: inline-block; padding: .05rem .5rem; border-radius: 3px; color: #fff; font-weight: 600; background: #8a6d00; }
@@ -612,11 +617,97 @@
         branch.value = b;
         day.value = d;
         form.requestSubmit();
+        form.scrollIntoView({ block: 'start' });
       },
     };
   }
 
-  // ---- (5) the watch list and its hits
+  // ---- (5) a dispute pack: the custody chain of one serial to its payout
+
+  const STAGE_LABEL = {
+    deposit: 'Taken in',
+    sorting: 'Sorted',
+    bundle: 'Counted into a bundle',
+    cassette: 'In the ATM\'s cassette (inferred)',
+    payout: 'Paid out',
+  };
+
+  /** The FSN serial image (8-byte header, then per character 32 little-endian u32 columns, bit 31 on top) on a canvas. */
+  function serialImage(base64) {
+    let bytes;
+    try { bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)); } catch (e) { return null; }
+    if (bytes.length < 8) return null;
+    const chars = bytes[0] | (bytes[1] << 8);
+    if (!chars || bytes.length < 8 + chars * 128) return null;
+    const canvas = el('canvas', { class: 'bn-serial-image', width: String(chars * 32), height: '32' });
+    const g = canvas.getContext('2d');
+    g.fillStyle = '#fff';
+    g.fillRect(0, 0, chars * 32, 32);
+    g.fillStyle = '#111';
+    for (let c = 0; c < chars; c++) {
+      for (let x = 0; x < 32; x++) {
+        const at = 8 + c * 128 + x * 4;
+        const word = (bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16) | (bytes[at + 3] << 24)) >>> 0;
+        for (let y = 0; y < 32; y++) {
+          if ((word >>> (31 - y)) & 1) g.fillRect(c * 32 + x, y, 1, 1);
+        }
+      }
+    }
+    return canvas;
+  }
+
+  function disputeSection() {
+    const serial = textInput('bn-dispute-serial', 'XN15115812', 14);
+    const form = el('form', { class: 'form', id: 'bn-dispute-form' },
+      field('Serial number', serial),
+      el('button', { type: 'submit', id: 'bn-dispute-show' }, 'Build the pack'));
+    const error = errorLine('bn-dispute-error');
+    const summary = el('p', { id: 'bn-dispute-summary', class: 'muted' });
+    const body = el('div', { id: 'bn-dispute-body' });
+
+    function step(st, i) {
+      const n = st.note;
+      const what = n
+        ? `${n.time} · ${n.device} (${n.deviceKind}) at ${n.branch} · ${n.operation}, batch ${n.batch} · ${n.verdict} · ${n.source} #${n.record}`
+        : `${st.device}: between ${st.after || '?'} and ${st.before}; no device reads a cassette load`;
+      const image = n && n.image ? serialImage(n.image) : null;
+      return el('li', { class: `bn-step${st.inferred ? ' bn-inferred' : ''}${n && n.verdict === 'suspect' ? ' bn-suspect' : ''}`, 'data-stage': st.stage, 'data-index': String(i) },
+        el('strong', {}, STAGE_LABEL[st.stage] || st.stage), ' ', el('span', { class: 'bn-step-what' }, what),
+        ...(image ? [el('div', {}, image)] : []));
+    }
+
+    let asking = 0;
+    async function load(s) {
+      const mine = ++asking;
+      const pack = await fetchJson(`${API}/dispute/${encodeURIComponent(s)}`, error);
+      if (mine !== asking) return;
+      if (!pack) { body.replaceChildren(); summary.textContent = ''; return; }
+      summary.textContent = pack.paidOut
+        ? `Serial ${pack.serial}: paid out by ${pack.paidOut.device} at ${pack.paidOut.time}; ${pack.earlier} earlier reading${pack.earlier === 1 ? '' : 's'} before this chain.`
+        : (pack.chain.length ? `Serial ${pack.serial}: never paid out; its readings so far.` : `No record of serial ${pack.serial}.`);
+      body.replaceChildren(
+        ...(pack.chain.length ? [el('ol', { id: 'bn-dispute-chain', class: 'bn-chain' }, pack.chain.map(step))] : []),
+        ...(pack.after.length ? [el('h3', {}, 'Read after the payout'), el('ol', { id: 'bn-dispute-after', class: 'bn-chain' }, pack.after.map(step))] : []),
+        ...(pack.clones.length ? [el('p', { id: 'bn-dispute-clones', class: 'error' }, `${pack.clones.length} impossible reading${pack.clones.length === 1 ? '' : 's'}: ${pack.clones.map((c) => `${c.differs.join(', ')} changed at ${c.later.time}`).join('; ')}`)] : []));
+      window.Casebook.dataDrawn(body);
+    }
+
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      const s = serial.value.trim();
+      if (!s) { showError(error, 'Enter a serial number.'); return; }
+      load(s);
+    });
+    return {
+      node: el('section', { id: 'bn-dispute-section' },
+        el('h3', {}, 'Dispute pack'),
+        el('p', { class: 'muted' }, 'For a disputed note: its custody chain, oldest first, up to its latest payout (taken in, sorter batch, bundle, ATM cassette, payout) as far as the readings tell, with the serial images the devices kept, and what was read after (GET /api/banknotes/dispute/{serial}).'),
+        form, error, summary, body),
+      show(s) { serial.value = s; form.requestSubmit(); form.scrollIntoView({ block: 'start' }); },
+    };
+  }
+
+  // ---- (6) the watch list and its hits
 
   function watchSection(links) {
     const pattern = textInput('bn-watch-pattern', 'AB12?????? or XN15115812', 16);
@@ -726,6 +817,7 @@
       const history = historySection(links);
       const device = deviceSection(links);
       const settlement = settlementSection();
+      const dispute = disputeSection();
       links.serial = (n) => history.lookUp(n.serial);
       links.device = (n) => device.around(n);
       root.replaceChildren(el('div', { class: 'bn' },
@@ -733,6 +825,7 @@
         history.node,
         device.node,
         settlement.node,
+        dispute.node,
         suspectsSection(links),
         watchSection(links)));
       // A link #/system/banknote?serial=… looks that note up at once; ?branch=…&day=… settles a
@@ -740,6 +833,7 @@
       const p = window.Casebook.params;
       if (p.serial) history.lookUp(p.serial);
       if (p.branch && p.day) settlement.show(p.branch, p.day);
+      if (p.dispute) dispute.show(p.dispute);
     },
   });
 })();

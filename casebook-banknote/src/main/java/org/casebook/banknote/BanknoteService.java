@@ -322,11 +322,23 @@ public final class BanknoteService {
     List<BanknoteStore.Row> rows =
         store.scanNotes(
             new RowWindow(range.start(), true, range.stop(), MAX_CLONE_READINGS), false);
+    return clonesOf(oldestFirst(rows));
+  }
+
+  /** Rows come newest first; histories are read oldest first. */
+  private static List<Note> oldestFirst(List<BanknoteStore.Row> rows) {
+    List<Note> out = new ArrayList<>(rows.size());
+    for (int i = rows.size() - 1; i >= 0; i--) {
+      out.add(rows.get(i).note());
+    }
+    return out;
+  }
+
+  private static List<ProbableClone> clonesOf(List<Note> oldestFirst) {
     List<ProbableClone> out = new ArrayList<>();
-    // Rows come newest first; the history is read oldest first.
-    for (int i = rows.size() - 1; i > 0; i--) {
-      Note earlier = rows.get(i).note();
-      Note later = rows.get(i - 1).note();
+    for (int i = 1; i < oldestFirst.size(); i++) {
+      Note earlier = oldestFirst.get(i - 1);
+      Note later = oldestFirst.get(i);
       List<String> differs = new ArrayList<>(2);
       if (earlier.denomination() != later.denomination()
           || !earlier.currency().equals(later.currency())) {
@@ -342,6 +354,23 @@ public final class BanknoteService {
       }
     }
     return out;
+  }
+
+  // ---- dispute pack
+
+  /**
+   * The dispute pack of {@code serial} (see {@link DisputePack}): its newest {@link
+   * #MAX_CLONE_READINGS} readings with their images, one bounded scan of its history, ordered into
+   * the custody chain that ends at its newest payout.
+   */
+  public DisputePack dispute(String serial) {
+    String s = lookupSerial(serial);
+    KeyRange range = BanknoteKeys.NOTE.range(s);
+    List<Note> readings =
+        oldestFirst(
+            store.scanNotes(
+                new RowWindow(range.start(), true, range.stop(), MAX_CLONE_READINGS), true));
+    return DisputePack.of(s, readings, clonesOf(readings));
   }
 
   // ---- queries

@@ -126,6 +126,83 @@ class BanknoteSettlementConsolePageIT {
         record);
   }
 
+  /**
+   * A dispute pack from a link: the chain's links in order (the cassette inferred), the sorter's
+   * serial image drawn, the return after the payout.
+   */
+  @Test
+  void aDisputePackShowsTheChainInOrderWithTheSerialImage() throws Exception {
+    String serial =
+        String.format(Locale.ROOT, "QK%08d", Math.floorMod(run.hashCode(), 100_000_000));
+    byte[] image = new byte[8 + 10 * 128];
+    image[0] = 10;
+    image[2] = 32;
+    image[4] = 32;
+    image[8 + 3] = (byte) 0x80;
+    String imageJson = java.util.Base64.getEncoder().encodeToString(image);
+    String[][] steps = {
+      {atm, "atm", "deposit", "2031-06-02T01:00:00Z", "d.fsn", ""},
+      {sorter, "sorter", "sorting", "2031-06-02T03:00:00Z", "s.fsn", imageJson},
+      {"ATM2/" + run, "atm", "withdrawal", "2031-06-03T03:00:00Z", "w.fsn", ""},
+      {"TELLER/" + run, "teller", "counting", "2031-06-03T05:00:00Z", "t.fsn", ""},
+    };
+    List<String> notes = new ArrayList<>();
+    for (String[] st : steps) {
+      Reading r =
+          new Reading(
+              serial,
+              100,
+              "CNY",
+              st[0],
+              st[1],
+              branch,
+              st[2],
+              st[3],
+              "B-" + run,
+              "genuine",
+              st[4],
+              0);
+      String json = Json.write(r);
+      notes.add(
+          st[5].isEmpty()
+              ? json
+              : json.substring(0, json.length() - 1) + ",\"image\":\"" + st[5] + "\"}");
+    }
+    HttpResponse<String> stored =
+        console.send(
+            "POST", "/api/banknotes/batches", "{\"notes\":[" + String.join(",", notes) + "]}");
+    assertThat(stored.statusCode()).as(stored.body()).isEqualTo(200);
+
+    WebDriver browser = ConsoleServer.browser();
+    try {
+      console.openLink(browser, "#/system/banknote?dispute=" + serial);
+      ConsoleServer.waitFor(browser)
+          .until(b -> b.findElements(By.cssSelector("#bn-dispute-chain li")).size() == 4);
+      assertThat(
+              browser.findElements(By.cssSelector("#bn-dispute-chain li")).stream()
+                  .map(li -> li.getDomAttribute("data-stage"))
+                  .toList())
+          .containsExactly("deposit", "sorting", "cassette", "payout");
+      assertThat(
+              browser.findElements(
+                  By.cssSelector("#bn-dispute-chain li[data-stage='sorting'] canvas")))
+          .hasSize(1);
+      assertThat(
+              browser.findElements(
+                  By.cssSelector("#bn-dispute-chain li[data-stage='deposit'] canvas")))
+          .isEmpty();
+      assertThat(browser.findElements(By.cssSelector("#bn-dispute-after li"))).hasSize(1);
+      assertThat(browser.findElement(By.id("bn-dispute-summary")).getText())
+          .contains("paid out by ATM2/" + run);
+      ConsoleServer.screenshot(browser, "banknote-dispute");
+      assertThat(ConsoleServer.consoleErrors(browser))
+          .as("errors in the browser's console")
+          .isEmpty();
+    } finally {
+      browser.quit();
+    }
+  }
+
   private static String cell(WebElement row, String field) {
     return row.findElement(By.cssSelector("td[data-field='" + field + "']")).getText();
   }

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.casebook.banknote.BanknoteService;
 import org.casebook.banknote.DeviceKind;
+import org.casebook.banknote.DisputePack;
 import org.casebook.banknote.FileContext;
 import org.casebook.banknote.Note;
 import org.casebook.banknote.NoteJson;
@@ -84,6 +85,29 @@ public final class BanknoteRoutes {
   public record CloneJson(List<String> differs, NoteJson earlier, NoteJson later) {}
 
   public record ClonesPage(String serial, List<CloneJson> clones) {}
+
+  /** A link of a dispute pack's chain; an inferred one has no note, only device and times. */
+  public record StepJson(
+      String stage, boolean inferred, String device, String after, String before, NoteJson note) {
+    static StepJson of(DisputePack.Step s) {
+      return new StepJson(
+          Enums.label(s.stage()),
+          s.inferred(),
+          s.device(),
+          s.after() == null ? null : s.after().toString(),
+          s.before() == null ? null : s.before().toString(),
+          s.note() == null ? null : NoteJson.of(s.note()));
+    }
+  }
+
+  /** A dispute pack: the custody chain to the payout, what came after, the clones. */
+  public record DisputeJson(
+      String serial,
+      NoteJson paidOut,
+      List<StepJson> chain,
+      List<StepJson> after,
+      int earlier,
+      List<CloneJson> clones) {}
 
   /** What a purge answers: the file and the notes purged. */
   record PurgeResponse(String device, String source, long purged) {}
@@ -192,6 +216,29 @@ public final class BanknoteRoutes {
                         BanknoteService.parseDay(req.pathParam("day"), "day"),
                         req.pathParam("device"));
                 return HttpResponse.ok(SettlementJson.DeliveryJson.of(d));
+              })
+          .get(
+              BASE + "/dispute/{serial}",
+              "Dispute pack of a serial: its custody chain to its newest payout (deposit, sorter"
+                  + " batch, bundle, ATM cassette, payout) with serial images, what was read after,"
+                  + " probable clones",
+              (svc, req) -> {
+                DisputePack d = svc.dispute(req.pathParam("serial"));
+                return HttpResponse.ok(
+                    new DisputeJson(
+                        d.serial(),
+                        d.paidOut() == null ? null : NoteJson.of(d.paidOut()),
+                        d.chain().stream().map(StepJson::of).toList(),
+                        d.after().stream().map(StepJson::of).toList(),
+                        d.earlier(),
+                        d.clones().stream()
+                            .map(
+                                c ->
+                                    new CloneJson(
+                                        c.differs(),
+                                        NoteJson.of(c.earlier().withoutImage()),
+                                        NoteJson.of(c.later().withoutImage())))
+                            .toList()));
               })
           .delete(
               BASE + "/watch/{id}",

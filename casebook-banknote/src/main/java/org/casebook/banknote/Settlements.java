@@ -137,7 +137,7 @@ final class Settlements {
                     + '\u0000'
                     + c.currency()
                     + '\u0000'
-                    + String.format("%010d", c.denomination());
+                    + String.format(java.util.Locale.ROOT, "%010d", c.denomination());
             LineSum line = lines.computeIfAbsent(lineKey, k -> new LineSum(pc.kind()));
             line.counts = line.counts.plus(c.operation(), c.notes(), c.suspects());
             line.files.merge(tally.source(), c.notes(), Long::sum);

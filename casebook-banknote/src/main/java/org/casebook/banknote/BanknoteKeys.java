@@ -19,6 +19,8 @@ import org.casebook.core.key.KeyLayout.PartType;
  * banknote:batches   batch | device;  column: source | first record            a batch's windows
  * banknote:watch     entry id                                                   the watch list
  * banknote:hits      branch | day | MAX - time | origin | record | entry id     watch-list hits
+ * banknote:settlement branch | day | device | source | first record           a piece's counts
+ * banknote:settlement branch | day | device                                   delivered declaration
  * </pre>
  *
  * The record's identity (device, source, record number) ends every note key, so a record sent twice
@@ -88,6 +90,31 @@ final class BanknoteKeys {
           .part("entry", PartType.STRING)
           .build();
 
+  /**
+   * A settlement summary: the counts of one piece's notes (a collector batch or FSN piece) of one
+   * branch's day, keyed by the file and the first record the piece holds of that day, so a retried
+   * piece rewrites its own row; {@code range(branch, day)} is the day's whole settlement.
+   */
+  static final KeyLayout SETTLEMENT =
+      KeyLayout.named("settlement row")
+          .part("branch", PartType.STRING)
+          .part("day", PartType.INT)
+          .part("device", PartType.STRING)
+          .part("source", PartType.STRING)
+          .part("first", PartType.LONG)
+          .build();
+
+  /**
+   * A device's declaration that it delivered its files of a branch's day: the prefix of that
+   * device's summary rows, so it sorts before them in the day's one scan.
+   */
+  static final KeyLayout DELIVERED =
+      KeyLayout.named("delivered row")
+          .part("branch", PartType.STRING)
+          .part("day", PartType.INT)
+          .part("device", PartType.STRING)
+          .build();
+
   static final KeyLayout COLUMN = KeyLayout.named("column").part("name", PartType.STRING).build();
 
   /**
@@ -104,7 +131,8 @@ final class BanknoteKeys {
 
   /** Every stored layout, for the descriptor. */
   static final List<KeyLayout> ALL =
-      List.of(NOTE, DEVICE, SUSPECT, BATCH, BATCH_COLUMN, WATCH, HIT, COLUMN);
+      List.of(
+          NOTE, DEVICE, SUSPECT, BATCH, BATCH_COLUMN, WATCH, HIT, SETTLEMENT, DELIVERED, COLUMN);
 
   // One cursor scope per listing: a cursor of one is refused by another.
   static final String HISTORY_SCOPE = "banknote.history";

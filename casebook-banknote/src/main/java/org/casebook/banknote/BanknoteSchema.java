@@ -15,7 +15,8 @@ import org.casebook.core.schema.TableSpec;
  * The tables, in namespace {@code banknote} unless the {@code namespace} setting names another:
  * notes (full records by reversed serial, images in their own family), devices (the same records by
  * device and time, salted), suspects (by branch and day) and batches (each device batch's time
- * windows), and the watch list with its hits (small: Snappy, one region until HBase splits).
+ * windows), the watch list with its hits, and the daily settlement's summaries and declarations
+ * (small: Snappy, one region until HBase splits).
  *
  * <p>Compression: ZSTD on notes and devices (billions of rows: ZSTD took 4.1× less disk than none
  * on the generated records, 12× with their synthetic serial images, and lookups read a few 16 KiB
@@ -27,7 +28,8 @@ record BanknoteSchema(
     TableName suspects,
     TableName batches,
     TableName watch,
-    TableName hits) {
+    TableName hits,
+    TableName settlement) {
   static final String DEFAULT_NAMESPACE = "banknote";
 
   /** notes family: the record; images family: the serial image, read only when asked for. */
@@ -43,6 +45,11 @@ record BanknoteSchema(
   static final byte[] W = Bytes.toBytes("w");
 
   static final byte[] H = Bytes.toBytes("h");
+
+  /** settlement families: a piece's counts; a device's declaration that it delivered its files. */
+  static final byte[] P = Bytes.toBytes("p");
+
+  static final byte[] C = Bytes.toBytes("c");
 
   /** The one column of the record families. */
   static final byte[] RECORD = BanknoteKeys.COLUMN.encode("r");
@@ -62,7 +69,8 @@ record BanknoteSchema(
         TableName.valueOf(namespace, "suspects"),
         TableName.valueOf(namespace, "batches"),
         TableName.valueOf(namespace, "watch"),
-        TableName.valueOf(namespace, "hits"));
+        TableName.valueOf(namespace, "hits"),
+        TableName.valueOf(namespace, "settlement"));
   }
 
   /** Whether these are the default namespace's tables (the ones the descriptor lists). */
@@ -153,6 +161,18 @@ record BanknoteSchema(
             hits,
             List.of(FamilySpec.of("h").withCompression(SNAPPY).withTtlSeconds(ttl)),
             SplitPoints.none(),
-            BanknoteKeys.HIT.shape() + "; h:r record, h:p pattern"));
+            BanknoteKeys.HIT.shape() + "; h:r record, h:p pattern"),
+        // A row a piece and a day (about 1/500 of the notes rows), read a branch's day at a time:
+        // small and latency-bound like suspects. The declarations age with the counts they close.
+        new TableSpec(
+            settlement,
+            List.of(
+                FamilySpec.of("p").withCompression(SNAPPY).withTtlSeconds(ttl),
+                FamilySpec.of("c").withCompression(SNAPPY).withTtlSeconds(ttl)),
+            SplitPoints.none(),
+            BanknoteKeys.SETTLEMENT.shape()
+                + "; p:r a piece's counts; "
+                + BanknoteKeys.DELIVERED.shape()
+                + "; c:f, c:l first and last delivered declaration (cell times)"));
   }
 }

@@ -46,6 +46,7 @@ public final class BanknoteService {
   private final WatchStore watchStore;
   private final WatchList watch;
   private final java.time.Clock clock;
+  private final Settlements settlements;
 
   /**
    * The service as the banknote system runs it: namespace and zone from the settings of {@code
@@ -89,6 +90,8 @@ public final class BanknoteService {
     this.watchStore = new WatchStore(context.connection(), store.schema());
     this.watch =
         new WatchList(watchStore, () -> context.background("watch-list"), WatchList.MAX_ENTRIES);
+    this.settlements =
+        new Settlements(new SettlementStore(context.connection(), store.schema()), store, zone);
   }
 
   /**
@@ -276,6 +279,33 @@ public final class BanknoteService {
         .map(WatchStore.HitRow::hit);
   }
 
+  // ---- daily settlement
+
+  /**
+   * The settlement of {@code branch}'s business {@code day} (the bank's zone): the notes each
+   * device counted, per denomination, by operation, with suspects, files and notes per hour, and
+   * whether the day is closed (see {@link Settlement}). One prefix scan of the day's summary rows,
+   * written with the notes; a file whose rows overlap (sent again in other pieces) is counted from
+   * its stored notes.
+   */
+  public Settlement settlement(String branch, LocalDate day) {
+    Ids.check(branch, "branch", NoteRules.MAX_ID);
+    Objects.requireNonNull(day, "day is null");
+    return settlements.settle(branch, day);
+  }
+
+  /**
+   * Records that {@code device} delivered every file of {@code branch}'s {@code day}. Idempotent: a
+   * device that declared before and delivered nothing since is left as it was ({@code recorded}
+   * false); after late files, it declares again, which closes the day again once every device has.
+   */
+  public Settlement.Delivery declareDelivered(String branch, LocalDate day, String device) {
+    Ids.check(branch, "branch", NoteRules.MAX_ID);
+    Ids.check(device, "device", NoteRules.MAX_ID);
+    Objects.requireNonNull(day, "day is null");
+    return settlements.declare(branch, day, device);
+  }
+
   // ---- impossible histories
 
   /** Most readings of one serial the clone check reads (one bounded scan). */
@@ -292,11 +322,23 @@ public final class BanknoteService {
     List<BanknoteStore.Row> rows =
         store.scanNotes(
             new RowWindow(range.start(), true, range.stop(), MAX_CLONE_READINGS), false);
+    return clonesOf(oldestFirst(rows));
+  }
+
+  /** Rows come newest first; histories are read oldest first. */
+  private static List<Note> oldestFirst(List<BanknoteStore.Row> rows) {
+    List<Note> out = new ArrayList<>(rows.size());
+    for (int i = rows.size() - 1; i >= 0; i--) {
+      out.add(rows.get(i).note());
+    }
+    return out;
+  }
+
+  private static List<ProbableClone> clonesOf(List<Note> oldestFirst) {
     List<ProbableClone> out = new ArrayList<>();
-    // Rows come newest first; the history is read oldest first.
-    for (int i = rows.size() - 1; i > 0; i--) {
-      Note earlier = rows.get(i).note();
-      Note later = rows.get(i - 1).note();
+    for (int i = 1; i < oldestFirst.size(); i++) {
+      Note earlier = oldestFirst.get(i - 1);
+      Note later = oldestFirst.get(i);
       List<String> differs = new ArrayList<>(2);
       if (earlier.denomination() != later.denomination()
           || !earlier.currency().equals(later.currency())) {
@@ -312,6 +354,23 @@ public final class BanknoteService {
       }
     }
     return out;
+  }
+
+  // ---- dispute pack
+
+  /**
+   * The dispute pack of {@code serial} (see {@link DisputePack}): its newest {@link
+   * #MAX_CLONE_READINGS} readings with their images, one bounded scan of its history, ordered into
+   * the custody chain that ends at its newest payout.
+   */
+  public DisputePack dispute(String serial) {
+    String s = lookupSerial(serial);
+    KeyRange range = BanknoteKeys.NOTE.range(s);
+    List<Note> readings =
+        oldestFirst(
+            store.scanNotes(
+                new RowWindow(range.start(), true, range.stop(), MAX_CLONE_READINGS), true));
+    return DisputePack.of(s, readings, clonesOf(readings));
   }
 
   // ---- queries

@@ -102,15 +102,17 @@ final class BanknoteStore {
   }
 
   /**
-   * The rows of {@code notes} in the notes, devices, suspects and batches tables, and a hits row
-   * for each entry of {@code watch} a note matches: written with the note, so a hit is stored when
-   * the note is acknowledged and a retried note rewrites its own hits.
+   * The rows of {@code notes} in the notes, devices, suspects and batches tables, a hits row for
+   * each entry of {@code watch} a note matches, and the settlement's summary rows of their pieces:
+   * written with the notes, so a hit and the day's counts are stored when the notes are
+   * acknowledged, and a retried batch rewrites its own hits and summaries.
    */
   PreparedRows rows(List<Note> notes, WatchMatcher watch) {
     List<Put> noteRows = new ArrayList<>(notes.size());
     List<Put> deviceRows = new ArrayList<>(notes.size());
     List<Put> suspectRows = new ArrayList<>();
     List<Put> hitRows = new ArrayList<>();
+    SettlementStore.Pieces pieces = new SettlementStore.Pieces(zone);
     Map<String, long[]> windows = new LinkedHashMap<>();
     Map<String, Note> firstOfWindow = new LinkedHashMap<>();
     // A batch is usually one file's records: its origin (an MD5) is computed once, not per key.
@@ -141,6 +143,7 @@ final class BanknoteStore {
         suspectRows.add(
             new Put(BanknoteKeys.suspect(n, day(n), origin)).addColumn(S, RECORD, value));
       }
+      pieces.add(n);
       List<WatchEntry> matched = watch.match(n);
       if (!matched.isEmpty()) {
         int day = day(n);
@@ -183,7 +186,7 @@ final class BanknoteStore {
               .addColumn(B, BanknoteKeys.BATCH_COLUMN.encode(n.source(), w[2]), value));
     }
     return new PreparedRows(
-        List.of(noteRows, deviceRows, suspectRows, batchRows, hitRows),
+        List.of(noteRows, deviceRows, suspectRows, batchRows, hitRows, pieces.puts()),
         notes.size(),
         hitRows.size());
   }
@@ -191,9 +194,10 @@ final class BanknoteStore {
   /**
    * Deletes every row the notes of one delivered file made (a wrong upload): found through the
    * device's rows of that file's origin (a fuzzy row filter on the region servers), then, per batch
-   * they name, the file's cells in {@code batches}, then the notes and suspects rows, and the
-   * devices rows last, since they are what finds the rest: a purge stopped anywhere is finished by
-   * running it again. Returns the notes purged.
+   * they name, the file's cells in {@code batches}, per branch and day its hits and settlement
+   * summaries, then the notes and suspects rows, and the devices rows last, since they are what
+   * finds the rest: a purge stopped anywhere is finished by running it again. Returns the notes
+   * purged.
    */
   long purgeFile(String device, String source) {
     byte[] origin = BanknoteKeys.origin(device, source);
@@ -210,8 +214,11 @@ final class BanknoteStore {
       deleteBatchCells(batch, device, source);
     }
     WatchStore hits = new WatchStore(connection, schema);
+    SettlementStore settlement = new SettlementStore(connection, schema);
     for (Map.Entry<String, Integer> e : branchDays.entrySet()) {
-      hits.deleteHits(e.getKey().substring(0, e.getKey().indexOf('\u0000')), e.getValue(), origin);
+      String branch = e.getKey().substring(0, e.getKey().indexOf('\u0000'));
+      hits.deleteHits(branch, e.getValue(), origin);
+      settlement.deleteFile(branch, e.getValue(), device, source);
     }
     long[] purged = {0};
     List<org.apache.hadoop.hbase.client.Delete> notes = new ArrayList<>();
@@ -248,6 +255,29 @@ final class BanknoteStore {
   /** Each devices row of {@code device} whose origin is {@code origin}, with its note. */
   private void forEachFileRow(
       String device, byte[] origin, java.util.function.BiConsumer<byte[], Note> action) {
+    forEachFileRow(device, origin, BanknoteKeys.DEVICE.range(device), action);
+  }
+
+  /**
+   * The notes of one delivered file that {@code device} read in {@code [from, to)} (epoch ms): the
+   * settlement's recount of a file whose summary rows overlap.
+   */
+  List<Note> fileNotes(String device, String source, long from, long to) {
+    List<Note> out = new ArrayList<>();
+    forEachFileRow(
+        device,
+        BanknoteKeys.origin(device, source),
+        org.casebook.core.key.KeyRange.between(
+            BanknoteKeys.DEVICE.prefix(device, from), BanknoteKeys.DEVICE.prefix(device, to)),
+        (row, note) -> out.add(note));
+    return out;
+  }
+
+  private void forEachFileRow(
+      String device,
+      byte[] origin,
+      org.casebook.core.key.KeyRange range,
+      java.util.function.BiConsumer<byte[], Note> action) {
     byte[] prefix = BanknoteKeys.DEVICE.prefix(device);
     // prefix | time (8, any) | origin (8, fixed) | record (8, any): every key of the device has
     // this length, so a fuzzy filter matches the file's rows on the region server.
@@ -259,8 +289,7 @@ final class BanknoteStore {
       mask[i] = (byte) (i >= prefix.length + 8 && i < prefix.length + 16 ? 0 : 1);
     }
     Scan scan =
-        BanknoteKeys.DEVICE
-            .range(device)
+        range
             .toScan()
             .addFamily(D)
             .setCaching(1000)
@@ -318,7 +347,12 @@ final class BanknoteStore {
 
   private List<TableName> tables() {
     return List.of(
-        schema.notes(), schema.devices(), schema.suspects(), schema.batches(), schema.hits());
+        schema.notes(),
+        schema.devices(),
+        schema.suspects(),
+        schema.batches(),
+        schema.hits(),
+        schema.settlement());
   }
 
   /**

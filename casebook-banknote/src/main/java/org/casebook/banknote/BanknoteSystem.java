@@ -21,7 +21,7 @@ public final class BanknoteSystem implements CasebookSystem {
     return new SystemDescriptor(
         "banknote",
         "Banknote serial numbers (seed 002, bank case): FSN collection without loss, lookup by"
-            + " serial, device, batch, suspects",
+            + " serial, device, batch, suspects, daily settlement, dispute packs",
         BanknoteSchema.in(BanknoteSchema.DEFAULT_NAMESPACE).tables(),
         BanknoteKeys.ALL,
         BanknoteRoutes.ROUTES.specs(),

@@ -60,7 +60,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *
  * <p>Afterwards, once every agent reported every file written delivered, the REST API lists every
  * note of every written file exactly once, as sent, in the device listings, serial histories, batch
- * listings and suspect listings, and nothing else.
+ * listings and suspect listings, and nothing else; and each branch's daily settlement counts them
+ * once, by operation and suspects.
  */
 @ExtendWith(EmbeddedHBase.class)
 class BanknoteAgentChaosIT {
@@ -201,6 +202,32 @@ class BanknoteAgentChaosIT {
       }
       checkListing(
           "suspect listings", suspects, n -> n.verdict() == Verdict.SUSPECT, expected, what);
+      // Each branch's day settles to the notes delivered, by operation and suspects: the summary
+      // rows written with the pieces count every note once through lost answers, retries,
+      // crashes and files delivered again.
+      for (String branch : distinct(expected, Note::branch)) {
+        for (int d = 0; d < DAYS; d++) {
+          LocalDate day = DAY.plusDays(d);
+          long[] want = new long[5];
+          for (Note n : expected.values()) {
+            if (n.branch().equals(branch) && n.time().atZone(SHANGHAI).toLocalDate().equals(day)) {
+              want[n.operation().ordinal()]++;
+              want[4] += n.verdict() == Verdict.SUSPECT ? 1 : 0;
+            }
+          }
+          JsonNode t =
+              settlement(base + "settlement?branch=" + encode(branch) + "&day=" + day)
+                  .get("totals");
+          long[] got = {
+            t.get("deposit").asLong(),
+            t.get("withdrawal").asLong(),
+            t.get("sorting").asLong(),
+            t.get("counting").asLong(),
+            t.get("suspects").asLong()
+          };
+          assertThat(got).as("settlement of %s on %s\n%s", branch, day, what).isEqualTo(want);
+        }
+      }
     } finally {
       for (Station s : stations) {
         s.gateway.close();
@@ -426,6 +453,21 @@ class BanknoteAgentChaosIT {
             cursor = body.path("next").isTextual() ? encode(body.get("next").asText()) : null;
           } while (cursor != null);
           return out;
+        });
+  }
+
+  private static JsonNode settlement(String url) throws Exception {
+    return ChaosLoad.afterRecovery(
+        () -> {
+          HttpResponse<String> r =
+              CLIENT.send(
+                  HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60)).build(),
+                  HttpResponse.BodyHandlers.ofString());
+          if (r.statusCode() == 503) {
+            throw new IOException("settlement answered 503: " + r.body());
+          }
+          assertThat(r.statusCode()).as(url + " " + r.body()).isEqualTo(200);
+          return Json.mapper().readTree(r.body());
         });
   }
 

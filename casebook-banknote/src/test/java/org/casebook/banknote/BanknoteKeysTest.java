@@ -28,7 +28,7 @@ class BanknoteKeysTest {
 
   @Test
   void everyLayoutRoundTripsAndKeepsItsOrder() {
-    assertThat(BanknoteKeys.ALL).hasSize(8);
+    assertThat(BanknoteKeys.ALL).hasSize(10);
     for (KeyLayout layout : BanknoteKeys.ALL) {
       KeyLayoutChecks.verify(layout, 300);
     }
@@ -57,6 +57,22 @@ class BanknoteKeysTest {
     assertThat(BanknoteKeys.NOTE.range(SERIAL).contains(key)).isTrue();
   }
 
+  /**
+   * A device's declaration is the prefix of its summary rows: the day's one scan reads it just
+   * before them, and a day's range holds every device's rows and no other day's.
+   */
+  @Test
+  void aDeclarationSortsBeforeItsDevicesSummariesWithinTheDay() {
+    byte[] declared = BanknoteKeys.DELIVERED.encode("0110-001", 20508, DEVICE);
+    byte[] piece = BanknoteKeys.SETTLEMENT.encode("0110-001", 20508, DEVICE, SOURCE, 500L);
+    assertThat(BanknoteKeys.SETTLEMENT.prefix("0110-001", 20508, DEVICE)).isEqualTo(declared);
+    assertThat(org.apache.hadoop.hbase.util.Bytes.compareTo(declared, piece)).isNegative();
+    assertThat(BanknoteKeys.SETTLEMENT.range("0110-001", 20508).contains(declared)).isTrue();
+    assertThat(BanknoteKeys.SETTLEMENT.range("0110-001", 20508).contains(piece)).isTrue();
+    assertThat(BanknoteKeys.SETTLEMENT.range("0110-001", 20509).contains(piece)).isFalse();
+    assertThat(BanknoteKeys.SETTLEMENT.range("0110-00", 20508).contains(piece)).isFalse();
+  }
+
   @Test
   void newerReadingsOfANoteSortFirst() {
     byte[] older = BanknoteKeys.NOTE.encode(SERIAL, TIME, ORIGIN, RECORD);
@@ -74,6 +90,11 @@ class BanknoteKeysTest {
         readme, "suspects", BanknoteKeys.SUSPECT.explain("0110-001", 20508, TIME, ORIGIN, RECORD));
     assertLine(readme, "batches", BanknoteKeys.BATCH.explain("B17", DEVICE));
     assertLine(readme, "b:", BanknoteKeys.BATCH_COLUMN.explain(SOURCE, 0L));
+    assertLine(
+        readme,
+        "settlement",
+        BanknoteKeys.SETTLEMENT.explain("0110-001", 20508, DEVICE, SOURCE, 0L));
+    assertLine(readme, "delivered", BanknoteKeys.DELIVERED.explain("0110-001", 20508, DEVICE));
     assertLine(readme, "n:", BanknoteKeys.COLUMN.explain("r"));
     assertLine(readme, "i:", BanknoteKeys.COLUMN.explain("g"));
   }

@@ -20,6 +20,8 @@ import org.casebook.banknote.ImportReport;
 import org.casebook.banknote.Note;
 import org.casebook.banknote.NoteJson;
 import org.casebook.banknote.Operation;
+import org.casebook.banknote.Settlement;
+import org.casebook.banknote.SettlementCsv;
 import org.casebook.banknote.WatchEntry;
 import org.casebook.banknote.WatchHit;
 import org.casebook.banknote.agent.SpoolAgent;
@@ -481,6 +483,75 @@ public final class BanknoteCommand {
     System.out.println(Json.writePretty(new HitListing(hits, p.nextOrNull())));
     return 0;
   }
+
+  @Command(
+      name = "settlement",
+      mixinStandardHelpOptions = true,
+      description =
+          "A branch's daily settlement: notes per device and denomination by operation, suspects,"
+              + " files, and whether the day is closed (every device that reported declared its"
+              + " files delivered).")
+  int settlement(
+      @Option(names = "--branch", required = true, paramLabel = "BRANCH", description = "Branch.")
+          String branch,
+      @Option(
+              names = "--day",
+              required = true,
+              paramLabel = "YYYY-MM-DD",
+              description = "Business day, in the bank's zone.")
+          String day,
+      @Option(names = "--csv", description = "Print CSV (one line per device and denomination).")
+          boolean csv) {
+    Settlement s = service().settlement(branch, BanknoteService.parseDay(day, "day"));
+    if (csv) {
+      System.out.print(SettlementCsv.write(s));
+    } else {
+      System.out.print(SettlementTable.render(s));
+    }
+    return 0;
+  }
+
+  @Command(
+      name = "deliver",
+      mixinStandardHelpOptions = true,
+      description =
+          "Declare that a device delivered every file of a branch's day (idempotent); a file"
+              + " stored after it reopens the day.")
+  int deliver(
+      @Option(names = "--branch", required = true, paramLabel = "BRANCH", description = "Branch.")
+          String branch,
+      @Option(
+              names = "--day",
+              required = true,
+              paramLabel = "YYYY-MM-DD",
+              description = "Business day, in the bank's zone.")
+          String day,
+      @Option(names = "--device", required = true, paramLabel = "ID", description = "Device id.")
+          String device) {
+    Settlement.Delivery d =
+        service().declareDelivered(branch, BanknoteService.parseDay(day, "day"), device);
+    System.out.println(
+        Json.writePretty(
+            new DeliveryLine(
+                d.branch(),
+                d.day().toString(),
+                d.device(),
+                String.valueOf(d.firstDeclared()),
+                String.valueOf(d.declared()),
+                d.recorded(),
+                d.status().name().toLowerCase(java.util.Locale.ROOT))));
+    return 0;
+  }
+
+  /** A delivered declaration as printed. */
+  record DeliveryLine(
+      String branch,
+      String day,
+      String device,
+      String firstDeclared,
+      String declared,
+      boolean recorded,
+      String status) {}
 
   static ZoneId zone(String name) {
     try {

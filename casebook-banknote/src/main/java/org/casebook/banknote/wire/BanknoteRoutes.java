@@ -7,12 +7,15 @@ import java.util.ArrayList;
 import java.util.List;
 import org.casebook.banknote.BanknoteService;
 import org.casebook.banknote.DeviceKind;
+import org.casebook.banknote.DisputePack;
 import org.casebook.banknote.FileContext;
 import org.casebook.banknote.Note;
 import org.casebook.banknote.NoteJson;
 import org.casebook.banknote.NoteRules;
 import org.casebook.banknote.Operation;
 import org.casebook.banknote.Reject;
+import org.casebook.banknote.Settlement;
+import org.casebook.banknote.SettlementCsv;
 import org.casebook.banknote.WatchEntry;
 import org.casebook.banknote.WatchHit;
 import org.casebook.core.Enums;
@@ -83,6 +86,29 @@ public final class BanknoteRoutes {
 
   public record ClonesPage(String serial, List<CloneJson> clones) {}
 
+  /** A link of a dispute pack's chain; an inferred one has no note, only device and times. */
+  public record StepJson(
+      String stage, boolean inferred, String device, String after, String before, NoteJson note) {
+    static StepJson of(DisputePack.Step s) {
+      return new StepJson(
+          Enums.label(s.stage()),
+          s.inferred(),
+          s.device(),
+          s.after() == null ? null : s.after().toString(),
+          s.before() == null ? null : s.before().toString(),
+          s.note() == null ? null : NoteJson.of(s.note()));
+    }
+  }
+
+  /** A dispute pack: the custody chain to the payout, what came after, the clones. */
+  public record DisputeJson(
+      String serial,
+      NoteJson paidOut,
+      List<StepJson> chain,
+      List<StepJson> after,
+      int earlier,
+      List<CloneJson> clones) {}
+
   /** What a purge answers: the file and the notes purged. */
   record PurgeResponse(String device, String source, long purged) {}
 
@@ -149,6 +175,70 @@ public final class BanknoteRoutes {
                                     c.differs(), NoteJson.of(c.earlier()), NoteJson.of(c.later())))
                         .toList();
                 return HttpResponse.ok(new ClonesPage(serial, clones));
+              })
+          .get(
+              BASE + "/settlement",
+              "Daily settlement of a branch (?branch=&day=YYYY-MM-DD, the bank's zone): notes per"
+                  + " device and denomination by operation, suspects, files, notes per hour, and"
+                  + " whether the day is closed; &format=csv for one line per device and"
+                  + " denomination",
+              (svc, req) -> {
+                String branch = req.query("branch").orElse(null);
+                InvalidInputException.check(branch != null, "branch", "branch is required");
+                String format = req.query("format").orElse("json");
+                InvalidInputException.check(
+                    format.equals("json") || format.equals("csv"),
+                    "format",
+                    "format must be json or csv, got '" + format + "'");
+                java.time.LocalDate day =
+                    BanknoteService.parseDay(req.query("day").orElse(null), "day");
+                Settlement s = svc.settlement(branch, day);
+                if (format.equals("csv")) {
+                  return HttpResponse.text(200, "text/csv; charset=utf-8", SettlementCsv.write(s))
+                      .withHeader(
+                          "Content-Disposition",
+                          "attachment; filename=\"settlement-"
+                              + branch.replaceAll("[^A-Za-z0-9._-]", "_")
+                              + "-"
+                              + day
+                              + ".csv\"");
+                }
+                return HttpResponse.ok(SettlementJson.of(s));
+              })
+          .post(
+              BASE + "/settlement/{branch}/{day}/devices/{device}/delivered",
+              "Declare that a device delivered every file of a branch's day (idempotent); the day"
+                  + " closes when every device with notes that day has declared",
+              (svc, req) -> {
+                Settlement.Delivery d =
+                    svc.declareDelivered(
+                        req.pathParam("branch"),
+                        BanknoteService.parseDay(req.pathParam("day"), "day"),
+                        req.pathParam("device"));
+                return HttpResponse.ok(SettlementJson.DeliveryJson.of(d));
+              })
+          .get(
+              BASE + "/dispute/{serial}",
+              "Dispute pack of a serial: its custody chain to its newest payout (deposit, sorter"
+                  + " batch, bundle, ATM cassette, payout) with serial images, what was read after,"
+                  + " probable clones",
+              (svc, req) -> {
+                DisputePack d = svc.dispute(req.pathParam("serial"));
+                return HttpResponse.ok(
+                    new DisputeJson(
+                        d.serial(),
+                        d.paidOut() == null ? null : NoteJson.of(d.paidOut()),
+                        d.chain().stream().map(StepJson::of).toList(),
+                        d.after().stream().map(StepJson::of).toList(),
+                        d.earlier(),
+                        d.clones().stream()
+                            .map(
+                                c ->
+                                    new CloneJson(
+                                        c.differs(),
+                                        NoteJson.of(c.earlier().withoutImage()),
+                                        NoteJson.of(c.later().withoutImage())))
+                            .toList()));
               })
           .delete(
               BASE + "/watch/{id}",

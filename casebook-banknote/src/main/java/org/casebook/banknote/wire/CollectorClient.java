@@ -134,6 +134,17 @@ public final class CollectorClient {
     try {
       r = http.send(req.build(), HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {
+      if (untrustedCertificate(e)) {
+        // Like a wrong token: no retry makes a certificate trusted, so waiting would hide it.
+        throw new InvalidInputException(
+            "ca-file",
+            "the collector at "
+                + target
+                + " presented a certificate this agent does not trust"
+                + " (give --ca-file the CA that signed it, and --server the name it was issued"
+                + " for): "
+                + e.getMessage());
+      }
       return new Retry("cannot reach " + target + ": " + e);
     }
     int status = r.statusCode();
@@ -163,6 +174,21 @@ public final class CollectorClient {
       return new Refused("HTTP " + status + ": " + message(r.body()));
     }
     return new Retry("HTTP " + status + ": " + message(r.body()));
+  }
+
+  /**
+   * True when a TLS handshake failed on the server's certificate (an unknown issuer, a wrong host,
+   * an expired certificate); false for a handshake cut short, which a retry may get through.
+   */
+  static boolean untrustedCertificate(IOException e) {
+    boolean handshake = false;
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      handshake |= t instanceof javax.net.ssl.SSLHandshakeException;
+      if (handshake && t instanceof java.security.cert.CertificateException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String message(String body) {

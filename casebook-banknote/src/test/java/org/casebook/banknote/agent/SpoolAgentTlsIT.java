@@ -1,6 +1,7 @@
 package org.casebook.banknote.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.URI;
 import java.nio.file.Files;
@@ -11,12 +12,12 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.casebook.banknote.BanknoteSystem;
 import org.casebook.banknote.FileContext;
 import org.casebook.banknote.gen.BanknoteGenerator;
 import org.casebook.core.AccessRule;
 import org.casebook.core.HBaseRuntime;
+import org.casebook.core.InvalidInputException;
 import org.casebook.core.Platform;
 import org.casebook.core.RunningSystem;
 import org.casebook.core.SystemContext;
@@ -30,12 +31,13 @@ import org.casebook.core.tls.TlsFiles;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The agent delivering to an https collector: with {@code --ca-file} naming the collector's CA it
- * delivers; trusting another CA it delivers nothing and keeps the file (retrying, as for any
- * collector it cannot reach).
+ * delivers; trusting another CA it delivers nothing, keeps the file and stops naming {@code
+ * ca-file}, as for a wrong token (no retry makes a certificate trusted).
  */
 @ExtendWith(EmbeddedHBase.class)
 class SpoolAgentTlsIT {
@@ -115,26 +117,18 @@ class SpoolAgentTlsIT {
   }
 
   @Test
-  void aCollectorSignedByAnotherCaGetsNothing() throws Exception {
+  @Timeout(60) // an agent that retried instead would never return from drain
+  void aCollectorSignedByAnotherCaGetsNothingAndStopsTheAgentNamingTheCaFile() throws Exception {
     Path spool = spoolOfOneDevice("untrusted", LocalDate.of(2033, 3, 2));
     TestCertificates other =
         TestCertificates.authority(Files.createDirectories(scratch.resolve("other")), "Other CA");
     SpoolAgent agent = new SpoolAgent(settings(spool), SpoolAgent.httpClient(other.caPem()));
-    List<SpoolAgent.FileResult> results = new CopyOnWriteArrayList<>();
-    Thread t =
-        new Thread(
-            () -> {
-              try {
-                agent.run(results::add);
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-            },
-            "test-agent-untrusted");
-    t.start();
-    Thread.sleep(2000);
-    agent.stop();
-    t.join(10_000);
+    List<SpoolAgent.FileResult> results = new ArrayList<>();
+    // No retry makes the certificate trusted: the agent stops at once, as for a wrong token.
+    assertThatThrownBy(() -> agent.drain(results::add))
+        .isInstanceOfSatisfying(
+            InvalidInputException.class, e -> assertThat(e.field()).isEqualTo("ca-file"))
+        .hasMessageContaining("does not trust");
     assertThat(results).isEmpty();
     try (var files = Files.list(spool)) {
       assertThat(files.map(p -> p.getFileName().toString()))

@@ -26,6 +26,7 @@ import org.casebook.banknote.WatchEntry;
 import org.casebook.banknote.WatchHit;
 import org.casebook.banknote.agent.SpoolAgent;
 import org.casebook.banknote.gen.BanknoteGenerator;
+import org.casebook.banknote.wire.SettlementJson;
 import org.casebook.core.Enums;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.Json;
@@ -530,28 +531,10 @@ public final class BanknoteCommand {
           String device) {
     Settlement.Delivery d =
         service().declareDelivered(branch, BanknoteService.parseDay(day, "day"), device);
-    System.out.println(
-        Json.writePretty(
-            new DeliveryLine(
-                d.branch(),
-                d.day().toString(),
-                d.device(),
-                String.valueOf(d.firstDeclared()),
-                String.valueOf(d.declared()),
-                d.recorded(),
-                d.status().name().toLowerCase(java.util.Locale.ROOT))));
+    // The same JSON as the REST answer to the declaration.
+    System.out.println(Json.writePretty(SettlementJson.DeliveryJson.of(d)));
     return 0;
   }
-
-  /** A delivered declaration as printed. */
-  record DeliveryLine(
-      String branch,
-      String day,
-      String device,
-      String firstDeclared,
-      String declared,
-      boolean recorded,
-      String status) {}
 
   static ZoneId zone(String name) {
     try {

@@ -87,7 +87,7 @@ public record SettlementJson(
       String declared,
       boolean recorded,
       String status) {
-    static DeliveryJson of(Settlement.Delivery d) {
+    public static DeliveryJson of(Settlement.Delivery d) {
       return new DeliveryJson(
           d.branch(),
           d.day().toString(),

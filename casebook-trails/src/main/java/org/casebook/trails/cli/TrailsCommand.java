@@ -305,16 +305,7 @@ public final class TrailsCommand {
           boolean mapreduce,
       @Option(names = "--trails", description = "Print the trails too, not only the users.")
           boolean printTrails) {
-    List<String> users;
-    try {
-      users =
-          Files.readAllLines(usersFile, StandardCharsets.UTF_8).stream()
-              .map(String::strip)
-              .filter(s -> !s.isEmpty())
-              .toList();
-    } catch (IOException e) {
-      throw LocalFileException.of("read", usersFile, e);
-    }
+    List<String> users = readUsers(usersFile);
     SystemContext ctx = context.get();
     long t0 = System.nanoTime();
     TrailsService s = new TrailsService(ctx);

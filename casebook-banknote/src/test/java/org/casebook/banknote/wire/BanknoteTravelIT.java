@@ -227,11 +227,12 @@ class BanknoteTravelIT {
     notes.add(reading(face, 100, shanghai, hours(-20)));
     notes.add(reading(face, 50, beijing, hours(1)));
     planted.add(face + " " + shanghai);
-    // Read in Beijing normally, then impossibly in Shanghai and Urumqi a week later.
+    // Read in Beijing, in Shanghai that evening, then impossibly soon in Urumqi the same day: a
+    // clone of the day, but not of a reading at the swept branch.
     String elsewhere = serial("TV", 15);
     notes.add(reading(elsewhere, 100, beijing, hours(2)));
-    notes.add(reading(elsewhere, 100, shanghai, hours(7 * 24)));
-    notes.add(reading(elsewhere, 100, urumqi, hours(7 * 24 + 1)));
+    notes.add(reading(elsewhere, 100, shanghai, hours(8)));
+    notes.add(reading(elsewhere, 100, urumqi, hours(8.5)));
     for (int i = 0; i < 150; i++) {
       String s = serial(i < 100 ? "TW" : "TX", i % 100);
       notes.add(reading(s, 100, beijing, hours(i / 30.0)));
@@ -357,6 +358,11 @@ class BanknoteTravelIT {
     assertField(
         send("GET", base + "clones?branch=b1&day=" + DAY + "&cursor=x", null, null), "cursor");
     assertField(send("GET", base + "branches?limit=0", null, null), "limit");
+    assertField(send("GET", base + "branches?limit=1001", null, null), "limit");
+    assertThat(
+            send("GET", base + "clones?branch=b1&day=" + DAY + "&limit=1000", null, null)
+                .statusCode())
+        .isEqualTo(200);
     assertThat(send("GET", base + "branches?limit=1000", null, null).statusCode()).isEqualTo(200);
     assertThat(send("GET", base + "branches/" + path(nowhere), null, null).statusCode())
         .as("nothing of the refused declarations stored")

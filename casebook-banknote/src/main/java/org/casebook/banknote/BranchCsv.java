@@ -13,13 +13,13 @@ import org.casebook.core.InvalidInputException;
  * stored: a bad line is an {@link InvalidInputException} naming its field, its message the line
  * number.
  */
-public final class BranchCsv {
+final class BranchCsv {
   private static final String HEADER = "branch,lat,lon,name";
 
   private BranchCsv() {}
 
   /** The locations of {@code text}, in file order; a branch given twice is a bad line. */
-  public static List<BranchLocation> parse(String text) {
+  static List<BranchLocation> parse(String text) {
     String body = text.startsWith("\uFEFF") ? text.substring(1) : text;
     List<BranchLocation> out = new ArrayList<>();
     Map<String, Integer> seen = new HashMap<>();

@@ -6,14 +6,14 @@ package org.casebook.banknote;
  * differs from the ellipsoid by a fraction of a percent: far less than the margin between a plane
  * and an impossible journey.
  */
-public final class GreatCircle {
+final class GreatCircle {
   /** The Earth's mean radius, kilometres (IUGG). */
-  public static final double EARTH_RADIUS_KM = 6371.0088;
+  static final double EARTH_RADIUS_KM = 6371.0088;
 
   private GreatCircle() {}
 
   /** The great-circle distance between two points given in degrees, in kilometres. */
-  public static double distanceKm(double lat1, double lon1, double lat2, double lon2) {
+  static double distanceKm(double lat1, double lon1, double lat2, double lon2) {
     double phi1 = Math.toRadians(lat1);
     double phi2 = Math.toRadians(lat2);
     double dPhi = phi2 - phi1;

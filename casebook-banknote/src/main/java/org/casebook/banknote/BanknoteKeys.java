@@ -21,6 +21,7 @@ import org.casebook.core.key.KeyLayout.PartType;
  * banknote:hits      branch | day | MAX - time | origin | record | entry id     watch-list hits
  * banknote:settlement branch | day | device | source | first record           a piece's counts
  * banknote:settlement branch | day | device                                   delivered declaration
+ * banknote:branches  branch                                                     a branch's location
  * </pre>
  *
  * The record's identity (device, source, record number) ends every note key, so a record sent twice
@@ -115,6 +116,10 @@ final class BanknoteKeys {
           .part("device", PartType.STRING)
           .build();
 
+  /** A branch's location: one row a branch, so the registry is one scan of the table. */
+  static final KeyLayout BRANCH =
+      KeyLayout.named("branches row").part("branch", PartType.STRING).build();
+
   static final KeyLayout COLUMN = KeyLayout.named("column").part("name", PartType.STRING).build();
 
   /**
@@ -132,7 +137,17 @@ final class BanknoteKeys {
   /** Every stored layout, for the descriptor. */
   static final List<KeyLayout> ALL =
       List.of(
-          NOTE, DEVICE, SUSPECT, BATCH, BATCH_COLUMN, WATCH, HIT, SETTLEMENT, DELIVERED, COLUMN);
+          NOTE,
+          DEVICE,
+          SUSPECT,
+          BATCH,
+          BATCH_COLUMN,
+          WATCH,
+          HIT,
+          SETTLEMENT,
+          DELIVERED,
+          BRANCH,
+          COLUMN);
 
   // One cursor scope per listing: a cursor of one is refused by another.
   static final String HISTORY_SCOPE = "banknote.history";
@@ -141,6 +156,8 @@ final class BanknoteKeys {
   static final String SUSPECT_SCOPE = "banknote.suspects";
   static final String WATCH_SCOPE = "banknote.watch";
   static final String HIT_SCOPE = "banknote.hits";
+  static final String BRANCH_SCOPE = "banknote.branches";
+  static final String SWEEP_SCOPE = "banknote.clone-sweep";
 
   private BanknoteKeys() {}
 

@@ -15,8 +15,8 @@ import org.casebook.core.schema.TableSpec;
  * The tables, in namespace {@code banknote} unless the {@code namespace} setting names another:
  * notes (full records by reversed serial, images in their own family), devices (the same records by
  * device and time, salted), suspects (by branch and day) and batches (each device batch's time
- * windows), the watch list with its hits, and the daily settlement's summaries and declarations
- * (small: Snappy, one region until HBase splits).
+ * windows), the watch list with its hits, the daily settlement's summaries and declarations, and
+ * the branches' locations (small: Snappy, one region until HBase splits).
  *
  * <p>Compression: ZSTD on notes and devices (billions of rows: ZSTD took 4.1× less disk than none
  * on the generated records, 12× with their synthetic serial images, and lookups read a few 16 KiB
@@ -29,7 +29,8 @@ record BanknoteSchema(
     TableName batches,
     TableName watch,
     TableName hits,
-    TableName settlement) {
+    TableName settlement,
+    TableName branches) {
   static final String DEFAULT_NAMESPACE = "banknote";
 
   /** notes family: the record; images family: the serial image, read only when asked for. */
@@ -51,6 +52,9 @@ record BanknoteSchema(
 
   static final byte[] C = Bytes.toBytes("c");
 
+  /** branches family: a branch's location. */
+  static final byte[] L = Bytes.toBytes("l");
+
   /** The one column of the record families. */
   static final byte[] RECORD = BanknoteKeys.COLUMN.encode("r");
 
@@ -70,7 +74,8 @@ record BanknoteSchema(
         TableName.valueOf(namespace, "batches"),
         TableName.valueOf(namespace, "watch"),
         TableName.valueOf(namespace, "hits"),
-        TableName.valueOf(namespace, "settlement"));
+        TableName.valueOf(namespace, "settlement"),
+        TableName.valueOf(namespace, "branches"));
   }
 
   /** Whether these are the default namespace's tables (the ones the descriptor lists). */
@@ -173,6 +178,13 @@ record BanknoteSchema(
             BanknoteKeys.SETTLEMENT.shape()
                 + "; p:r a piece's counts; "
                 + BanknoteKeys.DELIVERED.shape()
-                + "; c:f, c:l first and last delivered declaration (cell times)"));
+                + "; c:f, c:l first and last delivered declaration (cell times)"),
+        // The bank's registry of its branches, not a reading: retention does not apply. A row a
+        // branch (thousands), read a few rows at a time by the clone checks: small, Snappy.
+        new TableSpec(
+            branches,
+            List.of(FamilySpec.of("l").withCompression(SNAPPY)),
+            SplitPoints.none(),
+            BanknoteKeys.BRANCH.shape() + "; l:lat, l:lon degrees (double), l:name"));
   }
 }

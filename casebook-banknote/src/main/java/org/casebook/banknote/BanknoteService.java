@@ -47,6 +47,8 @@ public final class BanknoteService {
   private final WatchList watch;
   private final java.time.Clock clock;
   private final Settlements settlements;
+  private final BranchStore branchStore;
+  private final CloneChecks cloneChecks;
 
   /**
    * The service as the banknote system runs it: namespace and zone from the settings of {@code
@@ -61,7 +63,8 @@ public final class BanknoteService {
         context,
         settings.get(BanknoteSettings.NAMESPACE),
         settings.get(BanknoteSettings.ZONE),
-        settings.get(BanknoteSettings.RETENTION_YEARS));
+        settings.get(BanknoteSettings.RETENTION_YEARS),
+        TravelRules.of(settings));
   }
 
   /**
@@ -77,6 +80,15 @@ public final class BanknoteService {
    * retentionYears} (0: forever) in a namespace this creates.
    */
   public BanknoteService(SystemContext context, String namespace, ZoneId zone, int retentionYears) {
+    this(context, namespace, zone, retentionYears, TravelRules.DEFAULTS);
+  }
+
+  private BanknoteService(
+      SystemContext context,
+      String namespace,
+      ZoneId zone,
+      int retentionYears,
+      TravelRules travelRules) {
     Objects.requireNonNull(context, "context is null");
     this.zone = Objects.requireNonNull(zone, "zone is null");
     this.store =
@@ -90,8 +102,11 @@ public final class BanknoteService {
     this.watchStore = new WatchStore(context.connection(), store.schema());
     this.watch =
         new WatchList(watchStore, () -> context.background("watch-list"), WatchList.MAX_ENTRIES);
-    this.settlements =
-        new Settlements(new SettlementStore(context.connection(), store.schema()), store, zone);
+    SettlementStore settlementStore = new SettlementStore(context.connection(), store.schema());
+    this.settlements = new Settlements(settlementStore, store, zone);
+    this.branchStore = new BranchStore(context.connection(), store.schema());
+    this.cloneChecks =
+        new CloneChecks(store, settlementStore, branchStore, zone, travelRules, context.sideWork());
   }
 
   /**
@@ -312,48 +327,84 @@ public final class BanknoteService {
   public static final int MAX_CLONE_READINGS = 1000;
 
   /**
-   * The serial's probable clones: each reading whose denomination, currency or edition (where both
-   * are known) differs from the reading before it, with both readings as evidence. Reads the newest
-   * {@link #MAX_CLONE_READINGS} readings of the serial.
+   * The serial's probable clones (see {@link ProbableClone}): each reading whose denomination,
+   * currency or edition differs from the reading before it, or whose branch is further from the one
+   * before than a note travels in the time between, with both readings as evidence. Reads the
+   * newest {@link #MAX_CLONE_READINGS} readings of the serial and the locations of their branches.
    */
-  public List<ProbableClone> clones(String serial) {
+  public CloneCheck clones(String serial) {
     String s = lookupSerial(serial);
-    KeyRange range = BanknoteKeys.NOTE.range(s);
-    List<BanknoteStore.Row> rows =
-        store.scanNotes(
-            new RowWindow(range.start(), true, range.stop(), MAX_CLONE_READINGS), false);
-    return clonesOf(oldestFirst(rows));
+    return cloneChecks.serial(s, cloneChecks.history(s, false));
   }
 
-  /** Rows come newest first; histories are read oldest first. */
-  private static List<Note> oldestFirst(List<BanknoteStore.Row> rows) {
-    List<Note> out = new ArrayList<>(rows.size());
-    for (int i = rows.size() - 1; i >= 0; i--) {
-      out.add(rows.get(i).note());
-    }
-    return out;
+  /**
+   * The fraud desk's morning sweep: the probable clones among the serials read at {@code branch} on
+   * {@code day} (the bank's zone), each pair holding one of that day's readings there; paged by
+   * serial (see {@link CloneChecks#sweep}).
+   */
+  public CloneSweep cloneSweep(String branch, LocalDate day, PageRequest page) {
+    Ids.check(branch, "branch", NoteRules.MAX_ID);
+    Objects.requireNonNull(day, "day is null");
+    return cloneChecks.sweep(branch, day, page);
   }
 
-  private static List<ProbableClone> clonesOf(List<Note> oldestFirst) {
-    List<ProbableClone> out = new ArrayList<>();
-    for (int i = 1; i < oldestFirst.size(); i++) {
-      Note earlier = oldestFirst.get(i - 1);
-      Note later = oldestFirst.get(i);
-      List<String> differs = new ArrayList<>(2);
-      if (earlier.denomination() != later.denomination()
-          || !earlier.currency().equals(later.currency())) {
-        differs.add("denomination");
-      }
-      if (earlier.edition() != null
-          && later.edition() != null
-          && !earlier.edition().equals(later.edition())) {
-        differs.add("edition");
-      }
-      if (!differs.isEmpty()) {
-        out.add(new ProbableClone(differs, earlier, later));
+  // ---- branch locations
+
+  /** Declares (or replaces) where {@code branch} is; a missing or bad value is a 400 naming it. */
+  public BranchLocation putBranch(String branch, Double lat, Double lon, String name) {
+    BranchLocation b = BranchLocation.of(branch, lat, lon, name);
+    branchStore.put(b);
+    return b;
+  }
+
+  /**
+   * Where {@code branch} is.
+   *
+   * @throws NotFoundException when it has no location
+   */
+  public BranchLocation branch(String branch) {
+    Ids.check(branch, "branch", NoteRules.MAX_ID);
+    BranchLocation b = branchStore.locations(List.of(branch)).get(branch);
+    if (b == null) {
+      throw new NotFoundException("branch " + branch + " has no location");
+    }
+    return b;
+  }
+
+  /** The branches with a location, by id: one bounded scan of the branches table a page. */
+  public Page<BranchLocation> branches(PageRequest page) {
+    RowWindow window = page(BanknoteKeys.BRANCH.range(), page, BanknoteKeys.BRANCH_SCOPE);
+    return Page.of(
+            branchStore.scan(window),
+            page.limit(),
+            r -> Cursors.encode(BanknoteKeys.BRANCH_SCOPE, r.key()))
+        .map(BranchStore.BranchRow::location);
+  }
+
+  /**
+   * Removes {@code branch}'s location; its readings are then left out of travel checks.
+   *
+   * @throws NotFoundException when it has none
+   */
+  public void deleteBranch(String branch) {
+    Ids.check(branch, "branch", NoteRules.MAX_ID);
+    if (!branchStore.delete(branch)) {
+      throw new NotFoundException("branch " + branch + " has no location");
+    }
+  }
+
+  /**
+   * Stores every location of a {@link BranchCsv} text with buffered writes, once the whole text is
+   * checked (a bad line stores nothing); returns how many.
+   */
+  public int loadBranches(String csv) {
+    List<BranchLocation> all = BranchCsv.parse(csv);
+    try (BranchStore.Writer w = branchStore.writer()) {
+      for (BranchLocation b : all) {
+        w.write(b);
       }
     }
-    return out;
+    return all.size();
   }
 
   // ---- dispute pack
@@ -365,12 +416,8 @@ public final class BanknoteService {
    */
   public DisputePack dispute(String serial) {
     String s = lookupSerial(serial);
-    KeyRange range = BanknoteKeys.NOTE.range(s);
-    List<Note> readings =
-        oldestFirst(
-            store.scanNotes(
-                new RowWindow(range.start(), true, range.stop(), MAX_CLONE_READINGS), true));
-    return DisputePack.of(s, readings, clonesOf(readings));
+    List<Note> readings = cloneChecks.history(s, true);
+    return DisputePack.of(s, readings, cloneChecks.serial(s, readings).clones());
   }
 
   // ---- queries

@@ -34,7 +34,28 @@ final class BanknoteSettings {
           "Years (of 365 days) a note reading is kept after it was stored, in every banknote table"
               + " (0: forever); a family TTL, so HBase drops older readings itself.");
 
-  static final List<Setting<?>> ALL = List.of(ZONE, NAMESPACE, RETENTION_YEARS);
+  /** The fastest a note is taken to travel between two readings: a note carried on a plane. */
+  static final Setting<Integer> CLONE_MAX_SPEED_KMH =
+      Setting.ofInt(
+          "clone-max-speed-kmh",
+          900,
+          1,
+          100_000,
+          "Fastest plausible travel of a note, km/h: a serial read at two branches further apart"
+              + " than this allows in the time between is a probable clone.");
+
+  /** Branches of one city exchange cash within minutes: no travel this short is flagged. */
+  static final Setting<Integer> CLONE_MIN_DISTANCE_KM =
+      Setting.ofInt(
+          "clone-min-distance-km",
+          50,
+          0,
+          20_000,
+          "Distance in km between two branches below which a serial read at both is never flagged"
+              + " as a probable clone, however short the time between.");
+
+  static final List<Setting<?>> ALL =
+      List.of(ZONE, NAMESPACE, RETENTION_YEARS, CLONE_MAX_SPEED_KMH, CLONE_MIN_DISTANCE_KM);
 
   private BanknoteSettings() {}
 }

@@ -17,7 +17,7 @@ import java.util.Objects;
  * @param chain the readings since the withdrawal before {@code paidOut}, through {@code paidOut}
  * @param after the readings after {@code paidOut}
  * @param earlier how many readings came before the chain
- * @param clones the serial's impossible readings (denomination or edition changed)
+ * @param clones the serial's impossible readings (denomination, edition or place)
  */
 public record DisputePack(
     String serial,

@@ -28,7 +28,7 @@ class BanknoteKeysTest {
 
   @Test
   void everyLayoutRoundTripsAndKeepsItsOrder() {
-    assertThat(BanknoteKeys.ALL).hasSize(10);
+    assertThat(BanknoteKeys.ALL).hasSize(11);
     for (KeyLayout layout : BanknoteKeys.ALL) {
       KeyLayoutChecks.verify(layout, 300);
     }
@@ -95,6 +95,7 @@ class BanknoteKeysTest {
         "settlement",
         BanknoteKeys.SETTLEMENT.explain("0110-001", 20508, DEVICE, SOURCE, 0L));
     assertLine(readme, "delivered", BanknoteKeys.DELIVERED.explain("0110-001", 20508, DEVICE));
+    assertLine(readme, "branches", BanknoteKeys.BRANCH.explain("0110-001"));
     assertLine(readme, "n:", BanknoteKeys.COLUMN.explain("r"));
     assertLine(readme, "i:", BanknoteKeys.COLUMN.explain("g"));
   }

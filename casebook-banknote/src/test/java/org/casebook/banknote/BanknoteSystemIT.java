@@ -33,7 +33,13 @@ class BanknoteSystemIT {
   void theSettingsAreDeclaredUnderTheirDocumentedNames() {
     Map<String, Setting<?>> byName = new java.util.HashMap<>();
     new BanknoteSystem().descriptor().settings().forEach(s -> byName.put(s.name(), s));
-    assertThat(byName).containsOnlyKeys("zone", "namespace", "retention-years");
+    assertThat(byName)
+        .containsOnlyKeys(
+            "zone", "namespace", "retention-years", "clone-max-speed-kmh", "clone-min-distance-km");
+    assertThat(byName.get("clone-max-speed-kmh").environmentVariable("banknote"))
+        .isEqualTo("CASEBOOK_BANKNOTE_CLONE_MAX_SPEED_KMH");
+    assertThat(byName.get("clone-max-speed-kmh").defaultValue()).isEqualTo(900);
+    assertThat(byName.get("clone-min-distance-km").defaultValue()).isEqualTo(50);
     assertThat(byName.get("zone").environmentVariable("banknote"))
         .isEqualTo("CASEBOOK_BANKNOTE_ZONE");
     assertThat(byName.get("zone").defaultValue()).isEqualTo(ZoneId.of("Asia/Shanghai"));
@@ -73,7 +79,15 @@ class BanknoteSystemIT {
             runtime,
             new BanknoteSystem(),
             AccessRule.open(),
-            Map.of("banknote.namespace", namespace, "banknote.zone", "UTC"))) {
+            Map.of(
+                "banknote.namespace",
+                namespace,
+                "banknote.zone",
+                "UTC",
+                "banknote.clone-max-speed-kmh",
+                "3000",
+                "banknote.clone-min-distance-km",
+                "5"))) {
       String body = Json.write(new BatchRequest(List.of(NoteJson.of(suspect))));
       HttpResponse<String> posted =
           client.send(
@@ -86,6 +100,9 @@ class BanknoteSystemIT {
 
       BanknoteService onSettings = new BanknoteService(served.context());
       assertThat(onSettings.zone()).isEqualTo(ZoneId.of("UTC"));
+      // The travel check's settings, and the namespace's own branches table it reads.
+      assertThat(onSettings.clones("ZZ12345678").maxSpeedKmh()).isEqualTo(3000);
+      assertThat(onSettings.clones("ZZ12345678").minDistanceKm()).isEqualTo(5);
       assertThat(
               onSettings
                   .suspects("br-" + run, LocalDate.of(2031, 9, 1), PageRequest.first(10))

@@ -266,13 +266,13 @@ class BanknoteWatchIT {
               null));
     }
     service.store(readings);
-    assertThat(service.clones(serial))
+    assertThat(service.clones(serial).clones())
         .extracting(c -> c.differs() + " " + c.earlier().record() + "->" + c.later().record())
         .containsExactly(
             "[denomination] " + readings.get(1).record() + "->" + readings.get(2).record(),
             "[edition] " + readings.get(2).record() + "->" + readings.get(3).record());
-    assertThat(service.clones(serial).get(0).earlier()).isEqualTo(readings.get(1));
-    assertThat(service.clones(serial).get(0).later()).isEqualTo(readings.get(2));
-    assertThat(service.clones("ZT99999999")).isEmpty();
+    assertThat(service.clones(serial).clones().get(0).earlier()).isEqualTo(readings.get(1));
+    assertThat(service.clones(serial).clones().get(0).later()).isEqualTo(readings.get(2));
+    assertThat(service.clones("ZT99999999").clones()).isEmpty();
   }
 }

@@ -44,7 +44,8 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "banknote",
     mixinStandardHelpOptions = true,
-    description = "Banknote serial numbers (seed 002): FSN collection without loss, lookup.")
+    description = "Banknote serial numbers (seed 002): FSN collection without loss, lookup.",
+    subcommands = {BranchCommand.class, ClonesCommand.class})
 public final class BanknoteCommand {
   private final Supplier<SystemContext> context;
 
@@ -59,7 +60,7 @@ public final class BanknoteCommand {
     this.context = context;
   }
 
-  private BanknoteService service() {
+  BanknoteService service() {
     return new BanknoteService(context.get());
   }
 

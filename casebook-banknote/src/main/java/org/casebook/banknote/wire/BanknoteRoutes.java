@@ -6,6 +6,9 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import org.casebook.banknote.BanknoteService;
+import org.casebook.banknote.BranchLocation;
+import org.casebook.banknote.CloneCheck;
+import org.casebook.banknote.CloneSweep;
 import org.casebook.banknote.DeviceKind;
 import org.casebook.banknote.DisputePack;
 import org.casebook.banknote.FileContext;
@@ -13,6 +16,7 @@ import org.casebook.banknote.Note;
 import org.casebook.banknote.NoteJson;
 import org.casebook.banknote.NoteRules;
 import org.casebook.banknote.Operation;
+import org.casebook.banknote.ProbableClone;
 import org.casebook.banknote.Reject;
 import org.casebook.banknote.Settlement;
 import org.casebook.banknote.SettlementCsv;
@@ -81,10 +85,86 @@ public final class BanknoteRoutes {
 
   public record HitsPage(String branch, String day, List<HitJson> hits, String next) {}
 
-  /** A probable clone: what differs, and both readings. */
-  public record CloneJson(List<String> differs, NoteJson earlier, NoteJson later) {}
+  /**
+   * A probable clone: what differs, both readings, and where both branches have a location the way
+   * between them ({@code speedKmh} null when the readings share their instant: no time at all).
+   */
+  public record CloneJson(
+      List<String> differs,
+      NoteJson earlier,
+      NoteJson later,
+      Double distanceKm,
+      Double hours,
+      Double speedKmh) {
+    public static CloneJson of(ProbableClone c) {
+      ProbableClone.Travel t = c.travel();
+      return new CloneJson(
+          c.differs(),
+          NoteJson.of(c.earlier().withoutImage()),
+          NoteJson.of(c.later().withoutImage()),
+          t == null ? null : round(t.distanceKm(), 10),
+          t == null ? null : round(t.hours(), 10_000),
+          t == null || Double.isInfinite(t.speedKmh()) ? null : round(t.speedKmh(), 10));
+    }
 
-  public record ClonesPage(String serial, List<CloneJson> clones) {}
+    private static double round(double value, double scale) {
+      return Math.round(value * scale) / scale;
+    }
+  }
+
+  /** A serial's probable clones and the pairs not checked for travel for lack of a location. */
+  public record ClonesPage(
+      String serial,
+      int readings,
+      int unlocated,
+      int maxSpeedKmh,
+      int minDistanceKm,
+      List<CloneJson> clones) {
+    public static ClonesPage of(CloneCheck c) {
+      return new ClonesPage(
+          c.serial(),
+          c.readings(),
+          c.unlocated(),
+          c.maxSpeedKmh(),
+          c.minDistanceKm(),
+          c.clones().stream().map(CloneJson::of).toList());
+    }
+  }
+
+  /** A page of a branch's day sweep (see {@link CloneSweep}). */
+  public record SweepPage(
+      String branch,
+      String day,
+      int serials,
+      int checked,
+      int unlocated,
+      int truncated,
+      List<CloneJson> clones,
+      String next) {
+    public static SweepPage of(CloneSweep s) {
+      return new SweepPage(
+          s.branch(),
+          s.day(),
+          s.serials(),
+          s.checked(),
+          s.unlocated(),
+          s.truncated(),
+          s.clones().stream().map(CloneJson::of).toList(),
+          s.next().orElse(null));
+    }
+  }
+
+  /** Body of {@code PUT /api/banknotes/branches/{branch}}: degrees, and an optional name. */
+  public record BranchRequest(Double lat, Double lon, String name) {}
+
+  /** A branch's location as JSON. */
+  public record BranchJson(String branch, double lat, double lon, String name) {
+    public static BranchJson of(BranchLocation b) {
+      return new BranchJson(b.branch(), b.lat(), b.lon(), b.name());
+    }
+  }
+
+  public record BranchesPage(List<BranchJson> branches, String next) {}
 
   /** A link of a dispute pack's chain; an inferred one has no note, only device and times. */
   public record StepJson(
@@ -164,17 +244,49 @@ public final class BanknoteRoutes {
           .get(
               BASE + "/clones/{serial}",
               "Impossible history: readings of a serial whose denomination or edition differs from"
-                  + " the reading before (probable clones), with both readings",
+                  + " the reading before, or read at a branch further from the one before than a"
+                  + " note travels in the time between (probable clones), with both readings",
+              (svc, req) -> HttpResponse.ok(ClonesPage.of(svc.clones(req.pathParam("serial")))))
+          .list(
+              BASE + "/clones",
+              "Day sweep (?branch=&day=YYYY-MM-DD): probable clones among the serials read at a"
+                  + " branch on a day, each checked against its history; by serial",
               (svc, req) -> {
-                String serial = BanknoteService.lookupSerial(req.pathParam("serial"));
-                List<CloneJson> clones =
-                    svc.clones(serial).stream()
-                        .map(
-                            c ->
-                                new CloneJson(
-                                    c.differs(), NoteJson.of(c.earlier()), NoteJson.of(c.later())))
-                        .toList();
-                return HttpResponse.ok(new ClonesPage(serial, clones));
+                String branch = req.query("branch").orElse(null);
+                InvalidInputException.check(branch != null, "branch", "branch is required");
+                java.time.LocalDate day =
+                    BanknoteService.parseDay(req.query("day").orElse(null), "day");
+                return HttpResponse.ok(SweepPage.of(svc.cloneSweep(branch, day, req.page(PAGE))));
+              })
+          .put(
+              BASE + "/branches/{branch}",
+              "Declare where a branch is ({\"lat\",\"lon\"} in degrees, optional \"name\");"
+                  + " replaces an earlier declaration",
+              (svc, req) -> {
+                BranchRequest b = req.body(BranchRequest.class);
+                return HttpResponse.ok(
+                    BranchJson.of(
+                        svc.putBranch(req.pathParam("branch"), b.lat(), b.lon(), b.name())));
+              })
+          .get(
+              BASE + "/branches/{branch}",
+              "A branch's location",
+              (svc, req) -> HttpResponse.ok(BranchJson.of(svc.branch(req.pathParam("branch")))))
+          .delete(
+              BASE + "/branches/{branch}",
+              "Remove a branch's location (its readings are then not checked for travel)",
+              (svc, req) -> {
+                svc.deleteBranch(req.pathParam("branch"));
+                return HttpResponse.noContent();
+              })
+          .list(
+              BASE + "/branches",
+              "Branches with a location, by id",
+              (svc, req) -> {
+                Page<BranchLocation> p = svc.branches(req.page(PAGE));
+                return HttpResponse.ok(
+                    new BranchesPage(
+                        p.items().stream().map(BranchJson::of).toList(), p.nextOrNull()));
               })
           .get(
               BASE + "/settlement",
@@ -231,14 +343,7 @@ public final class BanknoteRoutes {
                         d.chain().stream().map(StepJson::of).toList(),
                         d.after().stream().map(StepJson::of).toList(),
                         d.earlier(),
-                        d.clones().stream()
-                            .map(
-                                c ->
-                                    new CloneJson(
-                                        c.differs(),
-                                        NoteJson.of(c.earlier().withoutImage()),
-                                        NoteJson.of(c.later().withoutImage())))
-                            .toList()));
+                        d.clones().stream().map(CloneJson::of).toList()));
               })
           .delete(
               BASE + "/watch/{id}",

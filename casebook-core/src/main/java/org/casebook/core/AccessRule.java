@@ -84,12 +84,13 @@ public final class AccessRule {
   }
 
   /**
-   * This rule with anonymous reads of {@code systems} closed, in {@code token} mode (their data is
-   * private beyond loopback); other modes are returned as they are: an access file says itself what
-   * anonymous callers get, and an open rule has no credentials to ask for.
+   * This rule with {@code systems} closed to anonymous callers (their data is private beyond
+   * loopback): with one token only its holder reaches them; open, nobody does until a token or an
+   * access file is given. An access file's rule is returned as it is: it says itself what anonymous
+   * callers get.
    */
   public AccessRule closingAnonymousReads(Collection<String> systems) {
-    if (mode != Mode.TOKEN || systems.isEmpty()) {
+    if (mode == Mode.FILE || systems.isEmpty()) {
       return this;
     }
     Map<String, Action> grants = new HashMap<>(anonymous.grants());

@@ -197,12 +197,15 @@ final class ServeCommand implements Callable<Integer> {
     if (isLoopback(bind)) {
       return rule;
     }
-    return rule.closingAnonymousReads(
-        systems.stream()
-            .map(CasebookSystem::descriptor)
-            .filter(org.casebook.core.SystemDescriptor::privateReads)
-            .map(org.casebook.core.SystemDescriptor::name)
-            .toList());
+    return rule.closingAnonymousReads(privateSystems());
+  }
+
+  private List<String> privateSystems() {
+    return systems.stream()
+        .map(CasebookSystem::descriptor)
+        .filter(org.casebook.core.SystemDescriptor::privateReads)
+        .map(org.casebook.core.SystemDescriptor::name)
+        .toList();
   }
 
   /** The token in the first line of {@code tokenFile}; an empty one is refused. */
@@ -288,8 +291,10 @@ final class ServeCommand implements Callable<Integer> {
         "--audit-retention-days must be 1 or more");
     if (access.mode() == AccessRule.Mode.OPEN && !isLoopback(bind)) {
       LOG.warn(
-          "no --token-file or --access-file: anyone who reaches {} may read, write and delete",
-          bind);
+          "no --token-file or --access-file: anyone who reaches {} may write and delete, and the"
+              + " systems with private data ({}) answer nobody",
+          bind,
+          privateSystems());
     }
     java.util.Optional<ServerTls> tls =
         files.map(f -> ServerTls.start(f, java.time.Duration.ofSeconds(tlsReloadSeconds)));

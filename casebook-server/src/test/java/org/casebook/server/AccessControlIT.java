@@ -213,6 +213,34 @@ class AccessControlIT {
         }
       }
       assertThat(wrong).as("answers other than the grants say").isEmpty();
+
+      // Every route of every system refuses whom its declared action excludes, before its handler.
+      for (CasebookSystem sys : systems) {
+        String name = sys.descriptor().name();
+        if (name.equals("echo")) {
+          continue; // the test-only system: the access file names no grant of its own for it
+        }
+        for (org.casebook.core.http.RouteSpec route : sys.descriptor().routes()) {
+          Call c =
+              new Call(
+                  name,
+                  route.action().label(),
+                  route.method(),
+                  route.pattern().replaceAll("\\{[^}]+}", "x"),
+                  route.method().equals("GET") ? null : "{}");
+          for (var t : TOKENS.entrySet()) {
+            if (granted(t.getKey(), c)) {
+              continue;
+            }
+            int got = send(base, c, t.getValue()).statusCode();
+            int want = t.getValue() == null ? 401 : 403;
+            if (got != want) {
+              wrong.add(t.getKey() + " " + route + " of " + name + " -> " + got);
+            }
+          }
+        }
+      }
+      assertThat(wrong).as("routes answering a caller their action excludes").isEmpty();
       assertThat(send(base, calls.get(0), "not-a-token").statusCode())
           .as("an unknown token is told so even where anonymous callers pass")
           .isEqualTo(401);

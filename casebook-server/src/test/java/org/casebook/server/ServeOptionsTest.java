@@ -49,6 +49,13 @@ class ServeOptionsTest {
     assertThat(rule.anonymous().may("banknote", Action.READ)).isFalse();
     assertThat(rule.anonymous().may("docs", Action.READ)).isFalse();
     assertThat(rule.anonymous().may("tsdb", Action.READ)).isTrue();
+    ServeCommand openWide =
+        new ServeCommand(systems, new CliContext(new RuntimeOptions(), List.of()));
+    new CommandLine(openWide).parseArgs("--bind", "0.0.0.0", "--insecure");
+    assertThat(openWide.accessRule().anonymous().may("docs", Action.READ))
+        .as("no credentials beyond loopback: private systems answer nobody")
+        .isFalse();
+    assertThat(openWide.accessRule().anonymous().may("weibo", Action.WRITE)).isTrue();
     assertThat(parse("--token", "t").anonymous().may("banknote", Action.READ))
         .as("on loopback reads stay open")
         .isTrue();

@@ -298,6 +298,49 @@ async function drawBackups() {
     el('td', {}, b.bytesFreedByDelete < 0 ? '—' : bytes(b.bytesFreedByDelete)))));
 }
 
+// The audit trail needs an admin's token: asked with the tab's token, every 10 s.
+const AUDIT_EVERY_MS = 10000;
+let auditDrawnAt = 0;
+
+function auditMessage(text) {
+  document.querySelector('#audit tbody').replaceChildren(el('tr', {}, el('td', { colspan: '7' }, text)));
+}
+
+async function drawAudit() {
+  const params = new URLSearchParams({ limit: '50' });
+  const who = document.getElementById('audit-who').value.trim();
+  const system = document.getElementById('audit-system').value.trim();
+  if (who) params.set('who', who);
+  if (system) params.set('system', system);
+  const r = await send('GET', `/api/audit?${params}`);
+  if (r.status === 401 || r.status === 403) {
+    auditMessage('Admins only: give an admin token with the Token button.');
+    return;
+  }
+  if (r.status === 404) {
+    auditMessage('This server keeps no audit trail.');
+    return;
+  }
+  if (!r.ok) {
+    auditMessage(`Could not read the audit trail: ${(r.json && r.json.error) || r.status}`);
+    return;
+  }
+  if (r.json.entries.length === 0) {
+    auditMessage('Nothing recorded in the last 7 days.');
+    return;
+  }
+  document.querySelector('#audit tbody').replaceChildren(...r.json.entries.map((e) => el('tr', {
+    class: /^(4|5)\d\d$|DENIED|UNAUTHENTICATED|refused|failed/.test(e.outcome) ? 'refused' : '',
+  },
+  el('td', {}, e.time.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC')),
+  el('td', {}, e.who),
+  el('td', {}, e.system),
+  el('td', {}, e.action),
+  el('td', {}, el('code', {}, e.what)),
+  el('td', {}, e.outcome),
+  el('td', {}, e.remote))));
+}
+
 function route() {
   const hash = location.hash || '#/';
   const m = hash.match(/^#\/system\/([a-z0-9]+)(?:\?(.*))?$/);
@@ -335,6 +378,10 @@ async function refresh() {
     } else {
       shownPage = null;
       drawChart();
+      if (Date.now() - auditDrawnAt >= AUDIT_EVERY_MS) {
+        auditDrawnAt = Date.now();
+        drawAudit().catch((e) => auditMessage(`Could not read the audit trail: ${e.message}`));
+      }
       if (Date.now() - backupsDrawnAt >= BACKUPS_EVERY_MS) {
         backupsDrawnAt = Date.now();
         drawBackups().catch((e) => {
@@ -357,7 +404,12 @@ document.getElementById('token').addEventListener('click', () => {
     sessionStorage.getItem('casebook.token') || '');
   if (t === null) return;
   if (t) sessionStorage.setItem('casebook.token', t); else sessionStorage.removeItem('casebook.token');
+  auditDrawnAt = 0;
 });
+['audit-who', 'audit-system'].forEach((id) => document.getElementById(id).addEventListener('change', () => {
+  auditDrawnAt = 0;
+  refresh();
+}));
 window.addEventListener('hashchange', refresh);
 refresh();
 setInterval(refresh, REFRESH_MS);

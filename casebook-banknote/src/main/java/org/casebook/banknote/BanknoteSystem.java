@@ -19,15 +19,17 @@ public final class BanknoteSystem implements CasebookSystem {
   @Override
   public SystemDescriptor descriptor() {
     return new SystemDescriptor(
-        "banknote",
-        "Banknote serial numbers (seed 002, bank case): FSN collection without loss, lookup by"
-            + " serial, device, batch, suspects, daily settlement, dispute packs",
-        BanknoteSchema.in(BanknoteSchema.DEFAULT_NAMESPACE).tables(),
-        BanknoteKeys.ALL,
-        BanknoteRoutes.ROUTES.specs(),
-        List.of(),
-        BanknoteRoutes.PATHS,
-        BanknoteSettings.ALL);
+            "banknote",
+            "Banknote serial numbers (seed 002, bank case): FSN collection without loss, lookup by"
+                + " serial, device, batch, suspects, daily settlement, dispute packs",
+            BanknoteSchema.in(BanknoteSchema.DEFAULT_NAMESPACE).tables(),
+            BanknoteKeys.ALL,
+            BanknoteRoutes.ROUTES.specs(),
+            List.of(),
+            BanknoteRoutes.PATHS,
+            BanknoteSettings.ALL)
+        // A bank's note histories and custody chains are not for anyone on the network.
+        .withPrivateReads();
   }
 
   /** The notes, devices, suspects and batches tables in the set namespace. */

@@ -41,6 +41,7 @@ public final class Platform implements AutoCloseable {
   private final List<PlatformContext> contexts = new ArrayList<>();
   private final Map<String, WriteGate> gates = new HashMap<>();
   private final DiskSpaceGuard disk;
+  private final Optional<org.casebook.core.access.AuditTable> auditTable;
 
   private Platform(Builder b) {
     this.runtime = b.runtime;
@@ -53,6 +54,15 @@ public final class Platform implements AutoCloseable {
     this.ports = Map.copyOf(b.ports);
     this.settings = b.settings;
     this.disk = DiskSpaceGuard.of(runtime, dataDir);
+    if (b.auditName != null) {
+      new org.casebook.core.schema.SchemaManager(runtime.connection())
+          .ensure(org.casebook.core.access.AuditTable.spec(b.auditName, b.auditRetention));
+      this.auditTable =
+          Optional.of(
+              org.casebook.core.access.AuditTable.open(runtime.connection(), b.auditName, metrics));
+    } else {
+      this.auditTable = Optional.empty();
+    }
     if (disk.active()) {
       io.micrometer.core.instrument.Gauge.builder(
               "casebook.disk.free", disk, DiskSpaceGuard::usableBytes)
@@ -193,6 +203,16 @@ public final class Platform implements AutoCloseable {
     return access;
   }
 
+  /** Where changes are recorded: the audit table when the builder asked for one, else nowhere. */
+  public org.casebook.core.access.AuditLog audit() {
+    return auditTable.isPresent() ? auditTable.get() : org.casebook.core.access.AuditLog.none();
+  }
+
+  /** The audit table, when this platform keeps one (for listing it). */
+  public Optional<org.casebook.core.access.AuditTable> auditTable() {
+    return auditTable;
+  }
+
   public String bindAddress() {
     return bindAddress;
   }
@@ -223,6 +243,7 @@ public final class Platform implements AutoCloseable {
     }
     contexts.clear();
     Threads.shutdown(sideWork, java.time.Duration.ofSeconds(10));
+    auditTable.ifPresent(org.casebook.core.access.AuditTable::close);
     tls.ifPresent(ServerTls::close);
     metrics.close();
   }
@@ -233,6 +254,8 @@ public final class Platform implements AutoCloseable {
     private final Path dataDir;
     private Clock clock = Clock.systemUTC();
     private AccessRule access = AccessRule.open();
+    private org.apache.hadoop.hbase.TableName auditName;
+    private java.time.Duration auditRetention;
     private String bindAddress = "127.0.0.1";
     private ServerTls tls;
     private final Map<String, Integer> ports = new HashMap<>();
@@ -251,6 +274,17 @@ public final class Platform implements AutoCloseable {
 
     public Builder access(AccessRule value) {
       this.access = Objects.requireNonNull(value, "access is null");
+      return this;
+    }
+
+    /**
+     * Keep an audit trail in table {@code name} (made or its retention changed when the platform is
+     * built), entries kept for {@code retention}.
+     */
+    public Builder auditTrail(
+        org.apache.hadoop.hbase.TableName name, java.time.Duration retention) {
+      this.auditName = Objects.requireNonNull(name, "name is null");
+      this.auditRetention = Objects.requireNonNull(retention, "retention is null");
       return this;
     }
 

@@ -76,8 +76,9 @@ final class PlatformContext implements SystemContext, AutoCloseable {
   }
 
   @Override
-  public AccessRule access() {
-    return platform.access();
+  public org.casebook.core.access.AccessGate access() {
+    return new org.casebook.core.access.AccessGate(
+        platform.access(), system, platform.audit(), platform.metrics(), platform.clock());
   }
 
   @Override

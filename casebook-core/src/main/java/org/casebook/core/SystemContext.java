@@ -48,8 +48,11 @@ public interface SystemContext {
 
   MeterRegistry metrics();
 
-  /** Who may write: a system's own listeners apply it as HTTP does. */
-  AccessRule access();
+  /**
+   * Who may do what here, with the audit trail and the refusal counter: a system's own listeners
+   * check and record through it as HTTP does.
+   */
+  org.casebook.core.access.AccessGate access();
 
   /** The effective values of the settings the system declared in its descriptor. */
   SystemSettings settings();

@@ -24,6 +24,8 @@ import org.casebook.core.settings.Setting;
  *     refuses two systems claiming the same route
  * @param settings what an operator may set (a file, the environment or {@code --set}); the system
  *     reads their effective values from {@link SystemContext#settings()}
+ * @param privateReads whether its data is private: served beyond loopback with one token, its reads
+ *     need the token too (an access file says for itself what anonymous callers get)
  */
 public record SystemDescriptor(
     String name,
@@ -33,7 +35,27 @@ public record SystemDescriptor(
     List<RouteSpec> routes,
     List<ListenerSpec> listeners,
     List<String> protocolPaths,
-    List<Setting<?>> settings) {
+    List<Setting<?>> settings,
+    boolean privateReads) {
+  /** A system whose reads are open. */
+  public SystemDescriptor(
+      String name,
+      String summary,
+      List<TableSpec> tables,
+      List<KeyLayout> keys,
+      List<RouteSpec> routes,
+      List<ListenerSpec> listeners,
+      List<String> protocolPaths,
+      List<Setting<?>> settings) {
+    this(name, summary, tables, keys, routes, listeners, protocolPaths, settings, false);
+  }
+
+  /** This system with its reads private ({@code privateReads}). */
+  public SystemDescriptor withPrivateReads() {
+    return new SystemDescriptor(
+        name, summary, tables, keys, routes, listeners, protocolPaths, settings, true);
+  }
+
   /** A system whose routes all live under {@code /api/<name>/}. */
   public SystemDescriptor(
       String name,

@@ -29,15 +29,17 @@ public final class DocsSystem implements CasebookSystem {
   @Override
   public SystemDescriptor descriptor() {
     return new SystemDescriptor(
-        NAME,
-        "Document store (seed 002): typed documents in BI/DI families, optimistic edits, comments",
-        // Under the default settings; tables(settings) gives another namespace's.
-        DocsService.schemas(DocsSchema.DEFAULT_NAMESPACE),
-        DocsKeys.ALL,
-        DocsRoutes.ROUTES.specs(),
-        List.of(),
-        List.of(),
-        DocsSettings.ALL);
+            NAME,
+            "Document store (seed 002): typed documents in BI/DI families, optimistic edits, comments",
+            // Under the default settings; tables(settings) gives another namespace's.
+            DocsService.schemas(DocsSchema.DEFAULT_NAMESPACE),
+            DocsKeys.ALL,
+            DocsRoutes.ROUTES.specs(),
+            List.of(),
+            List.of(),
+            DocsSettings.ALL)
+        // Corrected pages and their history are an editorial team's, not the network's.
+        .withPrivateReads();
   }
 
   /** The store's tables in the set namespace. */

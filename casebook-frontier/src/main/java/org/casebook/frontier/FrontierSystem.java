@@ -111,7 +111,8 @@ public final class FrontierSystem implements CasebookSystem {
     Listener grpc =
         context.listen(
             GRPC,
-            FrontierGrpc.listener(service, context.background("put-flush"), context.metrics()));
+            FrontierGrpc.listener(
+                service, context.background("put-flush"), context.metrics(), context.access()));
     // Owned after the listener and before its scheduler: at stop the renewals end first, then the
     // row goes, and only then does the listener close.
     NodeHeartbeat node =

@@ -50,6 +50,43 @@ final class BackupCommand {
     return new BackupCatalog(r.connection(), r.configuration());
   }
 
+  /**
+   * Runs one of the commands that change HBase (create, restore, import, delete) and records it in
+   * the audit trail with its outcome, as a served admin request is: by {@code cli:<user>}.
+   */
+  <T> T audited(String what, java.util.function.Supplier<T> work) {
+    String outcome = "failed";
+    try {
+      T result = work.get();
+      outcome = "ok";
+      return result;
+    } catch (RuntimeException e) {
+      outcome = "failed: " + e.getMessage();
+      throw e;
+    } finally {
+      record(what, outcome);
+    }
+  }
+
+  private void record(String what, String outcome) {
+    try {
+      org.casebook.core.access.AuditTable.recordNow(
+          context.runtimeOnly().connection(),
+          org.casebook.core.access.AuditTable.DEFAULT_NAME,
+          new org.casebook.core.access.AuditEntry(
+              java.time.Instant.now(),
+              "cli:" + System.getProperty("user.name"),
+              org.casebook.core.access.Caller.PLATFORM,
+              org.casebook.core.access.Action.ADMIN,
+              "backup " + what,
+              outcome,
+              "local"));
+    } catch (RuntimeException e) {
+      // The command's own outcome stands; the operator is told the trail lacks it.
+      say("could not record this command in the audit trail: " + e.getMessage());
+    }
+  }
+
   /** The chosen systems' declared tables where the settings put them (all systems when none). */
   Map<String, List<TableName>> declared(List<String> chosen) {
     return context.declaredTables(chosen);
@@ -201,7 +238,10 @@ final class BackupCommand {
           "may hold one table's part of a change and not another's (a post without its"
               + " timeline rows, an index row without its data)");
       long t0 = System.nanoTime();
-      Backup b = catalog.create(backup, catalog.tablesOf(declared), BackupCommand::say);
+      Backup b =
+          parent.audited(
+              "create " + backup,
+              () -> catalog.create(backup, catalog.tablesOf(declared), BackupCommand::say));
       say(
           String.format(
               Locale.ROOT, "backup %s taken in %.1f s", b.name(), (System.nanoTime() - t0) / 1e9));
@@ -280,7 +320,9 @@ final class BackupCommand {
             "takes its tables offline under it and leaves what it holds in memory as it was");
       }
       BackupCatalog.Restored r =
-          catalog.restore(name, new LinkedHashSet<>(systems), as, BackupCommand::say);
+          parent.audited(
+              "restore " + name + (as == null ? " in place" : " as " + as),
+              () -> catalog.restore(name, new LinkedHashSet<>(systems), as, BackupCommand::say));
       for (BackupCatalog.SystemRestored s : r.systems()) {
         System.out.printf(
             Locale.ROOT,
@@ -361,7 +403,9 @@ final class BackupCommand {
     public Integer call() {
       long t0 = System.nanoTime();
       List<Backup> imported =
-          parent.catalog().importFrom(from, name, mappers.count, BackupCommand::say);
+          parent.audited(
+              "import from " + from,
+              () -> parent.catalog().importFrom(from, name, mappers.count, BackupCommand::say));
       say(String.format(Locale.ROOT, "imported in %.1f s", (System.nanoTime() - t0) / 1e9));
       imported.forEach(BackupCommand::print);
       return 0;
@@ -380,7 +424,12 @@ final class BackupCommand {
 
     @Override
     public Integer call() {
-      parent.catalog().delete(name);
+      parent.audited(
+          "delete " + name,
+          () -> {
+            parent.catalog().delete(name);
+            return name;
+          });
       System.out.println("deleted backup " + name);
       return 0;
     }

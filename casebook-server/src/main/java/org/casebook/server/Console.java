@@ -20,6 +20,7 @@ import org.apache.hadoop.hbase.util.Bytes;
 import org.casebook.core.HBaseRuntime;
 import org.casebook.core.StorageException;
 import org.casebook.core.SystemDescriptor;
+import org.casebook.core.access.Action;
 import org.casebook.core.http.HttpApiServer;
 import org.casebook.core.http.HttpResponse;
 import org.casebook.core.http.OpenApi;
@@ -131,7 +132,15 @@ final class Console implements AutoCloseable {
               "Take a backup here, each system's writes paused while its tables' snapshots are"
                   + " taken: body {\"name\": optional, \"systems\": [optional]}; 201 with the"
                   + " backup",
-              false),
+              false,
+              Action.ADMIN),
+          new RouteSpec(
+              "GET",
+              "/api/audit",
+              "The audit trail, newest first: every change and refused attempt at one, with who,"
+                  + " what and the outcome (?from=&to= ISO-8601, who=, system=; admins only)",
+              true,
+              Action.ADMIN),
           new RouteSpec("GET", OPENAPI, "This description (OpenAPI 3)", false),
           new RouteSpec("GET", "/api/docs", "The interactive page for this description", false),
           new RouteSpec("GET", "/metrics", "Prometheus metrics of the process", false),
@@ -142,6 +151,15 @@ final class Console implements AutoCloseable {
               "/console/systems/{script}",
               "A system's console page ({name}.js, from the system's own module)",
               false));
+
+  /** The platform route of {@code method} and {@code pattern}. */
+  static RouteSpec platformRoute(String method, String pattern) {
+    return PLATFORM_ROUTES.stream()
+        .filter(r -> r.method().equals(method) && r.pattern().equals(pattern))
+        .findFirst()
+        .orElseThrow(
+            () -> new IllegalArgumentException("no platform route " + method + " " + pattern));
+  }
 
   /**
    * Serves the console's routes on {@code http} (health and metrics are served elsewhere); close

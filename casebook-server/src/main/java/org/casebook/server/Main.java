@@ -93,6 +93,7 @@ public final class Main implements Runnable {
     cli.addSubcommand("schema", new SchemaCommand(systems, context));
     cli.addSubcommand("config", new ConfigCommand(systems, context));
     cli.addSubcommand("backup", new BackupCommand(systems, context));
+    cli.addSubcommand("access", new AccessCommand());
     cli.addSubcommand("hotspot", new HotspotCommand(context));
     cli.addSubcommand("chaos", new ChaosCommand(context));
     for (CasebookSystem system : systems) {

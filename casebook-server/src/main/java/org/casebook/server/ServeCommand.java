@@ -62,6 +62,22 @@ final class ServeCommand implements Callable<Integer> {
   String token;
 
   @Option(
+      names = "--access-file",
+      paramLabel = "FILE",
+      description =
+          "JSON file of principals (token digests or token files), roles and grants per system"
+              + " (none, read, write, admin), and what anonymous callers get; instead of a token.")
+  java.nio.file.Path accessFile;
+
+  @Option(
+      names = "--audit-retention-days",
+      paramLabel = "DAYS",
+      defaultValue = "365",
+      description =
+          "How long the audit trail (table casebook:audit) keeps entries (default ${DEFAULT-VALUE}).")
+  int auditRetentionDays;
+
+  @Option(
       names = "--tls-cert",
       paramLabel = "FILE",
       description =
@@ -143,12 +159,53 @@ final class ServeCommand implements Callable<Integer> {
     }
   }
 
-  /** The token from --token-file, else --token / $CASEBOOK_TOKEN, else open writes. */
+  /**
+   * The access file's rule, else the token from --token-file, else --token / $CASEBOOK_TOKEN, else
+   * open. Beyond loopback, one token closes the reads of the systems whose data is private.
+   */
   AccessRule accessRule() {
-    if (tokenFile != null) {
-      return AccessRule.token(readTokenFile(tokenFile));
+    boolean tokenGiven = tokenFile != null || (token != null && !token.isBlank());
+    if (accessFile != null) {
+      InvalidInputException.check(
+          !tokenGiven,
+          "access-file",
+          "--access-file declares the tokens: give it without --token-file, --token or"
+              + " CASEBOOK_TOKEN");
+      AccessRule rule = org.casebook.core.access.AccessFile.read(accessFile);
+      java.util.Set<String> known = new java.util.TreeSet<>();
+      systems.forEach(s -> known.add(s.descriptor().name()));
+      known.add(org.casebook.core.access.Caller.PLATFORM);
+      for (String named : rule.namedSystems()) {
+        InvalidInputException.check(
+            known.contains(named),
+            "access-file",
+            accessFile
+                + " grants on "
+                + named
+                + ", which is not a system here (known: "
+                + known
+                + ")");
+      }
+      return rule;
     }
-    return token == null || token.isBlank() ? AccessRule.open() : AccessRule.token(token);
+    AccessRule rule;
+    if (tokenFile != null) {
+      rule = AccessRule.token(readTokenFile(tokenFile));
+    } else {
+      rule = token == null || token.isBlank() ? AccessRule.open() : AccessRule.token(token);
+    }
+    if (isLoopback(bind)) {
+      return rule;
+    }
+    return rule.closingAnonymousReads(privateSystems());
+  }
+
+  private List<String> privateSystems() {
+    return systems.stream()
+        .map(CasebookSystem::descriptor)
+        .filter(org.casebook.core.SystemDescriptor::privateReads)
+        .map(org.casebook.core.SystemDescriptor::name)
+        .toList();
   }
 
   /** The token in the first line of {@code tokenFile}; an empty one is refused. */
@@ -228,6 +285,17 @@ final class ServeCommand implements Callable<Integer> {
     checkTransport(bind, files.isPresent(), insecure);
     InvalidInputException.check(
         tlsReloadSeconds >= 0, "tls-reload-seconds", "--tls-reload-seconds must be 0 or more");
+    InvalidInputException.check(
+        auditRetentionDays >= 1,
+        "audit-retention-days",
+        "--audit-retention-days must be 1 or more");
+    if (access.mode() == AccessRule.Mode.OPEN && !isLoopback(bind)) {
+      LOG.warn(
+          "no --token-file or --access-file: anyone who reaches {} may write and delete, and the"
+              + " systems with private data ({}) answer nobody",
+          bind,
+          privateSystems());
+    }
     java.util.Optional<ServerTls> tls =
         files.map(f -> ServerTls.start(f, java.time.Duration.ofSeconds(tlsReloadSeconds)));
     if (insecure) {
@@ -242,7 +310,11 @@ final class ServeCommand implements Callable<Integer> {
       platform =
           context.platform(
               b -> {
-                b.bindAddress(bind).access(access);
+                b.bindAddress(bind)
+                    .access(access)
+                    .auditTrail(
+                        org.casebook.core.access.AuditTable.DEFAULT_NAME,
+                        java.time.Duration.ofDays(auditRetentionDays));
                 tls.ifPresent(b::tls);
                 for (OptionSpec o : spec.options()) {
                   if (o.longestName().endsWith("-port")

@@ -84,8 +84,9 @@ final class Server implements AutoCloseable {
         RunningSystem instance = system.start(ctx);
         ctx.own(instance);
         checkRoutes(d, instance.routes());
-        // Every write route passes the system's gate, so a backup taken here can pause them.
-        instance.routes().forEach(r -> http.add(r.passing(ctx.writes())));
+        // Every write route passes the system's gate, so a backup taken here can pause them; each
+        // route is checked against the caller's grants on its own system.
+        instance.routes().forEach(r -> http.add(r.in(d.name()).passing(ctx.writes())));
         server.running.put(d.name(), instance);
       }
       ProcessMetrics processMetrics = new ProcessMetrics(platform.runtime());
@@ -97,6 +98,15 @@ final class Server implements AutoCloseable {
                   .findFirst()
                   .orElseThrow(),
               req -> server.health()));
+      http.audit(platform.audit());
+      platform
+          .auditTable()
+          .ifPresent(
+              trail ->
+                  http.add(
+                      new Route(
+                          Console.platformRoute("GET", "/api/audit"),
+                          req -> AuditRoute.list(trail, platform.clock(), req))));
       OnlineBackup backups = new OnlineBackup(server.tables, platform);
       http.add(
           new Route(
@@ -194,6 +204,7 @@ final class Server implements AutoCloseable {
   record Health(
       String status,
       String transport,
+      String access,
       CertificateHealth certificate,
       HBaseHealth hbase,
       DiskHealth disk,
@@ -269,6 +280,8 @@ final class Server implements AutoCloseable {
     }
     String status = !up ? "down" : degraded ? "degraded" : "up";
     return HttpResponse.json(
-        up ? 200 : 503, new Health(status, transport(), certificate(), hbase, disk, list));
+        up ? 200 : 503,
+        new Health(
+            status, transport(), platform.access().toString(), certificate(), hbase, disk, list));
   }
 }

@@ -215,6 +215,13 @@ class ConsoleIT {
     try {
       String base = "http://127.0.0.1:" + server.port();
       WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(30));
+      // A change for the audit trail (open access here: anyone is an admin).
+      String auditedUser = org.casebook.core.testing.TestIds.unique("audited");
+      assertThat(
+              console
+                  .send("PUT", "/api/weibo/users/" + auditedUser + "/following/x", null)
+                  .statusCode())
+          .isBetween(200, 299);
       browser.get(base + "/");
       // Two refreshes: the second draws rates from the difference between two answers.
       wait.until(
@@ -237,6 +244,10 @@ class ConsoleIT {
           b -> b.findElements(By.cssSelector("#heatmap .heat-table[data-rows]")).size() == tables);
       assertThat(browser.findElement(By.cssSelector("#heatmap .heat-table .label")).getText())
           .contains(" row");
+      wait.until(
+          b -> b.findElement(By.cssSelector("#audit tbody")).getText().contains(auditedUser));
+      assertThat(browser.findElement(By.cssSelector("#audit tbody")).getText())
+          .contains("anonymous", "weibo", "write", "PUT /api/weibo/users/" + auditedUser);
       wait.until(b -> !b.findElement(By.cssSelector("#backups tbody")).getText().contains("…"));
       assertThat(browser.findElement(By.cssSelector("#backups tbody")).getText())
           .doesNotContain("Could not");

@@ -54,6 +54,8 @@ final class ConsoleServer implements ParameterResolver, ExtensionContext.Store.C
             .port("--echo-port", 0)
             .port("--tsdb-port", 0)
             .port("--frontier-port", 0)
+            .auditTrail(
+                org.casebook.core.access.AuditTable.DEFAULT_NAME, java.time.Duration.ofDays(30))
             .build();
     this.server = Server.start(systems, platform, 0, 4);
   }

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.casebook.core.AccessRule;
 import org.casebook.core.InvalidInputException;
+import org.casebook.core.access.Action;
 import org.casebook.core.cli.RuntimeOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,15 +30,52 @@ class ServeOptionsTest {
   void tokenFromAFile(@TempDir Path dir) throws Exception {
     Path file = Files.writeString(dir.resolve("token"), "s3cret\nignored\n");
     AccessRule rule = parse("--token-file", file.toString());
-    assertThat(rule.writesNeedToken()).isTrue();
-    assertThat(rule.allowsWriteWithHeader("Bearer s3cret")).isTrue();
-    assertThat(rule.allowsWriteWithHeader("bearer s3cret"))
-        .as("scheme is case-insensitive")
-        .isTrue();
-    assertThat(rule.allowsWriteWithHeader("Bearer other")).isFalse();
+    assertThat(rule.mode()).isEqualTo(AccessRule.Mode.TOKEN);
+    assertThat(rule.byHeader("Bearer s3cret").orElseThrow().may("tsdb", Action.ADMIN)).isTrue();
+    assertThat(rule.byHeader("bearer s3cret")).as("scheme is case-insensitive").isPresent();
+    assertThat(rule.byHeader("Bearer other")).isEmpty();
     Path empty = Files.writeString(dir.resolve("empty"), "\n");
     assertThatThrownBy(() -> parse("--token-file", empty.toString()))
         .isInstanceOf(InvalidInputException.class);
+  }
+
+  @Test
+  void beyondLoopbackOneTokenClosesThePrivateSystemsReadsAndAnAccessFileSaysItself(
+      @TempDir Path dir) throws Exception {
+    List<org.casebook.core.CasebookSystem> systems = Systems.load();
+    ServeCommand wide = new ServeCommand(systems, new CliContext(new RuntimeOptions(), List.of()));
+    new CommandLine(wide).parseArgs("--bind", "0.0.0.0", "--token", "t", "--insecure");
+    AccessRule rule = wide.accessRule();
+    assertThat(rule.anonymous().may("banknote", Action.READ)).isFalse();
+    assertThat(rule.anonymous().may("docs", Action.READ)).isFalse();
+    assertThat(rule.anonymous().may("tsdb", Action.READ)).isTrue();
+    ServeCommand openWide =
+        new ServeCommand(systems, new CliContext(new RuntimeOptions(), List.of()));
+    new CommandLine(openWide).parseArgs("--bind", "0.0.0.0", "--insecure");
+    assertThat(openWide.accessRule().anonymous().may("docs", Action.READ))
+        .as("no credentials beyond loopback: private systems answer nobody")
+        .isFalse();
+    assertThat(openWide.accessRule().anonymous().may("weibo", Action.WRITE)).isTrue();
+    assertThat(parse("--token", "t").anonymous().may("banknote", Action.READ))
+        .as("on loopback reads stay open")
+        .isTrue();
+
+    Path file =
+        Files.writeString(
+            dir.resolve("access.json"),
+            "{\"principals\":[{\"name\":\"ops\",\"token_file\":\"t\",\"grants\":{\"nosuch\":\"read\"}}]}");
+    Files.writeString(dir.resolve("t"), "tok\n");
+    ServeCommand withFile =
+        new ServeCommand(systems, new CliContext(new RuntimeOptions(), List.of()));
+    new CommandLine(withFile).parseArgs("--access-file", file.toString());
+    assertThatThrownBy(withFile::accessRule)
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("nosuch");
+    ServeCommand both = new ServeCommand(systems, new CliContext(new RuntimeOptions(), List.of()));
+    new CommandLine(both).parseArgs("--access-file", file.toString(), "--token", "t");
+    assertThatThrownBy(both::accessRule)
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("--access-file declares the tokens");
   }
 
   private static ServeCommand serve(String... args) {

@@ -294,16 +294,36 @@ class TsdbServiceIT {
   }
 
   @Test
-  void withATokenTelnetPutsNeedAuthFirst() throws Exception {
+  void telnetPutsNeedAWriteGrantAndAConnectionThatWroteLeavesOneAuditEntry() throws Exception {
     String metric = TestIds.unique("guarded");
+    org.casebook.core.AccessRule rule =
+        org.casebook.core.AccessRule.of(
+            List.of(
+                new org.casebook.core.access.Principal(
+                    "grafana",
+                    org.casebook.core.AccessRule.sha256("read-only"),
+                    Map.of("tsdb", org.casebook.core.access.Action.READ)),
+                new org.casebook.core.access.Principal(
+                    "collector",
+                    org.casebook.core.AccessRule.sha256("s3cret"),
+                    Map.of("tsdb", org.casebook.core.access.Action.WRITE))),
+            Map.of("tsdb", org.casebook.core.access.Action.READ));
+    List<org.casebook.core.access.AuditEntry> trail =
+        java.util.Collections.synchronizedList(new ArrayList<>());
+    io.micrometer.core.instrument.simple.SimpleMeterRegistry meters =
+        new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
     List<String> replies = new ArrayList<>();
     org.casebook.core.net.LineProtocol.Session session =
         new org.casebook.tsdb.wire.TelnetProtocol(
-                service, org.casebook.core.AccessRule.token("s3cret"))
+                service,
+                new org.casebook.core.access.AccessGate(
+                    rule, "tsdb", trail::add, meters, java.time.Clock.systemUTC()))
             .open(new java.net.InetSocketAddress("127.0.0.1", 1));
     String put = "put " + metric + " " + t0 / 1000 + " 1 host=a";
     session.line(put, replies::add);
     session.line("auth wrong", replies::add);
+    session.line(put, replies::add);
+    session.line("auth read-only", replies::add);
     session.line(put, replies::add);
     session.line("auth s3cret", replies::add);
     session.line(put, replies::add);
@@ -311,12 +331,30 @@ class TsdbServiceIT {
     session.close();
     assertThat(replies)
         .containsExactly(
-            "put: writes need the token here: send `auth <token>` first",
+            "put: writes need a token here: send `auth <token>` first",
             "auth: refused",
-            "put: writes need the token here: send `auth <token>` first",
+            "put: writes need a token here: send `auth <token>` first",
+            "auth: ok",
+            "put: grafana may not write here",
             "auth: ok");
     service.write(List.of(), true);
     assertThat(service.queries().fetch(metric, t0, t0 + 1)).hasSize(1);
+    assertThat(trail)
+        .extracting(e -> e.who() + ": " + e.outcome())
+        .containsExactly(
+            "anonymous: 0 point(s) written, 1 put(s) refused",
+            "anonymous: 0 point(s) written, 1 put(s) refused",
+            "grafana: 0 point(s) written, 1 put(s) refused",
+            "collector: 1 point(s) written");
+    assertThat(trail).allMatch(e -> e.remote().equals("127.0.0.1:1"));
+    assertThat(
+            meters
+                .get("casebook.access.denied")
+                .tag("protocol", "telnet")
+                .tag("reason", "forbidden")
+                .counter()
+                .count())
+        .isEqualTo(1.0);
   }
 
   @Test

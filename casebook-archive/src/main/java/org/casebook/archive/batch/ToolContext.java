@@ -64,9 +64,15 @@ final class ToolContext implements SystemContext {
     return metrics;
   }
 
+  /** A tool serves nothing: no listener asks who calls. */
   @Override
-  public AccessRule access() {
-    return AccessRule.open();
+  public org.casebook.core.access.AccessGate access() {
+    return new org.casebook.core.access.AccessGate(
+        AccessRule.open(),
+        system(),
+        org.casebook.core.access.AuditLog.none(),
+        metrics,
+        Clock.systemUTC());
   }
 
   /** The tool writes apart from any serve: no backup pauses it (the import is rerunnable). */

@@ -112,7 +112,8 @@ public final class ArchiveRoutes {
                         .orElseThrow(
                             () -> new NotFoundException("no status " + id + " in the archive")));
               })
-          .post(
+          .admin(
+              "POST",
               "/api/archive/imports",
               "Start importing a directory on the server (one import at a time)",
               (archive, req) ->

@@ -352,7 +352,8 @@ public final class BanknoteRoutes {
                 svc.unwatch(req.pathParam("id"));
                 return HttpResponse.noContent();
               })
-          .delete(
+          .admin(
+              "DELETE",
               BASE + "/devices/{id}/files/{source}",
               "Purge every reading one delivered file made (a wrong upload), from every table",
               (svc, req) ->

@@ -163,8 +163,8 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
       Optional<ServerTls> tls) {
     SslContext ssl = tls.map(HttpApiServer::sslContext).orElse(null);
     this.tls = ssl != null;
-    this.routes = new RouteDispatcher(access);
     this.metrics = Objects.requireNonNull(metrics, "metrics is null");
+    this.routes = new RouteDispatcher(access, metrics, java.time.Clock.systemUTC());
     this.limits = Objects.requireNonNull(limits, "limits is null");
     this.workers =
         new ThreadPoolExecutor(
@@ -236,6 +236,11 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
   /** True when connections speak TLS. */
   public boolean tls() {
     return tls;
+  }
+
+  /** Where changes made through this server are recorded (none until set). */
+  public void audit(org.casebook.core.access.AuditLog log) {
+    routes.audit(log);
   }
 
   /** What {@code /metrics} answers (Prometheus text). */
@@ -323,7 +328,7 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
                 String[] routeLabel = {"unmatched"};
                 HttpResponse response =
                     started
-                        ? routes.dispatch(method, uri, headers, body, routeLabel)
+                        ? routes.dispatch(method, uri, headers, body, remote(ctx), routeLabel)
                         : HttpResponse.error(503, "starting up", null);
                 write(ctx, response, method.equals("HEAD"), keepAlive);
                 timer(
@@ -370,6 +375,15 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
    * trickles: the clock starts on the first bytes of a request (before they are decoded) or on a
    * pipelined request's head, and stops at the request's last content.
    */
+  private static String remote(ChannelHandlerContext ctx) {
+    if (ctx.channel().remoteAddress() instanceof java.net.InetSocketAddress a) {
+      return (a.getAddress() == null ? a.getHostString() : a.getAddress().getHostAddress())
+          + ":"
+          + a.getPort();
+    }
+    return String.valueOf(ctx.channel().remoteAddress());
+  }
+
   private final class RequestClock {
     private ScheduledFuture<?> deadline;
 

@@ -11,6 +11,8 @@ import java.util.Map;
 import java.util.Optional;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.Json;
+import org.casebook.core.access.Action;
+import org.casebook.core.access.Caller;
 import org.casebook.core.page.PageRequest;
 
 /** A parsed request: method, path parameters, query parameters and the raw body. */
@@ -21,11 +23,13 @@ public final class HttpRequest {
   private final Map<String, List<String>> query;
   private final Map<String, String> headers;
   private final byte[] body;
-  private final boolean writeAllowed;
+  private final Caller caller;
+  private final String system;
+  private volatile Action asked = Action.READ;
 
   /**
-   * {@code headers} with lower-case names; {@code writeAllowed}: whether the listener's access rule
-   * lets this request write (its token, or writes open).
+   * {@code headers} with lower-case names; {@code caller}: who sent it, as the access rule knows
+   * them; {@code system}: whose route it is.
    */
   public HttpRequest(
       String method,
@@ -34,23 +38,44 @@ public final class HttpRequest {
       Map<String, List<String>> query,
       Map<String, String> headers,
       byte[] body,
-      boolean writeAllowed) {
+      Caller caller,
+      String system) {
     this.method = method;
     this.path = path;
     this.pathParams = Map.copyOf(pathParams);
     this.query = query;
     this.headers = Map.copyOf(headers);
     this.body = body;
-    this.writeAllowed = writeAllowed;
+    this.caller = caller;
+    this.system = system;
+  }
+
+  /** Who sent this request. */
+  public Caller caller() {
+    return caller;
   }
 
   /**
-   * Whether this request may change data. Write routes are checked before their handler runs; a
-   * read route that changes data on request (a query with {@code delete=true}) asks here and
-   * answers {@link HttpResponse#needsToken()} when not.
+   * Whether the caller may do {@code action} on this route's system. A route is checked for its
+   * declared action before its handler runs; a route that does more on request (a query with {@code
+   * delete=true}) asks here, answers {@link HttpResponse#refused} when not, and is audited at the
+   * level it asked.
    */
-  public boolean writeAllowed() {
-    return writeAllowed;
+  public boolean permits(Action action) {
+    if (action.compareTo(asked) > 0) {
+      asked = action;
+    }
+    return caller.may(system, action);
+  }
+
+  /** The system whose route this is ({@code platform} for the server's own). */
+  public String system() {
+    return system;
+  }
+
+  /** The highest action a handler asked {@link #permits} for. */
+  Action asked() {
+    return asked;
   }
 
   public String method() {

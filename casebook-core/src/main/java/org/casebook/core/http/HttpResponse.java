@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.casebook.core.ErrorKind;
 import org.casebook.core.Json;
+import org.casebook.core.access.Action;
 
 /**
  * A status, a content type, extra headers and a body. JSON bodies are serialised with the shared
@@ -94,10 +95,24 @@ public final class HttpResponse {
     return json(kind.httpStatus(), new ErrorBody(message, kind.code(), field));
   }
 
-  /** 401: the request changes data and did not present the write token. */
+  /** 401: the request needs credentials it did not present, or presented unknown ones. */
   public static HttpResponse needsToken() {
     return error(401, "this endpoint needs 'Authorization: Bearer <token>'", null)
         .withHeader("WWW-Authenticate", "Bearer");
+  }
+
+  /**
+   * The refusal of a request its caller may not make: 401 without credentials (they may have some),
+   * 403 with them.
+   */
+  public static HttpResponse refused(HttpRequest request, Action action) {
+    if (!request.caller().authenticated()) {
+      return needsToken();
+    }
+    return error(
+        403,
+        request.caller().name() + " may not " + action.label() + " on " + request.system(),
+        null);
   }
 
   /** An error with a status that no {@link ErrorKind} has (401, 405, 413 …). */
@@ -105,6 +120,7 @@ public final class HttpResponse {
     String kind =
         switch (status) {
           case 401 -> "unauthorized";
+          case 403 -> "forbidden";
           case 404 -> "not_found";
           case 405 -> "method_not_allowed";
           case 413 -> "too_large";

@@ -101,10 +101,11 @@ public final class OpenApi {
         "200", Map.of("description", "the answer (JSON unless the route says otherwise)"));
     responses.put("400", Map.of("$ref", "#/components/responses/invalid"));
     responses.put("404", Map.of("$ref", "#/components/responses/notFound"));
-    if (r.isWrite()) {
-      responses.put("401", Map.of("$ref", "#/components/responses/unauthorized"));
-      op.put("security", List.of(Map.of("token", List.of())));
-    }
+    // Any route may need a token: reads of a system can be closed to anonymous callers.
+    responses.put("401", Map.of("$ref", "#/components/responses/unauthorized"));
+    responses.put("403", Map.of("$ref", "#/components/responses/forbidden"));
+    op.put("security", List.of(Map.of("token", List.of()), Map.of()));
+    op.put("x-casebook-action", r.action().label());
     op.put("responses", responses);
     return op;
   }
@@ -146,7 +147,17 @@ public final class OpenApi {
             "notFound",
             Map.of("description", "no such thing", "content", errorContent),
             "unauthorized",
-            Map.of("description", "a write without the server's token", "content", errorContent)),
+            Map.of(
+                "description",
+                "no token, or an unknown one, where the route's action needs one",
+                "content",
+                errorContent),
+            "forbidden",
+            Map.of(
+                "description",
+                "the token's principal has no grant for the route's action (x-casebook-action)",
+                "content",
+                errorContent)),
         "parameters",
         Map.of(
             "limit",

@@ -1,12 +1,27 @@
 package org.casebook.core.http;
 
 import java.util.Objects;
+import org.casebook.core.access.Caller;
 
-/** A described route bound to the handler of a running system. */
-public record Route(RouteSpec spec, HttpRoutes.Handler handler) {
+/**
+ * A described route bound to the handler of a running system; {@code system} is whose grants a
+ * caller needs ({@link Caller#PLATFORM} for the server's own routes).
+ */
+public record Route(RouteSpec spec, HttpRoutes.Handler handler, String system) {
   public Route {
     Objects.requireNonNull(spec, "spec is null");
     Objects.requireNonNull(handler, "handler is null");
+    Objects.requireNonNull(system, "system is null");
+  }
+
+  /** A route of the server's own. */
+  public Route(RouteSpec spec, HttpRoutes.Handler handler) {
+    this(spec, handler, Caller.PLATFORM);
+  }
+
+  /** This route as one of {@code system}'s. */
+  public Route in(String system) {
+    return new Route(spec, handler, system);
   }
 
   /**
@@ -26,6 +41,7 @@ public record Route(RouteSpec spec, HttpRoutes.Handler handler) {
           try (org.casebook.core.WriteGate.Pass pass = gate.enter(PAUSE_WAIT)) {
             return handler.handle(request);
           }
-        });
+        },
+        system);
   }
 }

@@ -1,22 +1,30 @@
 package org.casebook.core.http;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.casebook.core.AccessRule;
 import org.casebook.core.ErrorKind;
 import org.casebook.core.InvalidInputException;
+import org.casebook.core.access.AccessGate;
+import org.casebook.core.access.Action;
+import org.casebook.core.access.AuditEntry;
+import org.casebook.core.access.AuditLog;
+import org.casebook.core.access.Caller;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The routing half of {@link HttpApiServer}, apart from Netty: finds the route of a request (404,
- * 405 with {@code Allow}), checks the access rule on writes (401), runs the handler and maps any
- * failure to its JSON error through {@link ErrorKind}.
+ * 405 with {@code Allow}), checks the caller's grant on the route's system (401, 403), runs the
+ * handler, maps any failure to its JSON error through {@link ErrorKind}, and audits changes.
  */
 final class RouteDispatcher {
   private static final Logger LOG = LoggerFactory.getLogger(RouteDispatcher.class);
@@ -25,9 +33,18 @@ final class RouteDispatcher {
 
   private final List<Bound> routes = new CopyOnWriteArrayList<>();
   private final AccessRule access;
+  private final MeterRegistry metrics;
+  private final Clock clock;
+  private volatile AuditLog audit = AuditLog.none();
 
-  RouteDispatcher(AccessRule access) {
+  RouteDispatcher(AccessRule access, MeterRegistry metrics, Clock clock) {
     this.access = Objects.requireNonNull(access, "access is null");
+    this.metrics = Objects.requireNonNull(metrics, "metrics is null");
+    this.clock = Objects.requireNonNull(clock, "clock is null");
+  }
+
+  void audit(AuditLog log) {
+    this.audit = Objects.requireNonNull(log, "log is null");
   }
 
   synchronized void add(Route route) {
@@ -45,9 +62,17 @@ final class RouteDispatcher {
     return routes.stream().map(b -> b.route().spec()).toList();
   }
 
-  /** Routes, checks access, runs the handler, maps any failure to its JSON error. */
+  /**
+   * Routes, checks the caller's grant on the route's system, runs the handler, maps any failure to
+   * its JSON error, and records every change (or refused attempt at one) in the audit trail.
+   */
   HttpResponse dispatch(
-      String method, String uri, Map<String, String> headers, byte[] body, String[] routeLabel) {
+      String method,
+      String uri,
+      Map<String, String> headers,
+      byte[] body,
+      String remote,
+      String[] routeLabel) {
     try {
       int q = uri.indexOf('?');
       String rawPath = q < 0 ? uri : uri.substring(0, q);
@@ -82,10 +107,18 @@ final class RouteDispatcher {
       }
       Route route = matched.route();
       routeLabel[0] = route.spec().pattern();
-      boolean writeAllowed = access.allowsWriteWithHeader(headers.get("authorization"));
-      if (route.spec().isWrite() && !writeAllowed) {
-        return HttpResponse.needsToken();
+      String system = route.system();
+      Action needed = route.spec().action();
+      Optional<Caller> known = access.byHeader(headers.get("authorization"));
+      if (known.isEmpty()) {
+        AccessGate.denied(metrics, "http", system, "unknown_credential");
+        HttpResponse refused =
+            HttpResponse.error(401, "the token presented is not known here", null)
+                .withHeader("WWW-Authenticate", "Bearer error=\"invalid_token\"");
+        record(needed, Caller.ANONYMOUS, system, method, uri, refused.status(), remote);
+        return refused;
       }
+      Caller caller = known.get();
       org.casebook.core.http.HttpRequest request =
           new org.casebook.core.http.HttpRequest(
               route.spec().method(),
@@ -94,11 +127,56 @@ final class RouteDispatcher {
               org.casebook.core.http.HttpRequest.parseQuery(rawQuery),
               headers,
               body,
-              writeAllowed);
-      return route.handler().handle(request);
+              caller,
+              system);
+      // The server's own reads (health, metrics, the console's files) name no system's data.
+      boolean platformRead = needed == Action.READ && system.equals(Caller.PLATFORM);
+      if (!platformRead && !caller.may(system, needed)) {
+        AccessGate.denied(
+            metrics, "http", system, caller.authenticated() ? "forbidden" : "unauthenticated");
+        HttpResponse refused = HttpResponse.refused(request, needed);
+        record(needed, caller.name(), system, method, uri, refused.status(), remote);
+        return refused;
+      }
+      HttpResponse response;
+      try {
+        response = route.handler().handle(request);
+      } catch (Exception e) {
+        response = mapError(e, method, routeLabel[0]);
+      }
+      Action done = request.asked().covers(needed) ? request.asked() : needed;
+      if (done != needed && !caller.may(system, done)) {
+        AccessGate.denied(
+            metrics, "http", system, caller.authenticated() ? "forbidden" : "unauthenticated");
+      }
+      record(done, caller.name(), system, method, uri, response.status(), remote);
+      return response;
     } catch (Exception e) {
       return mapError(e, method, routeLabel[0]);
     }
+  }
+
+  /** Audits a change or a refused attempt at one; reads leave no entry. */
+  private void record(
+      Action action,
+      String who,
+      String system,
+      String method,
+      String uri,
+      int status,
+      String remote) {
+    if (action == Action.READ) {
+      return;
+    }
+    audit.record(
+        new AuditEntry(
+            clock.instant(),
+            who,
+            system,
+            action,
+            method + " " + uri,
+            Integer.toString(status),
+            remote));
   }
 
   /**

@@ -3,6 +3,7 @@ package org.casebook.core.http;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.casebook.core.access.Action;
 
 /**
  * A system's routes, declared once: the descriptor lists {@link #specs()} before anything runs, and
@@ -64,7 +65,16 @@ public final class RouteTable<S> {
 
     /** A read whose question is too large for a query string: POST, but open like a GET. */
     public Builder<S> postQuery(String pattern, String summary, ServiceHandler<S> handler) {
-      return add(new RouteSpec("POST", pattern, summary, false, false), handler);
+      return add(new RouteSpec("POST", pattern, summary, false, Action.READ), handler);
+    }
+
+    /**
+     * A change that cannot be undone or touches every record (deleting a user's or a file's data, a
+     * schema change, a server-side import): callers need {@code admin} on the system.
+     */
+    public Builder<S> admin(
+        String method, String pattern, String summary, ServiceHandler<S> handler) {
+      return add(new RouteSpec(method, pattern, summary, false, Action.ADMIN), handler);
     }
 
     public Builder<S> put(String pattern, String summary, ServiceHandler<S> handler) {

@@ -20,7 +20,11 @@ class OpenApiTest {
                   new RouteSpec("PUT", "/api/docs/{type}/{id}", "Write one document", false),
                   new RouteSpec("GET", "/api/docs/{type}", "List documents", true),
                   new RouteSpec(
-                      "POST", "/api/docs/_search", "A query sent as POST", false, false))),
+                      "POST",
+                      "/api/docs/_search",
+                      "A query sent as POST",
+                      false,
+                      org.casebook.core.access.Action.READ))),
           new OpenApi.Section(
               "platform", "The server", List.of(new RouteSpec("GET", "/api/health", "", false))));
 
@@ -56,12 +60,17 @@ class OpenApiTest {
   }
 
   @Test
-  void writesNeedTheTokenAndReadsDoNotEvenWhenSentAsPost() {
+  void everyOperationSaysTheActionItNeedsAReadSentAsPostIncluded() {
     JsonNode paths = doc().get("paths");
-    assertThat(paths.get("/api/docs/{type}/{id}").get("put").has("security")).isTrue();
-    assertThat(paths.get("/api/docs/{type}/{id}").get("put").get("responses").has("401")).isTrue();
-    assertThat(paths.get("/api/docs/{type}/{id}").get("get").has("security")).isFalse();
-    assertThat(paths.get("/api/docs/_search").get("post").has("security")).isFalse();
+    JsonNode put = paths.get("/api/docs/{type}/{id}").get("put");
+    assertThat(put.get("x-casebook-action").asText()).isEqualTo("write");
+    assertThat(put.get("responses").has("401")).isTrue();
+    assertThat(put.get("responses").has("403")).isTrue();
+    assertThat(paths.get("/api/docs/{type}/{id}").get("get").get("x-casebook-action").asText())
+        .isEqualTo("read");
+    assertThat(paths.get("/api/docs/_search").get("post").get("x-casebook-action").asText())
+        .isEqualTo("read");
+    assertThat(put.get("security")).hasSize(2);
     assertThat(doc().at("/components/securitySchemes/token/scheme").asText()).isEqualTo("bearer");
   }
 

@@ -66,6 +66,8 @@ public final class ServedSystem implements AutoCloseable {
       builder.port(l.portOption(descriptor.name(), listeners.size() == 1), 0);
     }
     tls.ifPresent(builder::tls);
+    // The system's own listeners (telnet, gRPC) check the same rule HTTP does.
+    builder.access(access);
     Platform platform = builder.build();
     try {
       return start(runtime, system, access, settings, descriptor, platform);

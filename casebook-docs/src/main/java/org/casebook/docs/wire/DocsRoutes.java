@@ -61,7 +61,8 @@ public final class DocsRoutes {
               BASE + "/_types/{type}",
               "A document type: fields (kind, family) and parents",
               (svc, req) -> HttpResponse.ok(svc.type(req.pathParam("type"))))
-          .put(
+          .admin(
+              "PUT",
               BASE + "/_types/{type}",
               "Declare a type or add fields to it (creates its table)",
               (svc, req) ->

@@ -41,11 +41,15 @@ public final class FrontierGrpc extends URLFrontierGrpc.URLFrontierImplBase {
 
   /**
    * A listener serving {@code service} over URLFrontier gRPC; {@code flusher} writes PutURLs
-   * batches that waited long enough; calls are counted per method in {@code meters}.
+   * batches that waited long enough; calls are counted per method in {@code meters} and checked and
+   * audited through {@code access}.
    */
   public static Listener.Factory listener(
-      FrontierService service, ScheduledExecutorService flusher, MeterRegistry meters) {
-    return GrpcListener.factory(new FrontierGrpc(service, flusher), meters);
+      FrontierService service,
+      ScheduledExecutorService flusher,
+      MeterRegistry meters,
+      org.casebook.core.access.AccessGate access) {
+    return GrpcListener.factory(new FrontierGrpc(service, flusher), meters, access);
   }
 
   /** Answers one value, or the failure as a gRPC status. */

@@ -56,10 +56,16 @@ final class GrpcListener implements Listener {
   /** Calls received, tagged with the RPC's name. */
   static final String CALLS = "casebook.frontier.grpc.calls";
 
-  /** A factory serving {@code service}, its calls counted per method in {@code meters}. */
-  static Listener.Factory factory(BindableService service, MeterRegistry meters) {
+  /**
+   * A factory serving {@code service}, its calls counted per method in {@code meters} and checked
+   * (and audited) through {@code access}.
+   */
+  static Listener.Factory factory(
+      BindableService service, MeterRegistry meters, org.casebook.core.access.AccessGate access) {
     Objects.requireNonNull(service, "service is null");
-    ServerServiceDefinition counted = counted(service.bindService(), meters);
+    ServerServiceDefinition counted =
+        ServerInterceptors.intercept(
+            counted(service.bindService(), meters), new GrpcAccess(access));
     return (spec, address, tls) -> open(spec, address, counted, tls);
   }
 

@@ -153,7 +153,8 @@ public final class TrailsRoutes {
               "Store log lines (NDJSON, as the file ingest reads them); counts and the first"
                   + " rejected lines once the cells are stored; the same body again changes nothing",
               (svc, req) -> HttpResponse.ok(UploadAnswer.of(svc.ingestLines(req.body()))))
-          .delete(
+          .admin(
+              "DELETE",
               "/api/trails/{uid}",
               "Delete every record of a user from every trails table (rows deleted per table)",
               (svc, req) -> HttpResponse.ok(svc.deleteUser(req.pathParam("uid"))))

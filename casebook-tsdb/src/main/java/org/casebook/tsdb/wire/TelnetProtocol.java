@@ -4,9 +4,11 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
-import org.casebook.core.AccessRule;
 import org.casebook.core.CasebookException;
 import org.casebook.core.InvalidInputException;
+import org.casebook.core.access.AccessGate;
+import org.casebook.core.access.Action;
+import org.casebook.core.access.Caller;
 import org.casebook.core.net.LineProtocol;
 import org.casebook.tsdb.IncomingPoint;
 import org.casebook.tsdb.Tags;
@@ -16,11 +18,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * OpenTSDB's telnet-style protocol: {@code put <metric> <timestamp> <value> <tagk=tagv> …}, {@code
- * version}, {@code help}, {@code exit}; and {@code auth <token>}, needed before puts when the
- * server's writes need a token (the platform's one access rule; OpenTSDB's telnet has no auth). A
- * good {@code put} gets no reply; a bad line gets one error line in OpenTSDB's wording and the
- * connection stays open. Points of pipelined lines are written as one batch when the input buffer
- * runs dry.
+ * version}, {@code help}, {@code exit}; and {@code auth <token>}, which makes the connection's
+ * caller the token's principal (OpenTSDB's telnet has no auth): puts need a write grant on the
+ * system, as {@code /api/put} does. Each caller of a connection that wrote or was refused leaves
+ * one audit entry (at its next {@code auth} or when the connection ends). A good {@code put} gets
+ * no reply; a bad line gets one error line in OpenTSDB's wording and the connection stays open.
+ * Points of pipelined lines are written as one batch when the input buffer runs dry.
  */
 public final class TelnetProtocol implements LineProtocol {
   private static final Logger LOG = LoggerFactory.getLogger(TelnetProtocol.class);
@@ -28,10 +31,10 @@ public final class TelnetProtocol implements LineProtocol {
   private static final int MAX_BATCH = 2048;
 
   private final TsdbService service;
-  private final AccessRule access;
+  private final AccessGate access;
 
-  /** The protocol on {@code service}; {@code access} says whether puts need {@code auth}. */
-  public TelnetProtocol(TsdbService service, AccessRule access) {
+  /** The protocol on {@code service}; {@code access} says who may put. */
+  public TelnetProtocol(TsdbService service, AccessGate access) {
     this.service = service;
     this.access = access;
   }
@@ -40,7 +43,10 @@ public final class TelnetProtocol implements LineProtocol {
   public Session open(InetSocketAddress remote) {
     return new Session() {
       private final List<IncomingPoint> batch = new ArrayList<>();
-      private boolean mayWrite = !access.writesNeedToken();
+      private final String from = remote.getAddress().getHostAddress() + ":" + remote.getPort();
+      private Caller caller = access.anonymous();
+      private long written;
+      private long refused;
 
       @Override
       public boolean line(String line, Replies out) throws IOException {
@@ -50,15 +56,27 @@ public final class TelnetProtocol implements LineProtocol {
         }
         switch (words[0]) {
           case "put" -> {
-            if (mayWrite) {
+            if (access.check(caller, Action.WRITE, "telnet")) {
               put(words, out);
             } else {
-              out.line("put: writes need the token here: send `auth <token>` first");
+              refused++;
+              out.line(
+                  caller.authenticated()
+                      ? "put: " + caller.name() + " may not write here"
+                      : "put: writes need a token here: send `auth <token>` first");
             }
           }
           case "auth" -> {
-            mayWrite = words.length == 2 && access.allowsWrite(words[1]);
-            out.line(mayWrite ? "auth: ok" : "auth: refused");
+            var known =
+                words.length == 2 ? access.byToken(words[1]) : java.util.Optional.<Caller>empty();
+            if (known.isEmpty()) {
+              access.unknownCredential("telnet");
+            }
+            // What the connection did so far was its previous caller's doing.
+            flushBatch(out);
+            audit(null);
+            caller = known.orElse(access.anonymous());
+            out.line(known.isPresent() ? "auth: ok" : "auth: refused");
           }
           case "version" -> {
             flushBatch(out);
@@ -98,6 +116,7 @@ public final class TelnetProtocol implements LineProtocol {
         }
         try {
           service.write(batch, false);
+          written += batch.size();
         } catch (org.casebook.core.InsufficientStorageException e) {
           // Refused before anything was written, as every write is while the disk is low.
           LOG.warn("telnet put of {} point(s) refused: {}", batch.size(), e.getMessage());
@@ -112,14 +131,35 @@ public final class TelnetProtocol implements LineProtocol {
 
       @Override
       public void close() {
+        String failure = null;
         if (!batch.isEmpty()) {
           try {
             service.write(batch, false);
+            written += batch.size();
           } catch (CasebookException e) {
             LOG.warn("telnet put of {} point(s) at close failed", batch.size(), e);
+            failure = e.getMessage();
           }
           batch.clear();
         }
+        audit(failure);
+      }
+
+      /** One entry for what the current caller did, if anything; the counts start again. */
+      private void audit(String failure) {
+        if (written > 0 || refused > 0 || failure != null) {
+          access.audit(
+              caller,
+              Action.WRITE,
+              "telnet put",
+              written
+                  + " point(s) written"
+                  + (refused > 0 ? ", " + refused + " put(s) refused" : "")
+                  + (failure != null ? "; failed at close: " + failure : ""),
+              from);
+        }
+        written = 0;
+        refused = 0;
       }
     };
   }

@@ -69,7 +69,11 @@ final class AccessCommand {
       mixinStandardHelpOptions = true,
       description = "Read an access file and print who may do what (exit 2 naming any mistake).")
   static final class Check implements Callable<Integer> {
-    @Option(names = "--access-file", required = true, paramLabel = "FILE")
+    @Option(
+        names = "--access-file",
+        required = true,
+        paramLabel = "FILE",
+        description = "The access file serve would be given.")
     Path file;
 
     @Override

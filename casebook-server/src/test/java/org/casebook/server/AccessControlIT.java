@@ -15,7 +15,6 @@ import io.grpc.stub.MetadataUtils;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStreamReader;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.net.Socket;
 import java.net.URI;
@@ -368,18 +367,6 @@ class AccessControlIT {
   }
 
   private static int cli(ByteArrayOutputStream out, String... args) {
-    List<String> full = new ArrayList<>(List.of("--data", EmbeddedHBase.dataDir().toString()));
-    full.addAll(List.of(args));
-    PrintStream oldOut = System.out;
-    PrintStream oldErr = System.err;
-    PrintStream capture = new PrintStream(out, true, StandardCharsets.UTF_8);
-    System.setOut(capture);
-    System.setErr(capture);
-    try {
-      return Main.run(full.toArray(String[]::new));
-    } finally {
-      System.setOut(oldOut);
-      System.setErr(oldErr);
-    }
+    return CapturedCli.run(out, List.of(args));
   }
 }

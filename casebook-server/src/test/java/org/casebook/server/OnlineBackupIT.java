@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -55,25 +54,9 @@ class OnlineBackupIT {
   }
 
   private static int cli(String namespace, ByteArrayOutputStream out, String... args) {
-    List<String> full =
-        new ArrayList<>(
-            List.of(
-                "--data",
-                EmbeddedHBase.dataDir().toString(),
-                "--set",
-                "tsdb.namespace=" + namespace));
+    List<String> full = new ArrayList<>(List.of("--set", "tsdb.namespace=" + namespace));
     full.addAll(List.of(args));
-    PrintStream oldOut = System.out;
-    PrintStream oldErr = System.err;
-    PrintStream capture = new PrintStream(out, true, StandardCharsets.UTF_8);
-    System.setOut(capture);
-    System.setErr(capture);
-    try {
-      return Main.run(full.toArray(String[]::new));
-    } finally {
-      System.setOut(oldOut);
-      System.setErr(oldErr);
-    }
+    return CapturedCli.run(out, full);
   }
 
   @Test

@@ -1,11 +1,10 @@
 package org.casebook.banknote.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.casebook.banknote.wire.RestCalls.json;
+import static org.casebook.banknote.wire.RestCalls.send;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -37,7 +36,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(EmbeddedHBase.class)
 class BanknoteDisputeRoutesIT {
-  private final HttpClient client = HttpClient.newHttpClient();
   private ServedSystem served;
   private String base;
   private String run;
@@ -183,22 +181,5 @@ class BanknoteDisputeRoutesIT {
     HttpResponse<String> bad = send("GET", base + "dispute/QD1", null);
     assertThat(bad.statusCode()).isEqualTo(400);
     assertThat(Json.mapper().readTree(bad.body()).get("field").asText()).isEqualTo("serial");
-  }
-
-  private static JsonNode json(HttpResponse<String> r) throws Exception {
-    assertThat(r.statusCode()).as(r.body()).isLessThan(300);
-    return Json.mapper().readTree(r.body());
-  }
-
-  private HttpResponse<String> send(String method, String url, String body) throws Exception {
-    return client.send(
-        HttpRequest.newBuilder(URI.create(url))
-            .method(
-                method,
-                body == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(body))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
   }
 }

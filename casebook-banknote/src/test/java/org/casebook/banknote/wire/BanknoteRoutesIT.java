@@ -1,6 +1,7 @@
 package org.casebook.banknote.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.casebook.banknote.wire.RestCalls.send;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URI;
@@ -381,20 +382,5 @@ class BanknoteRoutesIT {
 
   private static String enc(String s) {
     return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
-  }
-
-  private HttpResponse<String> send(String method, String url, String body, String token)
-      throws Exception {
-    HttpRequest.Builder b =
-        HttpRequest.newBuilder(URI.create(url))
-            .method(
-                method,
-                body == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(body));
-    if (token != null) {
-      b.header("Authorization", "Bearer " + token);
-    }
-    return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
   }
 }

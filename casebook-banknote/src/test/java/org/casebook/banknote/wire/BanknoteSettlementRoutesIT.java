@@ -1,12 +1,12 @@
 package org.casebook.banknote.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.casebook.banknote.wire.RestCalls.assertField;
+import static org.casebook.banknote.wire.RestCalls.json;
+import static org.casebook.banknote.wire.RestCalls.send;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -38,7 +38,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(EmbeddedHBase.class)
 class BanknoteSettlementRoutesIT {
   private static final String TOKEN = "s3cret";
-  private final HttpClient client = HttpClient.newHttpClient();
   private ServedSystem served;
   private String base;
   private String run;
@@ -182,32 +181,5 @@ class BanknoteSettlementRoutesIT {
     assertField(
         send("POST", base + "settlement/%01/2031-08-01/devices/d1/delivered", null, TOKEN),
         "branch");
-  }
-
-  private static void assertField(HttpResponse<String> r, String field) throws Exception {
-    assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
-    assertThat(Json.mapper().readTree(r.body()).get("field").asText())
-        .as(r.body())
-        .isEqualTo(field);
-  }
-
-  private static JsonNode json(HttpResponse<String> r) throws Exception {
-    assertThat(r.statusCode()).as(r.body()).isLessThan(300);
-    return Json.mapper().readTree(r.body());
-  }
-
-  private HttpResponse<String> send(String method, String url, String body, String token)
-      throws Exception {
-    HttpRequest.Builder b =
-        HttpRequest.newBuilder(URI.create(url))
-            .method(
-                method,
-                body == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(body));
-    if (token != null) {
-      b.header("Authorization", "Bearer " + token);
-    }
-    return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
   }
 }

@@ -2,14 +2,14 @@ package org.casebook.banknote.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.casebook.banknote.wire.RestCalls.assertField;
+import static org.casebook.banknote.wire.RestCalls.json;
+import static org.casebook.banknote.wire.RestCalls.send;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -55,7 +55,6 @@ class BanknoteTravelIT {
   private static final Instant T =
       ZonedDateTime.parse(DAY + "T10:00:00+08:00[Asia/Shanghai]").toInstant();
 
-  private final HttpClient client = HttpClient.newHttpClient();
   private ServedSystem served;
   private String base;
   private String run;
@@ -450,32 +449,5 @@ class BanknoteTravelIT {
 
   private static String query(String value) {
     return URLEncoder.encode(value, StandardCharsets.UTF_8);
-  }
-
-  private static void assertField(HttpResponse<String> r, String field) throws Exception {
-    assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
-    assertThat(Json.mapper().readTree(r.body()).get("field").asText())
-        .as(r.body())
-        .isEqualTo(field);
-  }
-
-  private static JsonNode json(HttpResponse<String> r) throws Exception {
-    assertThat(r.statusCode()).as(r.body()).isLessThan(300);
-    return Json.mapper().readTree(r.body());
-  }
-
-  private HttpResponse<String> send(String method, String url, String body, String token)
-      throws Exception {
-    HttpRequest.Builder b =
-        HttpRequest.newBuilder(URI.create(url))
-            .method(
-                method,
-                body == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(body));
-    if (token != null) {
-      b.header("Authorization", "Bearer " + token);
-    }
-    return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
   }
 }

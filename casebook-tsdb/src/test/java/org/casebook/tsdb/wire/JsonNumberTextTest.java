@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * double writer, NaN and the infinities as strings of {@code Double.toString}.
  */
 class JsonNumberTextTest {
-  private static final int RANDOM = 2_000_000;
+  // Fixed seeds, so each run checks the same values; a run with ten times as many passed too.
+  private static final int RANDOM = 200_000;
 
   @Test
   void edgeDoublesAreWrittenAsJacksonWritesThem() {

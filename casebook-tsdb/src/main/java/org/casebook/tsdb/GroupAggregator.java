@@ -1,6 +1,5 @@
 package org.casebook.tsdb;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -75,37 +74,58 @@ final class GroupAggregator {
     }
   }
 
+  /** Takes the aggregated points in time order: each an integer or a double. */
+  interface PointSink {
+    void accept(long timestampMs, boolean integer, long longValue, double doubleValue);
+  }
+
   /**
-   * Aggregates the series (each in time order) over [startMs, endMs]; the result's points are
-   * integers only on the integer path.
+   * Aggregates the series (each in time order) over [startMs, endMs] into {@code sink}; its points
+   * are integers only on the integer path.
    */
-  static List<DataPoint> aggregate(
-      List<List<DataPoint>> series, long startMs, long endMs, Aggregator aggregator, boolean rate) {
+  static void aggregate(
+      List<List<DataPoint>> series,
+      long startMs,
+      long endMs,
+      Aggregator aggregator,
+      boolean rate,
+      PointSink sink) {
     // Time 0 is the merge's mark for "no current point": a range from 0 takes the merge's way.
     if (series.size() == 1 && !rate && startMs > 0) {
-      return alone(series.get(0), startMs, endMs, aggregator);
+      alone(series.get(0), startMs, endMs, aggregator, sink);
+      return;
     }
     GroupAggregator group = new GroupAggregator(series, startMs, endMs, aggregator, rate);
-    int longest = 0;
-    for (List<DataPoint> s : series) {
-      longest = Math.max(longest, s.size());
-    }
-    List<DataPoint> out = new ArrayList<>(longest);
     while (group.hasNext()) {
-      out.add(group.next());
+      DataPoint p = group.next();
+      sink.accept(p.timestampMs(), p.integer(), p.longValue(), p.doubleValue());
     }
-    return out;
   }
 
   /**
    * A group of one series without a rate, as the merge would give it: each point in [startMs,
    * endMs] aggregated alone, on the integer path when it and the point after it are integers.
    */
-  private static List<DataPoint> alone(
-      List<DataPoint> points, long startMs, long endMs, Aggregator aggregator) {
-    List<DataPoint> out = new ArrayList<>(points.size());
+  private static void alone(
+      List<DataPoint> points, long startMs, long endMs, Aggregator aggregator, PointSink sink) {
     long[] longValue = new long[1];
     double[] doubleValue = new double[1];
+    if (points instanceof DataPoints doubles) {
+      // Doubles only, read from their arrays: always the double path.
+      for (int i = 0; i < doubles.size(); i++) {
+        long x = doubles.timestampMs(i);
+        if (x < startMs) {
+          continue;
+        }
+        if (x > endMs) {
+          break;
+        }
+        doubleValue[0] = doubles.value(i);
+        double v = finite(aggregator.runDouble(doubleValue, 1), x);
+        sink.accept(x, false, (long) v, v);
+      }
+      return;
+    }
     int size = points.size();
     for (int i = 0; i < size; i++) {
       DataPoint p = points.get(i);
@@ -119,13 +139,14 @@ final class GroupAggregator {
       boolean nextIsInteger = i + 1 == size || points.get(i + 1).integer();
       if (p.integer() && nextIsInteger) {
         longValue[0] = p.longValue();
-        out.add(DataPoint.ofLong(x, aggregator.runLong(longValue, 1)));
+        long v = aggregator.runLong(longValue, 1);
+        sink.accept(x, true, v, v);
       } else {
         doubleValue[0] = SeriesTransforms.toDouble(p);
-        out.add(DataPoint.ofDouble(x, finite(aggregator.runDouble(doubleValue, 1), x)));
+        double v = finite(aggregator.runDouble(doubleValue, 1), x);
+        sink.accept(x, false, (long) v, v);
       }
     }
-    return out;
   }
 
   private void advance(int i) {

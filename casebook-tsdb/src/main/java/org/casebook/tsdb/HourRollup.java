@@ -58,6 +58,12 @@ record HourRollup(int points, int counted, double sum, double min, double max) {
    * Aggregator#runDouble}: NaN where it has no value that is not NaN ({@code count} gives 0).
    */
   double value(Aggregator.Function function) {
+    return value(function, counted, sum, min, max);
+  }
+
+  /** {@link #value(Aggregator.Function)} of a rollup given by its fields. */
+  static double value(
+      Aggregator.Function function, int counted, double sum, double min, double max) {
     return switch (function) {
       case SUM -> counted == 0 ? Double.NaN : sum;
       case COUNT -> counted;

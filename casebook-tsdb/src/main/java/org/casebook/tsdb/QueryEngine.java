@@ -151,25 +151,33 @@ final class QueryEngine {
       }
       views.add(view);
     }
-    List<DataPoint> aggregated =
-        GroupAggregator.aggregate(
-            views, window.startMs(), window.endMs(), query.aggregator(), query.rate());
     boolean nullForNaN = query.fillPolicy() == FillPolicy.NULL;
-    List<ResultPoint> points = new ArrayList<>(aggregated.size());
-    for (DataPoint p : aggregated) {
-      // OpenTSDB's serializer prints only [start, end] of what it aggregated.
-      if (p.timestampMs() < startMs || p.timestampMs() > endMs) {
-        continue;
-      }
-      if (p.integer()) {
-        points.add(ResultPoint.ofLong(p.timestampMs(), p.longValue()));
-      } else if (Double.isNaN(p.doubleValue()) && nullForNaN) {
-        points.add(ResultPoint.ofNull(p.timestampMs()));
-      } else {
-        points.add(ResultPoint.ofDouble(p.timestampMs(), p.doubleValue()));
-      }
+    ResultPoints.Builder points = new ResultPoints.Builder(longest(views));
+    // OpenTSDB's serializer prints only [start, end] of what it aggregated.
+    GroupAggregator.PointSink printed =
+        (x, integer, longValue, doubleValue) -> {
+          if (x < startMs || x > endMs) {
+            return;
+          }
+          if (integer) {
+            points.addLong(x, longValue);
+          } else if (Double.isNaN(doubleValue) && nullForNaN) {
+            points.addNull(x);
+          } else {
+            points.addDouble(x, doubleValue);
+          }
+        };
+    GroupAggregator.aggregate(
+        views, window.startMs(), window.endMs(), query.aggregator(), query.rate(), printed);
+    return commonTags(members, order, points.build());
+  }
+
+  private static int longest(List<List<DataPoint>> views) {
+    int longest = 0;
+    for (List<DataPoint> v : views) {
+      longest = Math.max(longest, v.size());
     }
-    return commonTags(members, order, points);
+    return longest;
   }
 
   /**

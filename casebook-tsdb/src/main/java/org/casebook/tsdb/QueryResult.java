@@ -24,6 +24,7 @@ public record QueryResult(
     Objects.requireNonNull(metric, "metric is null");
     tags = Collections.unmodifiableMap(new LinkedHashMap<>(tags));
     aggregateTags = List.copyOf(aggregateTags);
-    points = List.copyOf(points);
+    // Points held in arrays are immutable already, and are kept so for the answer's writer.
+    points = points instanceof ResultPoints ? points : List.copyOf(points);
   }
 }

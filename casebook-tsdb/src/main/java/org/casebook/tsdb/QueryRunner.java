@@ -31,6 +31,11 @@ final class QueryRunner {
 
   static final int MAX_PARTS = 4;
 
+  /** A query over this many days of rollups or more reads them in parts, side by side. */
+  static final int DAYS_PER_ROLLUP_PART = 7;
+
+  static final int MAX_ROLLUP_PARTS = 2;
+
   QueryRunner(
       PointStore store,
       Rollups rollups,
@@ -238,15 +243,7 @@ final class QueryRunner {
     int fromHour = TsdbKeys.hourOf(window.startMs());
     int toHour = TsdbKeys.hourOf(window.endMs());
     int rolledTo = Math.max(fromHour, Math.min(toHour, rollups.rolledBefore(metricId)));
-    Map<ByteBuffer, List<RollupStore.RolledHour>> hours =
-        rollups
-            .store()
-            .read(
-                metricId,
-                fromHour,
-                rolledTo,
-                plan.map(p -> TagRowFilter.of(p, rollups.store().keys())),
-                budget);
+    Map<ByteBuffer, RolledHours> hours = readRollups(metricId, fromHour, rolledTo, plan, budget);
     if (usage == RollupUsage.AUTO && rolledTo < toHour) {
       // The hours not rolled up yet, from their points, as rollups of their own.
       Map<ByteBuffer, List<DataPoint>> recent =
@@ -261,25 +258,25 @@ final class QueryRunner {
       recent.forEach(
           (tags, points) ->
               RolledDownsample.addHours(
-                  points, hours.computeIfAbsent(tags, t -> new ArrayList<>())));
+                  points, hours.computeIfAbsent(tags, t -> new RolledHours(points.size()))));
     } else if ((usage == RollupUsage.FALLBACK || usage == RollupUsage.FALLBACK_RAW)
-        && hours.values().stream().allMatch(List::isEmpty)) {
+        && hours.values().stream().allMatch(h -> h.size() == 0)) {
       // OpenTSDB falls back when the rollups hold nothing; one rollup interval: to the points.
       return Optional.empty();
     }
     long rolled = 0;
-    for (List<RollupStore.RolledHour> h : hours.values()) {
+    for (RolledHours h : hours.values()) {
       rolled += h.size();
     }
     // Series are independent: a large answer's are downsampled side by side.
-    Stream<Map.Entry<ByteBuffer, List<RollupStore.RolledHour>>> each =
+    Stream<Map.Entry<ByteBuffer, RolledHours>> each =
         rolled >= QueryEngine.PARALLEL_POINTS
             ? hours.entrySet().parallelStream()
             : hours.entrySet().stream();
     return Optional.of(
         each
             // A series with no point in the window is not in the answer, as with the points' path.
-            .filter(e -> e.getValue().stream().anyMatch(h -> h.rollup().points() > 0))
+            .filter(e -> e.getValue().anyPoints())
             .map(
                 e ->
                     new Series(
@@ -287,6 +284,55 @@ final class QueryRunner {
                         tagNames(e.getKey()),
                         RolledDownsample.downsample(e.getValue(), sub.downsample().get(), window)))
             .toList());
+  }
+
+  /**
+   * The rollups of hours {@code [fromHour, toHour)} by series, each series' hours ascending. A long
+   * range without a plan is read in parts of whole days side by side, as the points are: the scan
+   * of a month's day cells is most of what a query on rollups waits for besides its answer.
+   */
+  private Map<ByteBuffer, RolledHours> readRollups(
+      byte[] metricId, int fromHour, int toHour, Optional<TagScanPlan> plan, QueryBudget budget) {
+    RollupStore store = rollups.store();
+    int fromDay = TsdbKeys.dayOf(fromHour);
+    int days = toHour > fromHour ? TsdbKeys.dayOf(toHour - 1) - fromDay + 1 : 0;
+    int parts = plan.isPresent() ? 1 : Math.min(MAX_ROLLUP_PARTS, days / DAYS_PER_ROLLUP_PART);
+    if (parts <= 1) {
+      return store.read(
+          metricId, fromHour, toHour, plan.map(p -> TagRowFilter.of(p, store.keys())), budget);
+    }
+    int daysPerPart = (days + parts - 1) / parts;
+    List<Future<Map<ByteBuffer, RolledHours>>> pending = new ArrayList<>(parts);
+    for (int day = fromDay; day * 24 < toHour; day += daysPerPart) {
+      int a = Math.max(fromHour, day * 24);
+      int b = Math.min(toHour, (day + daysPerPart) * 24);
+      pending.add(sideWork.submit(() -> store.read(metricId, a, b, Optional.empty(), budget)));
+    }
+    List<Map<ByteBuffer, RolledHours>> read = new ArrayList<>(pending.size());
+    try {
+      for (Future<Map<ByteBuffer, RolledHours>> f : pending) {
+        read.add(Futures.await(f));
+      }
+    } catch (RuntimeException e) {
+      // The other parts stop at their next row (the budget is shared); cancel any not started.
+      pending.forEach(f -> f.cancel(false));
+      throw e;
+    }
+    // Series in order of first appearance, each series' parts in hour order.
+    Map<ByteBuffer, RolledHours> bySeries = read.get(0);
+    for (int i = 1; i < read.size(); i++) {
+      read.get(i)
+          .forEach(
+              (tags, later) ->
+                  bySeries.merge(
+                      tags,
+                      later,
+                      (earlier, more) -> {
+                        earlier.addAll(more);
+                        return earlier;
+                      }));
+    }
+    return bySeries;
   }
 
   /**

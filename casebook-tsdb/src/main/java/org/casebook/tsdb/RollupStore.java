@@ -193,9 +193,9 @@ final class RollupStore {
    * appearance, each series' hours ascending; with a row filter, only rows it keeps. Each row read
    * is reported to {@code budget} with its hours as points.
    */
-  Map<ByteBuffer, List<RolledHour>> read(
+  Map<ByteBuffer, RolledHours> read(
       byte[] metric, int fromHour, int toHour, Optional<Filter> rowFilter, QueryBudget budget) {
-    Map<ByteBuffer, List<RolledHour>> bySeries = new LinkedHashMap<>();
+    Map<ByteBuffer, RolledHours> bySeries = new LinkedHashMap<>();
     if (fromHour >= toHour) {
       return bySeries;
     }
@@ -214,10 +214,10 @@ final class RollupStore {
           for (Result r : s) {
             TsdbKeys.DataRow row = keys.decode(r.getRow());
             ByteBuffer series = ByteBuffer.wrap(row.tags());
-            List<RolledHour> hours = bySeries.get(series);
+            RolledHours hours = bySeries.get(series);
             boolean seen = hours != null;
             if (!seen) {
-              hours = new ArrayList<>(Math.min(toHour - fromHour, MAX_HOURS_PRESIZED));
+              hours = new RolledHours(Math.min(toHour - fromHour, MAX_HOURS_PRESIZED));
               bySeries.put(series, hours);
             }
             int before = hours.size();
@@ -239,8 +239,7 @@ final class RollupStore {
    * Appends the hours of a day cell (its first hour {@code firstHour}) that lie in [fromHour,
    * toHour), read in place: a month of a hundred series is thousands of cells per query.
    */
-  private static void addHours(
-      Cell day, int firstHour, int fromHour, int toHour, List<RolledHour> to) {
+  private static void addHours(Cell day, int firstHour, int fromHour, int toHour, RolledHours to) {
     ByteBuffer b = ByteBuffer.wrap(day.getValueArray(), day.getValueOffset(), day.getValueLength());
     int bits = b.getInt();
     for (int h = 0; h < 24; h++) {
@@ -253,12 +252,10 @@ final class RollupStore {
         continue;
       }
       b.position(b.position() + Long.BYTES);
-      to.add(new RolledHour(hour, HourRollup.read(b)));
+      // The fields in HourRollup's order, without an object per hour.
+      to.add(hour, b.getInt(), b.getInt(), b.getDouble(), b.getDouble(), b.getDouble());
     }
   }
-
-  /** One series' rollup of one hour. */
-  record RolledHour(int hour, HourRollup rollup) {}
 
   /**
    * Deletes {@code metric}'s rollups of hours before {@code beforeHour}: whole rows of earlier

@@ -17,6 +17,8 @@ record Series(String metric, Map<String, String> tags, List<DataPoint> points) {
   Series {
     Objects.requireNonNull(metric, "metric is null");
     tags = Map.copyOf(tags);
-    points = Collections.unmodifiableList(Objects.requireNonNull(points, "points is null"));
+    Objects.requireNonNull(points, "points is null");
+    // Points held in arrays are immutable already, and are kept so for the group's aggregation.
+    points = points instanceof DataPoints ? points : Collections.unmodifiableList(points);
   }
 }

@@ -97,7 +97,7 @@ final class SeriesTransforms {
     return List.copyOf(filled);
   }
 
-  private static double fillValue(FillPolicy policy) {
+  static double fillValue(FillPolicy policy) {
     return switch (policy) {
       case ZERO -> 0.0;
       case NAN, NULL -> Double.NaN;

@@ -38,7 +38,7 @@ class RolledDownsampleTest {
     long from = 480_000 * HOUR;
     long to = from + 3 * 24 * HOUR;
     List<DataPoint> points = randomPoints(r, from, to);
-    List<RollupStore.RolledHour> hours = new ArrayList<>();
+    RolledHours hours = new RolledHours(0);
     RolledDownsample.addHours(points, hours);
     for (String function : List.of("sum", "count", "min", "max", "avg", "zimsum", "mimmin")) {
       for (String interval : List.of("1h", "3h", "1d")) {

@@ -1,15 +1,8 @@
 package org.casebook.tsdb.wire;
 
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.StreamWriteFeature;
-import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,7 +15,6 @@ import org.casebook.tsdb.AnnotatedAnswer;
 import org.casebook.tsdb.Annotation;
 import org.casebook.tsdb.OpenTsdbQuery;
 import org.casebook.tsdb.QueryResult;
-import org.casebook.tsdb.ResultPoint;
 
 /**
  * {@code /api/query} as JSON: a request (OpenTSDB's JSON body, or the query string) read into an
@@ -42,14 +34,6 @@ public record QueryJson(
     boolean delete,
     boolean seriesNotes,
     boolean globalNotes) {
-  /** About what a point of {@code dps} takes as text: a ten-digit name and a double. */
-  private static final int BYTES_PER_POINT = 32;
-
-  /** Points an answer has per processor before its groups are written side by side. */
-  private static final long PARALLEL_POINTS = 16_384;
-
-  private static final SerializedString GROUP_SEPARATOR = new SerializedString(",");
-
   /** Fields of a JSON query OpenTSDB knows; unknown ones are refused, naming the field. */
   private static final Set<String> QUERY_FIELDS =
       Set.of(
@@ -341,226 +325,8 @@ public record QueryJson(
    * group's {@code annotations} and the {@code globalAnnotations} when there are any.
    */
   public byte[] render(AnnotatedAnswer answer) {
-    List<Group> groups = new ArrayList<>();
-    long points = 0;
-    for (int i = 0; i < answer.results().size(); i++) {
-      List<QueryResult> results = answer.results().get(i);
-      for (int j = 0; j < results.size(); j++) {
-        groups.add(new Group(i, results.get(j), answer.notes().get(i).get(j)));
-        points += results.get(j).points().size();
-      }
-    }
-    List<List<Group>> slices = slices(groups, points);
-    // One group has no names to share.
-    boolean shareNames = groups.size() > 1;
-    List<byte[]> parts =
-        slices.size() == 1
-            ? List.of(renderGroups(slices.get(0), answer.globals(), shareNames))
-            : slices.parallelStream()
-                .map(slice -> renderGroups(slice, answer.globals(), shareNames))
-                .toList();
-    int size = parts.size() + 1;
-    for (byte[] part : parts) {
-      size += part.length;
-    }
-    byte[] out = new byte[size];
-    out[0] = '[';
-    int at = 1;
-    for (byte[] part : parts) {
-      if (at > 1 && part.length > 0) {
-        out[at++] = ',';
-      }
-      System.arraycopy(part, 0, out, at, part.length);
-      at += part.length;
-    }
-    out[at++] = ']';
-    return at == size ? out : Arrays.copyOf(out, at);
-  }
-
-  /** A group of the answer: its sub-query's position, its result and its series' notes. */
-  private record Group(int query, QueryResult result, List<Annotation> notes) {}
-
-  /**
-   * The groups cut into runs of about equal points, one per processor, when the answer is large:
-   * writing a month of hourly values is most of such a query's time, and the runs are written side
-   * by side. A small answer is one run.
-   */
-  private static List<List<Group>> slices(List<Group> groups, long points) {
-    int processors = Runtime.getRuntime().availableProcessors();
-    int count = (int) Math.min(Math.min(processors, groups.size()), points / PARALLEL_POINTS);
-    if (count <= 1) {
-      return List.of(groups);
-    }
-    List<List<Group>> slices = new ArrayList<>(count);
-    long perSlice = (points + count - 1) / count;
-    int from = 0;
-    long taken = 0;
-    for (int k = 0; k < groups.size(); k++) {
-      taken += groups.get(k).result().points().size();
-      if (taken >= perSlice * (slices.size() + 1) || k == groups.size() - 1) {
-        slices.add(groups.subList(from, k + 1));
-        from = k + 1;
-      }
-    }
-    return slices;
-  }
-
-  /**
-   * Groups written one after another, separated by commas, without the enclosing brackets; {@code
-   * shareNames}: the groups' timestamp names are written once and reused.
-   */
-  private byte[] renderGroups(List<Group> groups, List<Annotation> globals, boolean shareNames) {
-    long points = 0;
-    for (Group group : groups) {
-      points += group.result().points().size();
-    }
-    // Sized for the points up front: growing a buffer of megabytes copies it again and again.
-    ByteArrayOutputStream out =
-        new ByteArrayOutputStream((int) Math.min(4096 + points * BYTES_PER_POINT, 1 << 26));
-    TimestampNames names = shareNames ? new TimestampNames() : null;
-    try (JsonGenerator g = Json.mapper().getFactory().createGenerator(out)) {
-      g.setRootValueSeparator(GROUP_SEPARATOR);
-      // A month's answer by host is 72,000 values: the fast writer gives the shortest text that
-      // reads back as the same double, where Double.toString cost most of the answer's time.
-      g.enable(StreamWriteFeature.USE_FAST_DOUBLE_WRITER.mappedFeature());
-      for (Group group : groups) {
-        QueryResult r = group.result();
-        g.writeStartObject();
-        g.writeStringField("metric", r.metric());
-        g.writeObjectFieldStart("tags");
-        for (Map.Entry<String, String> t : r.tags().entrySet()) {
-          g.writeStringField(t.getKey(), t.getValue());
-        }
-        g.writeEndObject();
-        g.writeArrayFieldStart("aggregateTags");
-        for (String t : r.aggregateTags()) {
-          g.writeString(t);
-        }
-        g.writeEndArray();
-        if (query.showQuery()) {
-          g.writeFieldName("query");
-          writeEcho(g, group.query());
-        }
-        writeNotes(g, "annotations", group.notes());
-        writeNotes(g, "globalAnnotations", globals);
-        g.writeFieldName("dps");
-        writePoints(g, r.points(), names);
-        g.writeEndObject();
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("writing JSON to memory", e);
-    }
-    return out.toByteArray();
-  }
-
-  /**
-   * The {@code dps} field names of one answer, each written once: the groups of an answer mostly
-   * share their timestamps, in the same ascending order. Names are kept in that order as they are
-   * first met; each group walks them from the start.
-   */
-  private static final class TimestampNames {
-    private static final int MAX_KEPT = 100_000;
-    private long[] times = new long[64];
-    private SerializedString[] names = new SerializedString[64];
-    private int kept;
-    private int cursor;
-
-    void restart() {
-      cursor = 0;
-    }
-
-    SerializedString of(long timestamp) {
-      while (cursor < kept && times[cursor] < timestamp) {
-        cursor++;
-      }
-      if (cursor < kept && times[cursor] == timestamp) {
-        return names[cursor++];
-      }
-      SerializedString name = new SerializedString(Long.toString(timestamp));
-      if (cursor == kept && kept < MAX_KEPT) {
-        if (kept == times.length) {
-          times = Arrays.copyOf(times, kept * 2);
-          names = Arrays.copyOf(names, kept * 2);
-        }
-        times[kept] = timestamp;
-        names[kept++] = name;
-        cursor = kept;
-      }
-      return name;
-    }
-  }
-
-  /** OpenTSDB writes a list of notes only when it has some. */
-  private static void writeNotes(JsonGenerator g, String field, List<Annotation> notes)
-      throws IOException {
-    if (notes.isEmpty()) {
-      return;
-    }
-    g.writeArrayFieldStart(field);
-    for (Annotation a : notes) {
-      g.writeObject(AnnotationJson.toMap(a));
-    }
-    g.writeEndArray();
-  }
-
-  /** Writes {@code dps}; {@code names} null: each name written as it comes (one group). */
-  private void writePoints(JsonGenerator g, List<ResultPoint> points, TimestampNames names)
-      throws IOException {
-    boolean ms = query.msResolution();
-    if (query.arrays()) {
-      g.writeStartArray();
-      for (ResultPoint p : points) {
-        g.writeStartArray();
-        g.writeNumber(ms ? p.timestampMs() : p.timestampMs() / 1000);
-        writeValue(g, p);
-        g.writeEndArray();
-      }
-      g.writeEndArray();
-    } else {
-      g.writeStartObject();
-      if (names != null) {
-        names.restart();
-      }
-      for (ResultPoint p : points) {
-        long t = ms ? p.timestampMs() : p.timestampMs() / 1000;
-        if (names == null) {
-          g.writeFieldName(Long.toString(t));
-        } else {
-          g.writeFieldName(names.of(t));
-        }
-        writeValue(g, p);
-      }
-      g.writeEndObject();
-    }
-  }
-
-  private void writeEcho(JsonGenerator g, int i) throws IOException {
-    JsonNode echo = echoes.get(i);
-    if (echo.isObject()) {
-      ObjectNode copy = ((ObjectNode) echo).deepCopy();
-      copy.put("index", i);
-      g.writeTree(copy);
-    } else {
-      g.writeStartObject();
-      g.writeStringField("m", echo.asText());
-      g.writeNumberField("index", i);
-      g.writeEndObject();
-    }
-  }
-
-  private static void writeValue(JsonGenerator g, ResultPoint p) throws IOException {
-    switch (p.kind()) {
-      case INTEGER -> g.writeNumber(p.longValue());
-      case NULL -> g.writeNull();
-      case DOUBLE -> {
-        double d = p.doubleValue();
-        if (Double.isNaN(d) || Double.isInfinite(d)) {
-          g.writeString(Double.toString(d));
-        } else {
-          g.writeNumber(d);
-        }
-      }
-    }
+    return new QueryAnswerJson(query.msResolution(), query.arrays(), echoes)
+        .render(answer, query.showQuery());
   }
 
   /** One line of an answer printed as a table: a series, a time in seconds, a value. */

@@ -222,6 +222,7 @@ class ConsoleIT {
                   .send("PUT", "/api/weibo/users/" + auditedUser + "/following/x", null)
                   .statusCode())
           .isBetween(200, 299);
+      console.flushAudit();
       browser.get(base + "/");
       // Two refreshes: the second draws rates from the difference between two answers.
       wait.until(

@@ -81,6 +81,11 @@ final class ConsoleServer implements ParameterResolver, ExtensionContext.Store.C
     }
   }
 
+  /** Sends what the audit trail buffers (it is flushed within a second anyway). */
+  void flushAudit() {
+    platform.auditTable().orElseThrow().flush();
+  }
+
   Server server() {
     return server;
   }

@@ -301,6 +301,7 @@ async function drawBackups() {
 // The audit trail needs an admin's token: asked with the tab's token, every 10 s.
 const AUDIT_EVERY_MS = 10000;
 let auditDrawnAt = 0;
+let auditRefusedToken = null; // the token (or '' for none) the trail last refused: not asked again
 
 function auditMessage(text) {
   document.querySelector('#audit tbody').replaceChildren(el('tr', {}, el('td', { colspan: '7' }, text)));
@@ -312,8 +313,11 @@ async function drawAudit() {
   const system = document.getElementById('audit-system').value.trim();
   if (who) params.set('who', who);
   if (system) params.set('system', system);
+  const token = sessionStorage.getItem('casebook.token') || '';
+  if (auditRefusedToken === token) return;
   const r = await send('GET', `/api/audit?${params}`);
   if (r.status === 401 || r.status === 403) {
+    auditRefusedToken = token;
     auditMessage('Admins only: give an admin token with the Token button.');
     return;
   }

@@ -52,6 +52,25 @@ class TravelRulesTest {
   }
 
   @Test
+  void aReadingWhosePlaceIsUnknownDoesNotHideAJumpBetweenTheTwoAroundIt() {
+    TravelRules.Found f =
+        RULES.check(
+            List.of(at("0100-001", 0, 0), at("9999-404", 1800, 1), at("0991-001", 3600, 2)),
+            LOCATED,
+            n -> true);
+    assertThat(f.unlocated()).isEqualTo(2);
+    assertThat(f.clones())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.differs()).containsExactly("place");
+              assertThat(c.earlier().branch()).isEqualTo("0100-001");
+              assertThat(c.later().branch()).isEqualTo("0991-001");
+              assertThat(c.travel().hours()).isEqualTo(1.0);
+            });
+  }
+
+  @Test
   void readingsInTheSameInstantAtFarBranchesAreImpossible() {
     TravelRules.Found f =
         RULES.check(List.of(at("0100-001", 0, 0), at("0991-001", 0, 1)), LOCATED, n -> true);

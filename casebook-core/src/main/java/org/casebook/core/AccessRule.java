@@ -107,11 +107,6 @@ public final class AccessRule {
     return anonymous;
   }
 
-  /** True unless every caller may do everything without a credential. */
-  public boolean needsCredentials() {
-    return mode != Mode.OPEN;
-  }
-
   /** The systems named in grants, for checking against those served ({@code *} excluded). */
   public Set<String> namedSystems() {
     Set<String> out = new TreeSet<>(anonymous.grants().keySet());

@@ -47,9 +47,13 @@ final class AccessCommand {
     @Override
     public Integer call() throws Exception {
       InvalidInputException.check(
-          name.matches("[A-Za-z0-9._@:-]{1,64}"),
+          name.matches("[A-Za-z0-9._@:-]{1,64}") && !AccessFile.reserved(name),
           "name",
-          "must be 1-64 letters, digits or . _ @ : -");
+          "must be 1-64 letters, digits or . _ @ : -, and not anonymous, token or cli:…");
+      InvalidInputException.check(
+          !roles.isEmpty(),
+          "role",
+          "give at least one --role: a principal without grants is refused");
       byte[] raw = new byte[32];
       new SecureRandom().nextBytes(raw);
       String token = Base64.getUrlEncoder().withoutPadding().encodeToString(raw);

@@ -48,6 +48,7 @@ class ServeOptionsTest {
     AccessRule rule = wide.accessRule();
     assertThat(rule.anonymous().may("banknote", Action.READ)).isFalse();
     assertThat(rule.anonymous().may("docs", Action.READ)).isFalse();
+    assertThat(rule.anonymous().may("trails", Action.READ)).isFalse();
     assertThat(rule.anonymous().may("tsdb", Action.READ)).isTrue();
     ServeCommand openWide =
         new ServeCommand(systems, new CliContext(new RuntimeOptions(), List.of()));

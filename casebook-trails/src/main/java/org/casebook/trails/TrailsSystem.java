@@ -32,14 +32,16 @@ public final class TrailsSystem implements CasebookSystem {
   @Override
   public SystemDescriptor descriptor() {
     return new SystemDescriptor(
-        NAME,
-        SUMMARY,
-        TrailsSchema.in(TrailsSchema.DEFAULT_NAMESPACE).tables(),
-        TrailsKeys.ALL,
-        TrailsRoutes.ROUTES.specs(),
-        List.of(),
-        List.of(),
-        List.of(RETENTION_DAYS));
+            NAME,
+            SUMMARY,
+            TrailsSchema.in(TrailsSchema.DEFAULT_NAMESPACE).tables(),
+            TrailsKeys.ALL,
+            TrailsRoutes.ROUTES.specs(),
+            List.of(),
+            List.of(),
+            List.of(RETENTION_DAYS))
+        // What each user watched and ordered is theirs, not the network's.
+        .withPrivateReads();
   }
 
   /** The tables with the retention setting's TTL. */

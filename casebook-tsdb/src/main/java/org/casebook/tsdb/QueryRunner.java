@@ -265,9 +265,13 @@ final class QueryRunner {
       return Optional.empty();
     }
     long rolled = 0;
+    int withPoints = 0;
     for (RolledHours h : hours.values()) {
       rolled += h.size();
+      withPoints += h.anyPoints() ? 1 : 0;
     }
+    // Downsampling allocates every filled interval: refuse a query over the limit before that.
+    budget.willEmit(filledPoints(sub, window, withPoints));
     // Series are independent: a large answer's are downsampled side by side.
     Stream<Map.Entry<ByteBuffer, RolledHours>> each =
         rolled >= QueryEngine.PARALLEL_POINTS

@@ -88,6 +88,10 @@ public final class AccessFile {
         name != null && name.isTextual() && name.asText().matches("[A-Za-z0-9._@:-]{1,64}"),
         at + ".name",
         "must be 1-64 letters, digits or . _ @ : -");
+    check(
+        !reserved(name.asText()),
+        at + ".name",
+        name.asText() + " is how the audit trail names other callers: choose another name");
     boolean hasHash = p.has("token_sha256");
     check(hasHash != p.has("token_file"), at, "give exactly one of token_sha256 and token_file");
     byte[] digest;
@@ -149,6 +153,11 @@ public final class AccessFile {
       }
     }
     return out;
+  }
+
+  /** The names the audit trail gives callers of its own: no principal may take them. */
+  public static boolean reserved(String name) {
+    return name.equals(Caller.ANONYMOUS) || name.equals("token") || name.startsWith("cli:");
   }
 
   private static Action higher(Action a, Action b) {

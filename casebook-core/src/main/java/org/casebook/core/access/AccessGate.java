@@ -13,6 +13,8 @@ import org.casebook.core.AccessRule;
  * same checks HTTP makes and leaves the same traces.
  */
 public final class AccessGate {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(AccessGate.class);
+
   private final AccessRule rule;
   private final String system;
   private final AuditLog audit;
@@ -61,10 +63,17 @@ public final class AccessGate {
     denied(metrics, protocol, system, "unknown_credential");
   }
 
-  /** Records a change (or a refused attempt at one) here. */
+  /**
+   * Records a change (or a refused attempt at one) here; a trail that cannot be written is logged,
+   * never the caller's failure.
+   */
   public void audit(Caller caller, Action action, String what, String outcome, String remote) {
-    audit.record(
-        new AuditEntry(clock.instant(), caller.name(), system, action, what, outcome, remote));
+    try {
+      audit.record(
+          new AuditEntry(clock.instant(), caller.name(), system, action, what, outcome, remote));
+    } catch (RuntimeException e) {
+      LOG.error("could not audit {} by {} on {}", what, caller.name(), system, e);
+    }
   }
 
   /** Counts one refusal: {@code casebook.access.denied{protocol, system, reason}}. */

@@ -24,6 +24,14 @@ public record AuditEntry(
     String remote) {
   static final int MAX_WHAT = 512;
 
+  private static final java.util.Set<String> REFUSALS =
+      java.util.Set.of("401", "403", "UNAUTHENTICATED", "PERMISSION_DENIED");
+
+  /** True when the entry records a refused attempt, not a change. */
+  public boolean refused() {
+    return REFUSALS.contains(outcome);
+  }
+
   public AuditEntry {
     Objects.requireNonNull(time, "time is null");
     Objects.requireNonNull(who, "who is null");
@@ -33,7 +41,8 @@ public record AuditEntry(
     Objects.requireNonNull(outcome, "outcome is null");
     Objects.requireNonNull(remote, "remote is null");
     if (what.length() > MAX_WHAT) {
-      what = what.substring(0, MAX_WHAT) + "…";
+      int end = Character.isHighSurrogate(what.charAt(MAX_WHAT - 1)) ? MAX_WHAT - 1 : MAX_WHAT;
+      what = what.substring(0, end) + "…";
     }
   }
 }

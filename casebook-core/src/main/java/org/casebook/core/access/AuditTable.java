@@ -77,13 +77,24 @@ public final class AuditTable implements AuditLog, AutoCloseable {
       throws IOException {
     this.connection = connection;
     this.name = name;
-    this.mutator =
-        connection.getBufferedMutator(
-            new BufferedMutatorParams(name).setWriteBufferPeriodicFlushTimeoutMs(1000));
     this.failed =
         Counter.builder("casebook.audit.failed")
             .description("audit entries that could not be written")
             .register(metrics);
+    // The periodic flush runs on HBase's timer: its failures reach only this listener.
+    this.mutator =
+        connection.getBufferedMutator(
+            new BufferedMutatorParams(name)
+                .setWriteBufferPeriodicFlushTimeoutMs(1000)
+                .listener(
+                    (ex, m) -> {
+                      failed.increment(ex.getNumExceptions());
+                      LOG.error(
+                          "{} audit entries could not be written to {}",
+                          ex.getNumExceptions(),
+                          name,
+                          ex);
+                    }));
   }
 
   /** The table's shape: one family whose TTL is the retention. */
@@ -92,7 +103,9 @@ public final class AuditTable implements AuditLog, AutoCloseable {
     InvalidInputException.check(
         seconds >= 86_400 && seconds <= Integer.MAX_VALUE - 1L,
         "audit-retention-days",
-        "the audit retention must be at least one day");
+        "the audit retention must be between one day and "
+            + (Integer.MAX_VALUE / 86_400)
+            + " days");
     return new TableSpec(
         name,
         List.of(FamilySpec.of("a").withTtlSeconds((int) seconds)),
@@ -142,10 +155,10 @@ public final class AuditTable implements AuditLog, AutoCloseable {
 
   @Override
   public void record(AuditEntry e) {
-    Put put = put(e);
     try {
-      mutator.mutate(put);
-      if (e.action() == Action.ADMIN) {
+      mutator.mutate(put(e));
+      // An admin's change is on record before it is answered; a refusal can wait for the timer.
+      if (e.action() == Action.ADMIN && !e.refused()) {
         mutator.flush();
       }
     } catch (IOException | RuntimeException ex) {

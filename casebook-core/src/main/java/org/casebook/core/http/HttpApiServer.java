@@ -370,11 +370,7 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
     }
   }
 
-  /**
-   * A request must arrive whole within the request timeout of its first byte, however slowly it
-   * trickles: the clock starts on the first bytes of a request (before they are decoded) or on a
-   * pipelined request's head, and stops at the request's last content.
-   */
+  /** The client's address and port, as the audit trail records it. */
   private static String remote(ChannelHandlerContext ctx) {
     if (ctx.channel().remoteAddress() instanceof java.net.InetSocketAddress a) {
       return (a.getAddress() == null ? a.getHostString() : a.getAddress().getHostAddress())
@@ -384,6 +380,11 @@ public final class HttpApiServer implements HttpRoutes, AutoCloseable {
     return String.valueOf(ctx.channel().remoteAddress());
   }
 
+  /**
+   * A request must arrive whole within the request timeout of its first byte, however slowly it
+   * trickles: the clock starts on the first bytes of a request (before they are decoded) or on a
+   * pipelined request's head, and stops at the request's last content.
+   */
   private final class RequestClock {
     private ScheduledFuture<?> deadline;
 

@@ -115,7 +115,8 @@ final class RouteDispatcher {
         HttpResponse refused =
             HttpResponse.error(401, "the token presented is not known here", null)
                 .withHeader("WWW-Authenticate", "Bearer error=\"invalid_token\"");
-        record(needed, Caller.ANONYMOUS, system, method, uri, refused.status(), remote);
+        record(
+            route.spec(), needed, Caller.ANONYMOUS, system, method, uri, refused.status(), remote);
         return refused;
       }
       Caller caller = known.get();
@@ -135,7 +136,7 @@ final class RouteDispatcher {
         AccessGate.denied(
             metrics, "http", system, caller.authenticated() ? "forbidden" : "unauthenticated");
         HttpResponse refused = HttpResponse.refused(request, needed);
-        record(needed, caller.name(), system, method, uri, refused.status(), remote);
+        record(route.spec(), needed, caller.name(), system, method, uri, refused.status(), remote);
         return refused;
       }
       HttpResponse response;
@@ -149,14 +150,39 @@ final class RouteDispatcher {
         AccessGate.denied(
             metrics, "http", system, caller.authenticated() ? "forbidden" : "unauthenticated");
       }
-      record(done, caller.name(), system, method, uri, response.status(), remote);
+      if (done != needed) {
+        record(done, caller.name(), system, method, uri, response.status(), remote);
+      } else {
+        record(route.spec(), done, caller.name(), system, method, uri, response.status(), remote);
+      }
       return response;
     } catch (Exception e) {
       return mapError(e, method, routeLabel[0]);
     }
   }
 
-  /** Audits a change or a refused attempt at one; reads leave no entry. */
+  /**
+   * Audits a request to {@code route} if the route changes data; a read, even one only admins may
+   * make (the audit trail itself), leaves no entry.
+   */
+  private void record(
+      RouteSpec route,
+      Action action,
+      String who,
+      String system,
+      String method,
+      String uri,
+      int status,
+      String remote) {
+    if (route.isWrite()) {
+      record(action, who, system, method, uri, status, remote);
+    }
+  }
+
+  /**
+   * Audits a change or a refused attempt at one; a trail that cannot be written is the trail's
+   * failure (logged and counted there), never the request's.
+   */
   private void record(
       Action action,
       String who,
@@ -168,15 +194,19 @@ final class RouteDispatcher {
     if (action == Action.READ) {
       return;
     }
-    audit.record(
-        new AuditEntry(
-            clock.instant(),
-            who,
-            system,
-            action,
-            method + " " + uri,
-            Integer.toString(status),
-            remote));
+    try {
+      audit.record(
+          new AuditEntry(
+              clock.instant(),
+              who,
+              system,
+              action,
+              method + " " + uri,
+              Integer.toString(status),
+              remote));
+    } catch (RuntimeException e) {
+      LOG.error("could not audit {} {} by {}", method, uri, who, e);
+    }
   }
 
   /**

@@ -92,6 +92,9 @@ class AccessFileTest {
             "principals[0]: grants nothing",
             "{\"anonymous\":{\"tsdb\":\"admin\"}}",
             "anonymous callers cannot be given admin",
+            "{\"principals\":[{\"name\":\"cli:root\",\"token_sha256\":\"%s\",\"grants\":{\"tsdb\":\"read\"}}]}"
+                .formatted(ok),
+            "principals[0].name: cli:root is how the audit trail names",
             ("{\"principals\":[{\"name\":\"a\",\"token_sha256\":\"%s\",\"grants\":{\"tsdb\":\"read\"}},"
                     + "{\"name\":\"b\",\"token_sha256\":\"%s\",\"grants\":{\"tsdb\":\"read\"}}]}")
                 .formatted(ok, ok),

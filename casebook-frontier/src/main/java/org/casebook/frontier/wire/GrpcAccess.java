@@ -1,6 +1,7 @@
 package org.casebook.frontier.wire;
 
 import io.grpc.ForwardingServerCall;
+import io.grpc.ForwardingServerCallListener;
 import io.grpc.Grpc;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
@@ -11,6 +12,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.casebook.core.access.AccessGate;
 import org.casebook.core.access.Action;
 import org.casebook.core.access.Caller;
@@ -27,7 +29,8 @@ final class GrpcAccess implements ServerInterceptor {
 
   /**
    * Handing out URLs changes the frontier (they are in flight until acknowledged), so GetURLs is a
-   * write; deleting and purging are an admin's, and so is a process-wide log level.
+   * write; deleting and purging are an admin's, and so are pausing the whole frontier and a
+   * process-wide log level.
    */
   private static final Map<String, Action> ACTIONS =
       Map.ofEntries(
@@ -43,7 +46,7 @@ final class GrpcAccess implements ServerInterceptor {
           Map.entry("PutURLs", Action.WRITE),
           Map.entry("PutDiscovered", Action.WRITE),
           Map.entry("BlockQueueUntil", Action.WRITE),
-          Map.entry("SetActive", Action.WRITE),
+          Map.entry("SetActive", Action.ADMIN),
           Map.entry("SetDelay", Action.WRITE),
           Map.entry("SetCrawlLimit", Action.WRITE),
           Map.entry("DeleteCrawl", Action.ADMIN),
@@ -92,15 +95,31 @@ final class GrpcAccess implements ServerInterceptor {
     if (needed == Action.READ) {
       return next.startCall(call, headers);
     }
+    // One entry per call, at its close or, when the client goes first, at its cancellation.
+    AtomicBoolean recorded = new AtomicBoolean();
     ServerCall<Q, A> audited =
         new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
           @Override
           public void close(Status status, Metadata trailers) {
-            gate.audit(caller, needed, "grpc " + method, status.getCode().name(), remote);
-            super.close(status, trailers);
+            try {
+              if (recorded.compareAndSet(false, true)) {
+                gate.audit(caller, needed, "grpc " + method, status.getCode().name(), remote);
+              }
+            } finally {
+              super.close(status, trailers);
+            }
           }
         };
-    return next.startCall(audited, headers);
+    return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(
+        next.startCall(audited, headers)) {
+      @Override
+      public void onCancel() {
+        if (recorded.compareAndSet(false, true)) {
+          gate.audit(caller, needed, "grpc " + method, Status.Code.CANCELLED.name(), remote);
+        }
+        super.onCancel();
+      }
+    };
   }
 
   private <Q, A> ServerCall.Listener<Q> refuse(

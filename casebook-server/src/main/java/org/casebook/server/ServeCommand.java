@@ -8,6 +8,7 @@ import org.casebook.core.CasebookSystem;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.Platform;
 import org.casebook.core.SystemDescriptor;
+import org.casebook.core.access.AccessFile;
 import org.casebook.core.net.ListenerSpec;
 import org.casebook.core.tls.ServerTls;
 import org.casebook.core.tls.TlsFiles;
@@ -190,7 +191,7 @@ final class ServeCommand implements Callable<Integer> {
     }
     AccessRule rule;
     if (tokenFile != null) {
-      rule = AccessRule.token(readTokenFile(tokenFile));
+      rule = AccessRule.token(AccessFile.readToken(tokenFile, "token-file"));
     } else {
       rule = token == null || token.isBlank() ? AccessRule.open() : AccessRule.token(token);
     }
@@ -206,23 +207,6 @@ final class ServeCommand implements Callable<Integer> {
         .filter(org.casebook.core.SystemDescriptor::privateReads)
         .map(org.casebook.core.SystemDescriptor::name)
         .toList();
-  }
-
-  /** The token in the first line of {@code tokenFile}; an empty one is refused. */
-  static String readTokenFile(java.nio.file.Path tokenFile) {
-    try {
-      String first =
-          java.nio.file.Files.readAllLines(tokenFile, java.nio.charset.StandardCharsets.UTF_8)
-              .stream()
-              .findFirst()
-              .orElse("")
-              .strip();
-      org.casebook.core.InvalidInputException.check(
-          !first.isEmpty(), "token-file", tokenFile + " is empty");
-      return first;
-    } catch (java.io.IOException e) {
-      throw org.casebook.core.LocalFileException.of("read the token file", tokenFile, e);
-    }
   }
 
   /** The TLS files given, or none; half a pair or both kinds is refused. */

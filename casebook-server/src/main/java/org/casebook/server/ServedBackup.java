@@ -78,7 +78,7 @@ final class ServedBackup {
 
   private static String token(Path tokenFile) {
     if (tokenFile != null) {
-      return ServeCommand.readTokenFile(tokenFile);
+      return org.casebook.core.access.AccessFile.readToken(tokenFile, "token-file");
     }
     String env = System.getenv("CASEBOOK_TOKEN");
     return env == null || env.isBlank() ? null : env.strip();

@@ -273,18 +273,19 @@ class AccessControlIT {
       ManagedChannel ch =
           ManagedChannelBuilder.forAddress("127.0.0.1", grpc).usePlaintext().build();
       try {
-        assertThat(stub(ch, null).listCrawls(Urlfrontier.Local.getDefaultInstance())).isNotNull();
+        assertThat(frontier(ch, null).listCrawls(Urlfrontier.Local.getDefaultInstance()))
+            .isNotNull();
         Urlfrontier.DeleteCrawlMessage delete =
             Urlfrontier.DeleteCrawlMessage.newBuilder().setValue(TestIds.unique("crawl")).build();
-        assertThatThrownBy(() -> stub(ch, null).deleteCrawl(delete))
+        assertThatThrownBy(() -> frontier(ch, null).deleteCrawl(delete))
             .isInstanceOfSatisfying(
                 StatusRuntimeException.class,
                 e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED));
-        assertThatThrownBy(() -> stub(ch, "writer-token").deleteCrawl(delete))
+        assertThatThrownBy(() -> frontier(ch, "writer-token").deleteCrawl(delete))
             .isInstanceOfSatisfying(
                 StatusRuntimeException.class,
                 e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED));
-        assertThat(stub(ch, "admin-token").deleteCrawl(delete).getValue()).isZero();
+        assertThat(frontier(ch, "admin-token").deleteCrawl(delete).getValue()).isZero();
       } finally {
         ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
       }
@@ -354,16 +355,17 @@ class AccessControlIT {
     }
   }
 
-  private static URLFrontierGrpc.URLFrontierBlockingStub stub(ManagedChannel ch, String token) {
-    URLFrontierGrpc.URLFrontierBlockingStub stub =
+  /** A URLFrontier client presenting {@code token} (none when null) as call credentials. */
+  private static URLFrontierGrpc.URLFrontierBlockingStub frontier(ManagedChannel ch, String token) {
+    URLFrontierGrpc.URLFrontierBlockingStub client =
         URLFrontierGrpc.newBlockingStub(ch).withDeadlineAfter(30, TimeUnit.SECONDS);
     if (token == null) {
-      return stub;
+      return client;
     }
     Metadata headers = new Metadata();
     headers.put(
         Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + token);
-    return stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
+    return client.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
   }
 
   private static int cli(ByteArrayOutputStream out, String... args) {

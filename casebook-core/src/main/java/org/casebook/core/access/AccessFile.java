@@ -100,7 +100,12 @@ public final class AccessFile {
       check(hex.matches("[0-9a-fA-F]{64}"), at + ".token_sha256", "must be 64 hex digits");
       digest = HexFormat.of().parseHex(hex.toLowerCase(java.util.Locale.ROOT));
     } else {
-      digest = AccessRule.sha256(tokenIn(dir.resolve(p.get("token_file").asText()), at));
+      try {
+        digest =
+            AccessRule.sha256(readToken(dir.resolve(p.get("token_file").asText()), "access-file"));
+      } catch (InvalidInputException e) {
+        throw new InvalidInputException("access-file", at + ".token_file: " + e.getMessage());
+      }
     }
     Map<String, Action> merged = new LinkedHashMap<>();
     JsonNode roleNames = p.get("roles");
@@ -121,14 +126,18 @@ public final class AccessFile {
     return new Principal(name.asText(), digest, merged);
   }
 
-  private static String tokenIn(Path file, String at) {
+  /**
+   * The token in the first line of {@code file} (a token file of {@code serve}, of a client, of an
+   * access file's principal); an empty one is a 400 naming {@code field}.
+   */
+  public static String readToken(Path file, String field) {
     try {
       String first =
           Files.readAllLines(file, StandardCharsets.UTF_8).stream().findFirst().orElse("").strip();
-      check(!first.isEmpty(), at + ".token_file", file + " is empty");
+      InvalidInputException.check(!first.isEmpty(), field, file + " is empty");
       return first;
     } catch (IOException e) {
-      throw LocalFileException.of("read a token file", file, e);
+      throw LocalFileException.of("read the token file", file, e);
     }
   }
 

@@ -54,7 +54,7 @@ public final class AccessGate {
     if (caller.may(system, action)) {
       return true;
     }
-    denied(metrics, protocol, system, caller.authenticated() ? "forbidden" : "unauthenticated");
+    denied(metrics, protocol, system, caller);
     return false;
   }
 
@@ -74,6 +74,11 @@ public final class AccessGate {
     } catch (RuntimeException e) {
       LOG.error("could not audit {} by {} on {}", what, caller.name(), system, e);
     }
+  }
+
+  /** Counts a refusal of {@code caller}: {@code forbidden} with credentials, else not. */
+  public static void denied(MeterRegistry metrics, String protocol, String system, Caller caller) {
+    denied(metrics, protocol, system, caller.authenticated() ? "forbidden" : "unauthenticated");
   }
 
   /** Counts one refusal: {@code casebook.access.denied{protocol, system, reason}}. */

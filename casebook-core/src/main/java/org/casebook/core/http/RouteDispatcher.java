@@ -115,8 +115,9 @@ final class RouteDispatcher {
         HttpResponse refused =
             HttpResponse.error(401, "the token presented is not known here", null)
                 .withHeader("WWW-Authenticate", "Bearer error=\"invalid_token\"");
-        record(
-            route.spec(), needed, Caller.ANONYMOUS, system, method, uri, refused.status(), remote);
+        if (route.spec().isWrite()) {
+          record(needed, Caller.ANONYMOUS, system, method, uri, refused.status(), remote);
+        }
         return refused;
       }
       Caller caller = known.get();
@@ -133,10 +134,11 @@ final class RouteDispatcher {
       // The server's own reads (health, metrics, the console's files) name no system's data.
       boolean platformRead = needed == Action.READ && system.equals(Caller.PLATFORM);
       if (!platformRead && !caller.may(system, needed)) {
-        AccessGate.denied(
-            metrics, "http", system, caller.authenticated() ? "forbidden" : "unauthenticated");
+        AccessGate.denied(metrics, "http", system, caller);
         HttpResponse refused = HttpResponse.refused(request, needed);
-        record(route.spec(), needed, caller.name(), system, method, uri, refused.status(), remote);
+        if (route.spec().isWrite()) {
+          record(needed, caller.name(), system, method, uri, refused.status(), remote);
+        }
         return refused;
       }
       HttpResponse response;
@@ -147,35 +149,16 @@ final class RouteDispatcher {
       }
       Action done = request.asked().covers(needed) ? request.asked() : needed;
       if (done != needed && !caller.may(system, done)) {
-        AccessGate.denied(
-            metrics, "http", system, caller.authenticated() ? "forbidden" : "unauthenticated");
+        AccessGate.denied(metrics, "http", system, caller);
       }
-      if (done != needed) {
+      // A change is recorded: a write route's, or more than a read route declares (delete=true).
+      // A read, even one only admins may make (the audit trail itself), leaves no entry.
+      if (route.spec().isWrite() || done != needed) {
         record(done, caller.name(), system, method, uri, response.status(), remote);
-      } else {
-        record(route.spec(), done, caller.name(), system, method, uri, response.status(), remote);
       }
       return response;
     } catch (Exception e) {
       return mapError(e, method, routeLabel[0]);
-    }
-  }
-
-  /**
-   * Audits a request to {@code route} if the route changes data; a read, even one only admins may
-   * make (the audit trail itself), leaves no entry.
-   */
-  private void record(
-      RouteSpec route,
-      Action action,
-      String who,
-      String system,
-      String method,
-      String uri,
-      int status,
-      String remote) {
-    if (route.isWrite()) {
-      record(action, who, system, method, uri, status, remote);
     }
   }
 
@@ -191,9 +174,6 @@ final class RouteDispatcher {
       String uri,
       int status,
       String remote) {
-    if (action == Action.READ) {
-      return;
-    }
     try {
       audit.record(
           new AuditEntry(

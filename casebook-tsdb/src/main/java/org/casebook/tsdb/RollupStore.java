@@ -206,7 +206,9 @@ final class RollupStore {
         Scan scan =
             KeyRange.between(keys.start(b, metric, fromDay), keys.start(b, metric, toDay + 1))
                 .toScan()
-                .addColumn(TsdbSchema.H, DAY)
+                // The family, not its one column: an explicit column makes the region server seek
+                // to the next row after each cell, a reseek per day cell.
+                .addFamily(TsdbSchema.H)
                 .setCaching(512)
                 .setReadType(Scan.ReadType.PREAD);
         rowFilter.ifPresent(scan::setFilter);

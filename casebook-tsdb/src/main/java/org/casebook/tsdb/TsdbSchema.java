@@ -74,7 +74,7 @@ record TsdbSchema(
   /** On a metric's state row in the series table: every hour before this one is rolled up. */
   static final byte[] ROLLED = Bytes.toBytes("r");
 
-  /** rollup family: hourly rollups, one qualifier per hour of the row's day. */
+  /** rollup family: one cell, the hourly rollups of the row's day ({@code RollupStore}). */
   static final byte[] H = Bytes.toBytes("h");
 
   static TsdbSchema in(String namespace) {

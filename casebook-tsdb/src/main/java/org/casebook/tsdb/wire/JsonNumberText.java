@@ -151,13 +151,14 @@ final class JsonNumberText {
     long quotient = (productHigh << (64 - shift)) | (productLow >>> shift);
     long remainder = productLow & ((1L << shift) - 1);
     long half = 1L << (shift - 1);
-    long distance;
-    if (remainder > half || (remainder == half && (quotient & 1) == 1)) {
-      quotient++;
-      distance = (1L << shift) - remainder;
-    } else {
-      distance = remainder;
-    }
+    // Rounded up when above half, or at half with an odd quotient (ties to even); branch-free,
+    // since which way a value rounds is a coin toss the processor cannot predict.
+    long above = (half - remainder) >>> 63;
+    long atHalf = ((remainder ^ half) - 1) >>> 63;
+    long up = above | (atHalf & quotient);
+    up &= 1;
+    quotient += up;
+    long distance = remainder + up * ((1L << shift) - 2 * remainder);
     nearest[0] = quotient;
     // The decimal reads back as the double when it is less than half a unit of the mantissa
     // away (scaled by 10^fractionDigits); exactly half reads back as the even mantissa.
@@ -194,7 +195,9 @@ final class JsonNumberText {
     int end = writeDigits(digits, count, out, pos + 1);
     // Shift the integer digits one place left to open the point's place.
     int integerDigits = count - fractionDigits;
-    System.arraycopy(out, pos + 1, out, pos, integerDigits);
+    for (int k = 0; k < integerDigits; k++) {
+      out[pos + k] = out[pos + 1 + k];
+    }
     out[pos + integerDigits] = '.';
     return end;
   }
@@ -214,23 +217,20 @@ final class JsonNumberText {
     int end = at + count;
     int i = end;
     long rest = v;
-    // Eight digits at a time in int arithmetic, two at a time from the table.
+    // Eight digits at a time, their four pairs computed independently of each other.
     while (rest >= 100_000_000L) {
-      int low = (int) (rest % 100_000_000L);
-      rest /= 100_000_000L;
-      for (int k = 0; k < 4; k++) {
-        int pair = low % 100;
-        low /= 100;
-        out[--i] = DIGIT_PAIRS[2 * pair + 1];
-        out[--i] = DIGIT_PAIRS[2 * pair];
-      }
+      long higher = rest / 100_000_000L;
+      writeEight((int) (rest - higher * 100_000_000L), out, i - 8);
+      i -= 8;
+      rest = higher;
     }
     int high = (int) rest;
     while (high >= 100) {
-      int pair = high % 100;
-      high /= 100;
+      int higher = high / 100;
+      int pair = high - higher * 100;
       out[--i] = DIGIT_PAIRS[2 * pair + 1];
       out[--i] = DIGIT_PAIRS[2 * pair];
+      high = higher;
     }
     if (high >= 10) {
       out[--i] = DIGIT_PAIRS[2 * high + 1];
@@ -239,6 +239,24 @@ final class JsonNumberText {
       out[--i] = (byte) ('0' + high);
     }
     return end;
+  }
+
+  /** Writes {@code eight} (below 10^8) as exactly eight digits at {@code at}. */
+  private static void writeEight(int eight, byte[] out, int at) {
+    int upper = eight / 10_000;
+    int lower = eight - upper * 10_000;
+    int p1 = upper / 100;
+    int p2 = upper - p1 * 100;
+    int p3 = lower / 100;
+    int p4 = lower - p3 * 100;
+    out[at] = DIGIT_PAIRS[2 * p1];
+    out[at + 1] = DIGIT_PAIRS[2 * p1 + 1];
+    out[at + 2] = DIGIT_PAIRS[2 * p2];
+    out[at + 3] = DIGIT_PAIRS[2 * p2 + 1];
+    out[at + 4] = DIGIT_PAIRS[2 * p3];
+    out[at + 5] = DIGIT_PAIRS[2 * p3 + 1];
+    out[at + 6] = DIGIT_PAIRS[2 * p4];
+    out[at + 7] = DIGIT_PAIRS[2 * p4 + 1];
   }
 
   private static int fallback(double value, byte[] out, int at) {

@@ -42,6 +42,15 @@ final class Console implements AutoCloseable {
   private static final String HTML = "text/html; charset=utf-8";
   private static final String JS = "application/javascript; charset=utf-8";
   private static final String CSS = "text/css; charset=utf-8";
+  private static final String SYSTEM_PAGES = "console/systems/";
+
+  /**
+   * A page's script, {@code <system>.js}, or a module it imports, {@code <system>-<part>.js} (so a
+   * long page can be split without a loader); nothing else of the folder is served.
+   */
+  private static final java.util.regex.Pattern PAGE_SCRIPT =
+      java.util.regex.Pattern.compile("([a-z][a-z0-9]{0,19})(?:-[a-z0-9]{1,40})?\\.js");
+
   private static final String SWAGGER = webjar("org.webjars", "swagger-ui") + "/";
   private static final String UPLOT = webjar("org.webjars.npm", "uplot") + "/dist/";
 
@@ -149,7 +158,8 @@ final class Console implements AutoCloseable {
           new RouteSpec(
               "GET",
               "/console/systems/{script}",
-              "A system's console page ({name}.js, from the system's own module)",
+              "A system's console page ({name}.js, and the modules it imports,"
+                  + " {name}-{part}.js, from the system's own module)",
               false));
 
   /** The platform route of {@code method} and {@code pattern}. */
@@ -205,12 +215,13 @@ final class Console implements AutoCloseable {
             spec("/console/systems/{script}"),
             req -> {
               String script = req.pathParam("script");
-              String system =
-                  script.endsWith(".js") ? script.substring(0, script.length() - 3) : "";
-              if (!c.hasPage(system)) {
+              java.util.regex.Matcher m = PAGE_SCRIPT.matcher(script);
+              if (!m.matches()
+                  || !c.hasPage(m.group(1))
+                  || Console.class.getClassLoader().getResource(SYSTEM_PAGES + script) == null) {
                 return HttpResponse.error(404, "no console page for " + script, "script");
               }
-              return c.file(pageResource(system), JS, false);
+              return c.file(SYSTEM_PAGES + script, JS, false);
             }));
     return c;
   }
@@ -220,7 +231,7 @@ final class Console implements AutoCloseable {
    * it only by the system's name.
    */
   static String pageResource(String system) {
-    return "console/systems/" + system + ".js";
+    return SYSTEM_PAGES + system + ".js";
   }
 
   boolean hasPage(String system) {

@@ -8,6 +8,8 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.hadoop.hbase.ClusterMetrics;
 import org.apache.hadoop.hbase.RegionMetrics;
 import org.apache.hadoop.hbase.ServerMetrics;
@@ -48,8 +50,8 @@ final class Console implements AutoCloseable {
    * A page's script, {@code <system>.js}, or a module it imports, {@code <system>-<part>.js} (so a
    * long page can be split without a loader); nothing else of the folder is served.
    */
-  private static final java.util.regex.Pattern PAGE_SCRIPT =
-      java.util.regex.Pattern.compile("([a-z][a-z0-9]{0,19})(?:-[a-z0-9]{1,40})?\\.js");
+  private static final Pattern PAGE_SCRIPT =
+      Pattern.compile("([a-z][a-z0-9]{0,19})(?:-[a-z0-9]{1,40})?\\.js");
 
   private static final String SWAGGER = webjar("org.webjars", "swagger-ui") + "/";
   private static final String UPLOT = webjar("org.webjars.npm", "uplot") + "/dist/";
@@ -215,7 +217,7 @@ final class Console implements AutoCloseable {
             spec("/console/systems/{script}"),
             req -> {
               String script = req.pathParam("script");
-              java.util.regex.Matcher m = PAGE_SCRIPT.matcher(script);
+              Matcher m = PAGE_SCRIPT.matcher(script);
               if (!m.matches()
                   || !c.hasPage(m.group(1))
                   || Console.class.getClassLoader().getResource(SYSTEM_PAGES + script) == null) {

@@ -204,16 +204,7 @@ export function clonesSection() {
   const summary = el('p', { id: 'bn-sweep-summary', class: 'muted' });
   const body = el('div', { id: 'bn-sweep-body' });
   let asked = null;
-  let limits = null; // the server's travel limits, read from the first clone's own check
   const pages = pager('bn-sweep', (cursor, step) => load(cursor, step), 'clone');
-
-  /** The speed and distance limits: the sweep's answer does not carry them, a serial's check does. */
-  async function travelLimits(serial) {
-    if (limits) return limits;
-    const check = await fetchJson(`${API}/clones/${encodeURIComponent(serial)}`, error);
-    if (check) limits = { maxSpeedKmh: check.maxSpeedKmh, minDistanceKm: check.minDistanceKm };
-    return limits;
-  }
 
   let asking = 0; // only the latest question's answer is drawn
   async function load(cursor, step) {
@@ -221,14 +212,13 @@ export function clonesSection() {
     const answer = await fetchJson(`${API}/clones${query({ branch: asked.branch, day: asked.day, limit: limit.value, cursor })}`, error);
     if (mine !== asking) return;
     if (!answer) { body.replaceChildren(); summary.textContent = ''; return; }
-    const known = answer.clones.length ? await travelLimits(answer.clones[0].later.serial) : limits;
-    if (mine !== asking) return;
+    const known = { maxSpeedKmh: answer.maxSpeedKmh, minDistanceKm: answer.minDistanceKm };
     pages.shown(step, cursor, answer.next, answer.clones.length);
     summary.textContent = `${answer.branch} on ${answer.day}: ${answer.serials} serial${answer.serials === 1 ? '' : 's'} read there, `
       + `${answer.checked} checked on this page against their histories`
       + `${answer.unlocated ? `, ${answer.unlocated} pair${answer.unlocated === 1 ? '' : 's'} not checked for travel (a branch without a location)` : ''}`
       + `${answer.truncated ? `, ${answer.truncated} histor${answer.truncated === 1 ? 'y' : 'ies'} too long to check before the day` : ''}`
-      + `${known ? `. Travel is flagged over ${known.maxSpeedKmh} km/h between branches at least ${known.minDistanceKm} km apart` : ''}.`;
+      + `. Travel is flagged over ${known.maxSpeedKmh} km/h between branches at least ${known.minDistanceKm} km apart.`;
     body.replaceChildren(
       ...(answer.clones.length
         ? [clonesTable(answer.clones, known)]

@@ -186,6 +186,8 @@ final class CloneChecks {
         checked,
         unlocated,
         truncated,
+        rules.maxSpeedKmh(),
+        rules.minDistanceKm(),
         clones,
         Optional.ofNullable(next).map(r -> cursor(branch, dayNumber, r)));
   }

@@ -14,6 +14,8 @@ import java.util.Optional;
  *     branch has no location
  * @param truncated serials of this page whose newest {@link BanknoteService#MAX_CLONE_READINGS}
  *     readings do not reach back before the day: their pairs before that were not checked
+ * @param maxSpeedKmh the travel rule's fastest plausible speed, km/h
+ * @param minDistanceKm the travel rule's distance below which travel is never flagged, km
  * @param clones the probable clones, by serial, each serial's oldest first
  * @param next the cursor of the next page, empty after the last
  */
@@ -24,6 +26,8 @@ public record CloneSweep(
     int checked,
     int unlocated,
     int truncated,
+    int maxSpeedKmh,
+    int minDistanceKm,
     List<ProbableClone> clones,
     Optional<String> next) {
   public CloneSweep {

@@ -139,6 +139,8 @@ public final class BanknoteRoutes {
       int checked,
       int unlocated,
       int truncated,
+      int maxSpeedKmh,
+      int minDistanceKm,
       List<CloneJson> clones,
       String next) {
     public static SweepPage of(CloneSweep s) {
@@ -149,6 +151,8 @@ public final class BanknoteRoutes {
           s.checked(),
           s.unlocated(),
           s.truncated(),
+          s.maxSpeedKmh(),
+          s.minDistanceKm(),
           s.clones().stream().map(CloneJson::of).toList(),
           s.next().orElse(null));
     }

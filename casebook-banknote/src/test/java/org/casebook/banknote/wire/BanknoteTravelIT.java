@@ -270,6 +270,8 @@ class BanknoteTravelIT {
                   null));
       assertThat(page.get("serials").asInt()).isEqualTo(155);
       assertThat(page.get("truncated").asInt()).isZero();
+      assertThat(page.get("maxSpeedKmh").asInt()).isEqualTo(900);
+      assertThat(page.get("minDistanceKm").asInt()).isEqualTo(50);
       unlocated += page.get("unlocated").asInt();
       for (JsonNode c : page.get("clones")) {
         String from = c.get("earlier").get("branch").asText();

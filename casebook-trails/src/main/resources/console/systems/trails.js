@@ -49,9 +49,15 @@
 
   function todayMinus(days) { return utcDay(Date.now() - days * DAY_MS); }
 
-  /** The event's own fields: everything but uid, type and ts, in the answer's order. */
+  /**
+   * The event's own fields: everything but uid, type and ts, in the answer's order; its extra
+   * fields (those its behaviour does not declare) last, as extra.NAME.
+   */
   function fieldsOf(event) {
-    return Object.entries(event).filter(([k]) => k !== 'uid' && k !== 'type' && k !== 'ts');
+    const own = Object.entries(event)
+      .filter(([k]) => k !== 'uid' && k !== 'type' && k !== 'ts' && k !== 'extra');
+    const extra = Object.entries(event.extra || {}).map(([k, v]) => [`extra.${k}`, v]);
+    return own.concat(extra);
   }
 
   function details(event) {

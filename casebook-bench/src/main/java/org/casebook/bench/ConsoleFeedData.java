@@ -20,6 +20,7 @@ import org.casebook.core.LocalFileException;
 import org.casebook.core.SystemContext;
 import org.casebook.core.cli.Progress;
 import org.casebook.core.page.PageRequest;
+import org.casebook.trails.Behaviours;
 import org.casebook.trails.HistoryTables;
 import org.casebook.trails.IngestOptions;
 import org.casebook.trails.IngestReport;
@@ -132,7 +133,7 @@ final class ConsoleFeedData {
         // Read as bytes and decoded as the ingest does: the log plants lines of invalid UTF-8.
         String line = new String(raw.getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8);
         if (line.indexOf('\uFFFD') < 0) {
-          LogParser.parse(line).event().ifPresent(e -> users.add(e.uid()));
+          LogParser.parse(line, Behaviours.BUILT_INS).event().ifPresent(e -> users.add(e.uid()));
         }
       }
     } catch (IOException e) {

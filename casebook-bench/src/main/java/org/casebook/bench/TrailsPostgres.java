@@ -23,6 +23,7 @@ import java.util.SplittableRandom;
 import org.casebook.bench.TrailsSteps.StepUsers;
 import org.casebook.core.Json;
 import org.casebook.core.cli.Progress;
+import org.casebook.trails.Behaviours;
 import org.casebook.trails.Event;
 import org.casebook.trails.wire.LogParser;
 import org.postgresql.PGConnection;
@@ -364,7 +365,7 @@ final class TrailsPostgres {
         if (line.indexOf('\uFFFD') >= 0) {
           continue; // invalid UTF-8: rejected by the HBase ingest too
         }
-        LogParser.Parsed p = LogParser.parse(line);
+        LogParser.Parsed p = LogParser.parse(line, Behaviours.BUILT_INS);
         if (p.event().isEmpty()) {
           continue;
         }

@@ -107,18 +107,33 @@ sealed interface Condition {
 
   /**
    * One WHERE test on a behaviour's field: {@code text} for a TEXT field, {@code number} for a
-   * COUNT or MONEY field (the other one null).
+   * COUNT or MONEY field (the other one null). An {@code extra} test reads the event's extra field
+   * of that name (a TEXT field), one the behaviour does not declare.
    */
-  record Test(Behaviour behaviour, Behaviour.Field field, Op op, String text, BigDecimal number) {
+  record Test(
+      Behaviour behaviour,
+      Behaviour.Field field,
+      Op op,
+      String text,
+      BigDecimal number,
+      boolean extra) {
     public Test {
       Objects.requireNonNull(behaviour, "behaviour is null");
       Objects.requireNonNull(field, "field is null");
       Objects.requireNonNull(op, "op is null");
+      if (extra && field.kind() != Behaviour.Kind.TEXT) {
+        throw new IllegalArgumentException("an extra field is text");
+      }
+    }
+
+    /** A test on a declared field. */
+    Test(Behaviour behaviour, Behaviour.Field field, Op op, String text, BigDecimal number) {
+      this(behaviour, field, op, text, number, false);
     }
 
     /** Whether {@code e} (an event of {@link #behaviour}) passes. */
     boolean passes(Event e) {
-      String value = e.fields().get(field.name());
+      String value = extra ? e.extras().get(field.name()) : e.fields().get(field.name());
       if (value == null) {
         return false;
       }

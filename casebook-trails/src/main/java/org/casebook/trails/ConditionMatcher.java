@@ -2,7 +2,7 @@ package org.casebook.trails;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -44,10 +44,10 @@ final class ConditionMatcher {
     }
   }
 
-  private final Map<Behaviour, Spans> byBehaviour = new EnumMap<>(Behaviour.class);
+  private final Map<Behaviour, Spans> byBehaviour = new HashMap<>();
 
   private ConditionMatcher(Condition.Query query, List<Event> events) {
-    Map<Behaviour, List<Long>> times = new EnumMap<>(Behaviour.class);
+    Map<Behaviour, List<Long>> times = new HashMap<>();
     for (Event e : events) {
       List<Condition.Test> tests = query.tests().getOrDefault(e.type(), List.of());
       if (tests.stream().allMatch(t -> t.passes(e))) {

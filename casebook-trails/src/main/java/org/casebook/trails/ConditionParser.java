@@ -2,8 +2,8 @@ package org.casebook.trails;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
-import java.util.EnumMap;
-import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -17,6 +17,9 @@ import org.casebook.core.InvalidInputException;
  */
 final class ConditionParser {
   static final String FIELD = "query";
+
+  /** The word that names a behaviour's extra fields in a test: {@code play.extra.campaign}. */
+  static final String EXTRA = "extra";
 
   /** Longest query text, in chars. */
   static final int MAX_LENGTH = 1_000;
@@ -63,23 +66,31 @@ final class ConditionParser {
   private int next;
   private int depth;
   private int terms;
-  private final Set<Behaviour> named = EnumSet.noneOf(Behaviour.class);
+  private final Set<Behaviour> named = new HashSet<>();
+  private final BehaviourLookup behaviours;
 
-  private ConditionParser(List<Token> tokens) {
+  private ConditionParser(List<Token> tokens, BehaviourLookup behaviours) {
     this.tokens = tokens;
+    this.behaviours = behaviours;
   }
 
-  static Condition.Query parse(String text) {
+  /** Parses {@code text}, its behaviours built in or declared in {@code behaviours}. */
+  static Condition.Query parse(String text, BehaviourLookup behaviours) {
     InvalidInputException.check(
         text != null && !text.isBlank(), FIELD, "query (a condition on behaviours) is required");
     InvalidInputException.check(
         text.length() <= MAX_LENGTH, FIELD, "query is longer than " + MAX_LENGTH + " characters");
-    return new ConditionParser(lex(text)).query();
+    return new ConditionParser(lex(text), behaviours).query();
+  }
+
+  /** As {@link #parse(String, BehaviourLookup)} over the built-ins alone. */
+  static Condition.Query parse(String text) {
+    return parse(text, Behaviours.BUILT_INS);
   }
 
   private Condition.Query query() {
     Condition condition = expr();
-    Map<Behaviour, List<Condition.Test>> tests = new EnumMap<>(Behaviour.class);
+    Map<Behaviour, List<Condition.Test>> tests = new HashMap<>();
     if (peek().is("where")) {
       next++;
       int count = 0;
@@ -98,7 +109,7 @@ final class ConditionParser {
               ? "WITHIN follows an AND or THEN of behaviours"
               : "expected AND, OR, THEN, WITHIN or WHERE");
     }
-    Map<Behaviour, List<Condition.Test>> frozen = new EnumMap<>(Behaviour.class);
+    Map<Behaviour, List<Condition.Test>> frozen = new HashMap<>();
     tests.forEach((b, list) -> frozen.put(b, List.copyOf(list)));
     return new Condition.Query(condition, frozen);
   }
@@ -178,11 +189,17 @@ final class ConditionParser {
 
   private Behaviour behaviour(Token t) {
     if (t.kind() != Kind.WORD || KEYWORDS.contains(t.text().toLowerCase(Locale.ROOT))) {
-      throw error(t, "expected a behaviour (login, play, visit, order), NOT or '('");
+      throw error(
+          t, "expected a behaviour (login, play, visit, order or a declared one), NOT or '('");
     }
-    return Behaviour.byLabel(t.text().toLowerCase(Locale.ROOT))
+    return behaviours
+        .byLabel(t.text().toLowerCase(Locale.ROOT))
         .orElseThrow(
-            () -> error(t, "unknown behaviour; the behaviours are login, play, visit and order"));
+            () ->
+                error(
+                    t,
+                    "unknown behaviour; the behaviours are "
+                        + behaviours.snapshot().all().stream().map(Behaviour::label).toList()));
   }
 
   /** {@code WITHIN n(s|m|h|d)} if next, in ms; else null. */
@@ -216,7 +233,7 @@ final class ConditionParser {
 
   private Condition.Test test() {
     Token bt = peek();
-    for (Behaviour owner : Behaviour.values()) {
+    for (Behaviour owner : behaviours.snapshot().all()) {
       if (bt.kind() == Kind.WORD && owner.field(bt.text()).isPresent()) {
         throw error(bt, "name a field with its behaviour: " + owner.label() + "." + bt.text());
       }
@@ -230,6 +247,9 @@ final class ConditionParser {
     Token ft = peek();
     if (ft.kind() != Kind.WORD) {
       throw error(ft, "expected a field of " + b.label());
+    }
+    if (ft.text().equals(EXTRA) && tokens.get(next + 1).symbol(".") && b.field(EXTRA).isEmpty()) {
+      return extraTest(bt, b);
     }
     Behaviour.Field field =
         b.fields().stream()
@@ -291,6 +311,41 @@ final class ConditionParser {
               + vt.text());
     }
     return new Condition.Test(b, field, op, null, number);
+  }
+
+  /**
+   * {@code b.extra.NAME op 'text'}: a test on an extra field (one {@code b} does not declare), text
+   * compared with =, != or ~; an event without that extra fails it, as one without a field does.
+   */
+  private Condition.Test extraTest(Token bt, Behaviour b) {
+    next += 2; // "extra" "."
+    Token nt = peek();
+    if (nt.kind() != Kind.WORD) {
+      throw error(nt, "expected the name of an extra field of " + b.label());
+    }
+    next++;
+    if (!named.contains(b)) {
+      throw error(bt, "the condition names no " + b.label() + ", so a test on it filters nothing");
+    }
+    Token ot = peek();
+    Condition.Op op = null;
+    for (Condition.Op o : Condition.Op.allowedFor(Behaviour.Kind.TEXT)) {
+      if (ot.symbol(o.symbol)) {
+        op = o;
+      }
+    }
+    String what = b.label() + "." + EXTRA + "." + nt.text();
+    if (op == null) {
+      throw error(ot, what + " is text and takes =, != or ~");
+    }
+    next++;
+    Token vt = peek();
+    next++;
+    if (vt.kind() != Kind.TEXT) {
+      throw error(vt, what + " is text: compare it with a quoted value such as 'x'");
+    }
+    return new Condition.Test(
+        b, new Behaviour.Field(nt.text(), Behaviour.Kind.TEXT), op, vt.text(), null, true);
   }
 
   private Token peek() {

@@ -40,10 +40,14 @@ final class EventStore {
    */
   private final ExecutorService sideWork;
 
-  EventStore(SystemContext context, TrailsSchema schema) {
+  /** Finds the behaviour of each row's id, built-in or declared. */
+  private final BehaviourLookup behaviours;
+
+  EventStore(SystemContext context, TrailsSchema schema, BehaviourLookup behaviours) {
     this.connection = context.connection();
     this.schema = schema;
     this.sideWork = context.sideWork();
+    this.behaviours = behaviours;
   }
 
   /** Runs a trail plan; the events come back in no particular order. */
@@ -113,8 +117,9 @@ final class EventStore {
         ResultScanner rs = t.getScanner(scan)) {
       for (Result r : rs) {
         TrailsKeys.EventRow row = TrailsKeys.eventRowOf(r.getRow());
-        if (s.types().contains(row.behaviour())) {
-          TrailsRowCodec.decodeRow(s.uid(), row.day(), row.behaviour(), r, out);
+        Behaviour b = behaviours.requireId(row.behaviourId());
+        if (s.types().contains(b)) {
+          TrailsRowCodec.decodeRow(s.uid(), row.day(), b, r, out);
         }
       }
       return out;
@@ -183,11 +188,11 @@ final class EventStore {
       for (Result r : rs) {
         TrailsKeys.EventRow row = TrailsKeys.eventRowOf(r.getRow());
         TrailPlan.UserScan s = byUser.get(row.uid());
-        if (s != null
-            && row.day() >= s.firstDay()
-            && row.day() <= s.lastDay()
-            && s.types().contains(row.behaviour())) {
-          TrailsRowCodec.decodeRow(row.uid(), row.day(), row.behaviour(), r, out);
+        if (s != null && row.day() >= s.firstDay() && row.day() <= s.lastDay()) {
+          Behaviour b = behaviours.requireId(row.behaviourId());
+          if (s.types().contains(b)) {
+            TrailsRowCodec.decodeRow(row.uid(), row.day(), b, r, out);
+          }
         }
       }
       return out;

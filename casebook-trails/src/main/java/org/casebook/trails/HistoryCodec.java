@@ -5,11 +5,13 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
 import org.casebook.core.Json;
 
 /**
  * The value of a history cell (both designs): the record minus its key parts (uid, ts) as a JSON
- * object, {@code {"type":"order","product":"p141","price":"73.69"}}, every field as text.
+ * object, {@code {"type":"order","product":"p141","price":"73.69"}}, every field as text; extra
+ * fields follow under their names marked as in the events table ({@code "+campaign":"x"}).
  */
 final class HistoryCodec {
   /** Reads a value as an ordered map (the one reader, its type resolved once). */
@@ -22,14 +24,15 @@ final class HistoryCodec {
     Map<String, String> value = new LinkedHashMap<>();
     value.put("type", e.type().label());
     value.putAll(e.fields());
+    e.extras().forEach((k, v) -> value.put(TrailsKeys.EXTRA_MARK + k, v));
     return Json.writeBytes(value);
   }
 
   /** The event a history value holds; {@code uid} and {@code ts} come from its key. */
-  static Event decode(String uid, long ts, byte[] value) {
+  static Event decode(String uid, long ts, byte[] value, BehaviourLookup behaviours) {
     try {
       Map<String, Object> stored = READER.readValue(value);
-      Behaviour b = Behaviour.byLabel(String.valueOf(stored.get("type"))).orElseThrow();
+      Behaviour b = behaviours.byLabel(String.valueOf(stored.get("type"))).orElseThrow();
       Map<String, String> fields = new LinkedHashMap<>();
       for (Behaviour.Field f : b.fields()) {
         Object v = stored.get(f.name());
@@ -37,7 +40,14 @@ final class HistoryCodec {
           fields.put(f.name(), v.toString());
         }
       }
-      return new Event(uid, b, ts, fields);
+      Map<String, String> extras = new TreeMap<>();
+      stored.forEach(
+          (k, v) -> {
+            if (k.startsWith(TrailsKeys.EXTRA_MARK) && v != null) {
+              extras.put(k.substring(TrailsKeys.EXTRA_MARK.length()), v.toString());
+            }
+          });
+      return new Event(uid, b, ts, fields, extras);
     } catch (IOException | RuntimeException e) {
       throw new IllegalStateException("corrupt history value for " + uid + " at " + ts, e);
     }

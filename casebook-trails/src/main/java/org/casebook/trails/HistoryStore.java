@@ -35,9 +35,12 @@ final class HistoryStore {
   private final Connection connection;
   private final TrailsSchema schema;
 
-  HistoryStore(SystemContext context, TrailsSchema schema) {
+  private final BehaviourLookup behaviours;
+
+  HistoryStore(SystemContext context, TrailsSchema schema, BehaviourLookup behaviours) {
     this.connection = context.connection();
     this.schema = schema;
+    this.behaviours = behaviours;
   }
 
   /** An event and where it sits in a history design (for the next page's cursor). */
@@ -155,7 +158,7 @@ final class HistoryStore {
         ResultScanner s = t.getScanner(scan.addColumn(H, E).setReadType(Scan.ReadType.PREAD))) {
       for (Result r : s) {
         TrailsKeys.Position p = TrailsKeys.tallPosition(r.getRow());
-        out.add(new Positioned(HistoryCodec.decode(uid, p.ts(), r.getValue(H, E)), p));
+        out.add(new Positioned(HistoryCodec.decode(uid, p.ts(), r.getValue(H, E), behaviours), p));
       }
     }
     return out;
@@ -167,12 +170,14 @@ final class HistoryStore {
     }
   }
 
-  private static List<Positioned> decodeWide(String uid, Cell[] cells) {
+  private List<Positioned> decodeWide(String uid, Cell[] cells) {
     List<Positioned> out = new ArrayList<>(cells == null ? 0 : cells.length);
     if (cells != null) {
       for (Cell c : cells) {
         TrailsKeys.Position p = TrailsKeys.widePosition(CellUtil.cloneQualifier(c));
-        out.add(new Positioned(HistoryCodec.decode(uid, p.ts(), CellUtil.cloneValue(c)), p));
+        out.add(
+            new Positioned(
+                HistoryCodec.decode(uid, p.ts(), CellUtil.cloneValue(c), behaviours), p));
       }
     }
     return out;

@@ -24,17 +24,21 @@ final class LineTally {
   private final ConcurrentLinkedQueue<RejectsFile.Reject> rejects = new ConcurrentLinkedQueue<>();
   private final Map<String, AtomicLong> reasons = new ConcurrentHashMap<>();
 
+  /** The registry lines' types are looked up in (declared types included). */
+  private final BehaviourLookup behaviours;
+
   /**
    * Keeping the first {@code rejectsKept} rejected lines fed (all are counted); fed in line order,
    * these are the first lines rejected.
    */
-  LineTally(long rejectsKept) {
+  LineTally(long rejectsKept, BehaviourLookup behaviours) {
     this.rejectsKept = rejectsKept;
+    this.behaviours = behaviours;
   }
 
   /** Writes the event of line {@code lineNo}, or records why the line was rejected. */
   void clean(IngestStore.Writers writers, long lineNo, byte[] raw) {
-    LogLines.Cleaned c = LogLines.clean(raw, raw.length);
+    LogLines.Cleaned c = LogLines.clean(raw, raw.length, behaviours);
     if (c.event() != null) {
       cells.addAndGet(writers.write(c.event()));
       accepted.incrementAndGet();

@@ -20,7 +20,8 @@ final class LinesIngest {
 
   private LinesIngest() {}
 
-  static LinesReport run(IngestStore store, byte[] ndjson, int maxLines) {
+  static LinesReport run(
+      IngestStore store, byte[] ndjson, int maxLines, BehaviourLookup behaviours) {
     Objects.requireNonNull(ndjson, "ndjson is null");
     InvalidInputException.check(
         ndjson.length > 0, "body", "request body is empty; log lines (NDJSON) are required");
@@ -30,7 +31,7 @@ final class LinesIngest {
         lines <= maxLines,
         "body",
         "request body has " + lines + " lines; at most " + maxLines + " per request");
-    LineTally tally = new LineTally(REJECTS_LISTED);
+    LineTally tally = new LineTally(REJECTS_LISTED, behaviours);
     long lineNo = 0;
     try (IngestStore.Writers writers = store.writers(HistoryTables.BOTH)) {
       InputStream in = new ByteArrayInputStream(ndjson);

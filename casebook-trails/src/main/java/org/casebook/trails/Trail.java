@@ -1,6 +1,6 @@
 package org.casebook.trails;
 
-import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -11,8 +11,13 @@ public record Trail(String uid, List<Event> events) {
   }
 
   public Set<Behaviour> behaviours() {
-    Set<Behaviour> s = EnumSet.noneOf(Behaviour.class);
+    Set<Behaviour> s = new HashSet<>();
     events.forEach(e -> s.add(e.type()));
     return s;
+  }
+
+  /** Whether the trail holds all four behaviours of seed 000 (the seed-000 task's test). */
+  public boolean hasAllBuiltIns() {
+    return behaviours().containsAll(Behaviour.BUILT_INS);
   }
 }

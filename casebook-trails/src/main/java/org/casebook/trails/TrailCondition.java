@@ -1,6 +1,6 @@
 package org.casebook.trails;
 
-import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -19,7 +19,7 @@ public final class TrailCondition {
   private TrailCondition(String text, Condition.Query query) {
     this.text = text;
     this.query = query;
-    Set<Behaviour> named = EnumSet.noneOf(Behaviour.class);
+    Set<Behaviour> named = new HashSet<>();
     collect(query.condition(), named);
     this.behaviours = Set.copyOf(named);
   }
@@ -31,8 +31,13 @@ public final class TrailCondition {
    *     an unknown behaviour or field, a comparison its field's type does not take, or a query over
    *     the language's bounds
    */
+  public static TrailCondition parse(String text, BehaviourLookup behaviours) {
+    return new TrailCondition(text, ConditionParser.parse(text, behaviours));
+  }
+
+  /** As {@link #parse(String, BehaviourLookup)} over the four built-in behaviours alone. */
   public static TrailCondition parse(String text) {
-    return new TrailCondition(text, ConditionParser.parse(text));
+    return parse(text, Behaviours.BUILT_INS);
   }
 
   /** The query as given. */

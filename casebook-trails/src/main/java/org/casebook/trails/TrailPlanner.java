@@ -14,26 +14,28 @@ import java.util.Set;
 final class TrailPlanner {
   private TrailPlanner() {}
 
-  static TrailPlan plan(TrailQuery q, PlanMode mode) {
+  /** The plan of {@code q} over the behaviours of {@code known} (every one when it names none). */
+  static TrailPlan plan(TrailQuery q, PlanMode mode, Behaviours known) {
     int first = TrailsKeys.epochDay(q.from());
     int last = TrailsKeys.epochDay(q.to());
+    Set<Behaviour> types = Set.copyOf(q.typesIn(known));
+    q.checkFields(types);
     boolean scan =
-        mode == PlanMode.SCAN
-            || (mode == PlanMode.AUTO && q.types().size() == Behaviour.values().length);
+        mode == PlanMode.SCAN || (mode == PlanMode.AUTO && types.containsAll(known.all()));
     if (scan) {
-      List<String> fields = new ArrayList<>(scanFields(q.types(), q.fields()));
+      List<String> fields = new ArrayList<>(scanFields(types, q.fields(), known));
       List<TrailPlan.UserScan> scans = new ArrayList<>(q.users().size());
       for (String uid : q.users()) {
-        scans.add(new TrailPlan.UserScan(uid, first, last, q.types(), fields));
+        scans.add(new TrailPlan.UserScan(uid, first, last, types, fields));
       }
       return TrailPlan.scans(scans);
     }
     List<TrailPlan.RowGet> gets =
-        new ArrayList<>(q.users().size() * (last - first + 1) * q.types().size());
+        new ArrayList<>(q.users().size() * (last - first + 1) * types.size());
     for (String uid : q.users()) {
       for (int day = first; day <= last; day++) {
-        for (Behaviour b : Behaviour.values()) {
-          if (q.types().contains(b)) {
+        for (Behaviour b : known.all()) {
+          if (types.contains(b)) {
             gets.add(new TrailPlan.RowGet(uid, day, b, fieldsFor(b, q.fields())));
           }
         }
@@ -46,10 +48,11 @@ final class TrailPlanner {
    * Every column prefix a scan needs: the union over the wanted behaviours (all columns when none
    * asked).
    */
-  private static Set<String> scanFields(Set<Behaviour> types, Set<String> requested) {
+  private static Set<String> scanFields(
+      Set<Behaviour> types, Set<String> requested, Behaviours known) {
     Set<String> out = new LinkedHashSet<>();
     if (!requested.isEmpty()) {
-      for (Behaviour b : Behaviour.values()) {
+      for (Behaviour b : known.all()) {
         if (types.contains(b)) {
           out.addAll(fieldsFor(b, requested));
         }

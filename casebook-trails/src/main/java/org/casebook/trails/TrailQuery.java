@@ -1,6 +1,7 @@
 package org.casebook.trails;
 
 import java.time.LocalDate;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -8,8 +9,9 @@ import org.casebook.core.Ids;
 import org.casebook.core.InvalidInputException;
 
 /**
- * Users × a day range × behaviours (seed 000 §3.2): which rows to read, and which fields (all when
- * empty). Days are UTC dates, inclusive, between {@link #FIRST_DATE} and {@link #LAST_DATE}.
+ * Users × a day range × behaviours (seed 000 §3.2): which rows to read (every behaviour, built-in
+ * and declared, when {@code types} is empty), and which fields (all when empty). Days are UTC
+ * dates, inclusive, between {@link #FIRST_DATE} and {@link #LAST_DATE}.
  */
 public record TrailQuery(
     List<String> users, LocalDate from, LocalDate to, Set<Behaviour> types, Set<String> fields) {
@@ -29,12 +31,28 @@ public record TrailQuery(
     checkRange(from, to);
     // A user named twice is one user: every plan then reads and answers each user once.
     users = List.copyOf(new java.util.LinkedHashSet<>(users));
-    types = types == null || types.isEmpty() ? Set.of(Behaviour.values()) : Set.copyOf(types);
+    types = types == null ? Set.of() : Set.copyOf(types);
     fields = fields == null ? Set.of() : Set.copyOf(fields);
     InvalidInputException.check(!users.isEmpty(), "users", "at least one user is required");
     InvalidInputException.check(
         users.size() <= MAX_USERS, "users", "at most " + MAX_USERS + " users per query");
     users.forEach(u -> Ids.check(u, "users", Event.MAX_UID_CHARS));
+    if (!types.isEmpty()) {
+      checkFields(fields, types);
+    }
+  }
+
+  /** The behaviours this query reads out of {@code known}: its types, or every one. */
+  public Collection<Behaviour> typesIn(Behaviours known) {
+    return types.isEmpty() ? known.all() : types;
+  }
+
+  /** Every field asked for belongs to one of {@code types}, else a 400 on {@code fields}. */
+  void checkFields(Collection<Behaviour> types) {
+    checkFields(fields, types);
+  }
+
+  private static void checkFields(Set<String> fields, Collection<Behaviour> types) {
     for (String f : fields) {
       boolean known = types.stream().anyMatch(b -> b.field(f).isPresent());
       InvalidInputException.check(

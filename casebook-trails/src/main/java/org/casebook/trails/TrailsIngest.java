@@ -35,14 +35,20 @@ final class TrailsIngest {
   private final Path input;
   private final IngestOptions options;
   private final Progress progress;
-  // Every rejected line is kept: the rejects file lists them all.
-  private final LineTally tally = new LineTally(Long.MAX_VALUE);
+  private final LineTally tally;
 
-  TrailsIngest(IngestStore store, Path input, IngestOptions options, Progress progress) {
+  TrailsIngest(
+      IngestStore store,
+      Path input,
+      IngestOptions options,
+      Progress progress,
+      BehaviourLookup behaviours) {
     this.store = store;
     this.input = input;
     this.options = options;
     this.progress = progress;
+    // Every rejected line is kept: the rejects file lists them all.
+    this.tally = new LineTally(Long.MAX_VALUE, behaviours);
   }
 
   IngestReport run() {

@@ -3,7 +3,6 @@ package org.casebook.trails;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.util.Arrays;
 import java.util.List;
 import org.casebook.core.key.Hashing;
 import org.casebook.core.key.KeyLayout;
@@ -20,6 +19,7 @@ import org.casebook.core.key.KeyReader;
  *               col  field name | millisecond of day (int) | record hash (int)     "field name + column id"
  * history_tall  row  uid | MAX - ts | record hash                                  (seed 004, tall-narrow)
  * history_wide  row  uid;  col  MAX - ts | record hash                             (seed 004, wide-row)
+ * behaviours    row  name;  col (of the "_ids" row)  id (byte)                     (the registry)
  * </pre>
  *
  * The column id (millisecond of day + a hash of the record) replaces the seed's per-day counter: it
@@ -51,8 +51,31 @@ final class TrailsKeys {
           .part("ts", PartType.REVERSE_TIMESTAMP)
           .part("hash", PartType.INT)
           .build();
+  static final KeyLayout REGISTRY_ROW =
+      KeyLayout.named("behaviours row").part("name", PartType.STRING).build();
+  static final KeyLayout REGISTRY_ID_COLUMN =
+      KeyLayout.named("behaviours id column").part("id", PartType.BYTE).build();
   static final List<KeyLayout> ALL =
-      List.of(EVENT_ROW, EVENT_COLUMN, TALL_ROW, WIDE_ROW, WIDE_COLUMN);
+      List.of(
+          EVENT_ROW,
+          EVENT_COLUMN,
+          TALL_ROW,
+          WIDE_ROW,
+          WIDE_COLUMN,
+          REGISTRY_ROW,
+          REGISTRY_ID_COLUMN);
+
+  /**
+   * The registry row whose columns claim ids ({@link #REGISTRY_ID_COLUMN} → the claiming name): a
+   * name no behaviour can take (names start with a letter).
+   */
+  static final String IDS_ROW_NAME = "_ids";
+
+  /**
+   * What the field part of an events qualifier starts with when the cell holds an extra field (one
+   * the behaviour does not declare): no declared field name starts so, so the two never meet.
+   */
+  static final String EXTRA_MARK = "+";
 
   private TrailsKeys() {}
 
@@ -86,6 +109,9 @@ final class TrailsKeys {
             .append('\n')
             .append(e.ts());
     e.fields().forEach((k, v) -> sb.append('\n').append(k).append('=').append(v));
+    // Only records with extras hash them, so every record stored before extras keeps its hash.
+    e.extras()
+        .forEach((k, v) -> sb.append('\n').append(EXTRA_MARK).append(k).append('=').append(v));
     byte[] md5 = Hashing.md5(sb.toString().getBytes(StandardCharsets.UTF_8));
     return ((md5[0] & 0xFF) << 24)
         | ((md5[1] & 0xFF) << 16)
@@ -105,12 +131,12 @@ final class TrailsKeys {
     return KeyRange.between(EVENT_ROW.prefix(uid, firstDay), EVENT_ROW.prefix(uid, lastDay + 1));
   }
 
-  /** Day and behaviour of an events row. */
-  record EventRow(String uid, int day, Behaviour behaviour) {}
+  /** Day and behaviour id of an events row. */
+  record EventRow(String uid, int day, int behaviourId) {}
 
   static EventRow eventRowOf(byte[] row) {
     KeyLayout.Key k = EVENT_ROW.decode(row);
-    return new EventRow(k.string("uid"), k.integer("day"), Behaviour.byId(k.integer("behaviour")));
+    return new EventRow(k.string("uid"), k.integer("day"), k.integer("behaviour"));
   }
 
   static byte[] eventQualifier(String field, long ts, int hash) {
@@ -140,30 +166,13 @@ final class TrailsKeys {
   }
 
   /**
-   * Every behaviour's field prefixes ({@link #fieldPrefix}), by behaviour ordinal, in the order of
-   * {@link Behaviour#fields()}: reading a trail matches qualifiers against these bytes instead of
-   * decoding a field name per cell.
-   */
-  private static final byte[][][] FIELD_PREFIXES =
-      Arrays.stream(Behaviour.values())
-          .map(b -> b.fields().stream().map(f -> fieldPrefix(f.name())).toArray(byte[][]::new))
-          .toArray(byte[][][]::new);
-
-  /**
    * The index in {@code b.fields()} of the field of an events qualifier that is well formed (one of
    * {@code b}'s field prefixes followed by the column id's 8 bytes), or -1: a field {@code b} does
-   * not have, or a malformed qualifier; {@link #eventColumn} then decodes it or says what is wrong.
+   * not have (an extra), or a malformed qualifier; {@link #eventColumn} then decodes it or says
+   * what is wrong.
    */
   static int fieldIndex(Behaviour b, byte[] qualifier, int offset, int length) {
-    byte[][] prefixes = FIELD_PREFIXES[b.ordinal()];
-    for (int i = 0; i < prefixes.length; i++) {
-      byte[] p = prefixes[i];
-      if (length == p.length + 8
-          && Arrays.equals(p, 0, p.length, qualifier, offset, offset + p.length)) {
-        return i;
-      }
-    }
-    return -1;
+    return b.fieldIndex(qualifier, offset, length);
   }
 
   /**

@@ -8,12 +8,15 @@ import java.io.IOException;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
@@ -107,6 +110,12 @@ public final class TrailsRowCodec {
       put.addColumn(
           D, TrailsKeys.eventQualifier(f.getKey(), e.ts(), hash), Bytes.toBytes(f.getValue()));
     }
+    for (Map.Entry<String, String> f : e.extras().entrySet()) {
+      put.addColumn(
+          D,
+          TrailsKeys.eventQualifier(TrailsKeys.EXTRA_MARK + f.getKey(), e.ts(), hash),
+          Bytes.toBytes(f.getValue()));
+    }
     return put;
   }
 
@@ -142,14 +151,22 @@ public final class TrailsRowCodec {
   }
 
   /**
-   * One Get per day from {@code from} to {@code to} and behaviour, every column: seed 000's reader
-   * of one user's trail.
+   * The behaviours of the registry of the trails tables in {@code namespace}: the built-ins and
+   * those declared (a standalone MapReduce job's, when no client handed it a snapshot).
    */
-  public static List<Get> gets(String uid, LocalDate from, LocalDate to) {
+  public static Behaviours loadBehaviours(Connection connection, String namespace) {
+    return new BehaviourStore(connection, TrailsSchema.in(namespace)).load();
+  }
+
+  /**
+   * One Get per day from {@code from} to {@code to} and behaviour of {@code behaviours}, every
+   * column: seed 000's reader of one user's trail.
+   */
+  public static List<Get> gets(String uid, LocalDate from, LocalDate to, Behaviours behaviours) {
     int last = TrailsKeys.epochDay(to);
     List<Get> gets = new ArrayList<>();
     for (int day = TrailsKeys.epochDay(from); day <= last; day++) {
-      for (Behaviour b : Behaviour.values()) {
+      for (Behaviour b : behaviours.all()) {
         gets.add(get(uid, day, b, List.of()));
       }
     }
@@ -171,13 +188,16 @@ public final class TrailsRowCodec {
         fields.stream().map(TrailsKeys::fieldPrefix).toArray(byte[][]::new));
   }
 
-  /** The events of {@code uid}'s events rows in {@code results} (empty results skipped). */
-  public static List<Event> decode(String uid, Result[] results) {
+  /**
+   * The events of {@code uid}'s events rows in {@code results} (empty results skipped), their
+   * behaviours found in {@code behaviours}.
+   */
+  public static List<Event> decode(String uid, Result[] results, BehaviourLookup behaviours) {
     List<Event> events = new ArrayList<>();
     for (Result r : results) {
       if (r != null && !r.isEmpty()) {
         TrailsKeys.EventRow row = TrailsKeys.eventRowOf(r.getRow());
-        decodeRow(uid, row.day(), row.behaviour(), r, events);
+        decodeRow(uid, row.day(), behaviours.requireId(row.behaviourId()), r, events);
       }
     }
     return events;
@@ -187,7 +207,9 @@ public final class TrailsRowCodec {
    * Groups a row's cells by column id into events, in time order: the one place events cells are
    * decoded. Each cell is read in place (no copy of its qualifier), its field found by its encoded
    * prefix; its event is found by binary search over the row's column ids so far (cells come by
-   * field, so a later field's ids may fall between earlier ones).
+   * field, so a later field's ids may fall between earlier ones). A cell of no field of {@code b}
+   * is decoded whole: an extra field's (kept as text), or one of a field {@code b} does not have,
+   * which still marks its event.
    */
   static void decodeRow(String uid, int day, Behaviour b, Result r, List<Event> out) {
     if (r == null || r.isEmpty()) {
@@ -197,17 +219,15 @@ public final class TrailsRowCodec {
     List<Behaviour.Field> fields = b.fields();
     long[] ids = new long[cells.length]; // the row's column ids, ascending
     String[][] values = new String[cells.length][]; // per id, by field index
+    Map<Long, Map<String, String>> extras = null; // per id, when any
     int events = 0;
     for (Cell c : cells) {
       byte[] q = c.getQualifierArray();
       int off = c.getQualifierOffset();
       int len = c.getQualifierLength();
       int field = TrailsKeys.fieldIndex(b, q, off, len);
-      // A field b does not have still marks an event (decoding it checks the qualifier's form).
-      long id =
-          field >= 0
-              ? TrailsKeys.columnId(q, off, len)
-              : TrailsKeys.eventColumn(q, off, len).columnId();
+      TrailsKeys.EventColumn column = field >= 0 ? null : TrailsKeys.eventColumn(q, off, len);
+      long id = column == null ? TrailsKeys.columnId(q, off, len) : column.columnId();
       int at = Arrays.binarySearch(ids, 0, events, id);
       if (at < 0) {
         at = -at - 1;
@@ -217,9 +237,16 @@ public final class TrailsRowCodec {
         values[at] = new String[fields.size()];
         events++;
       }
+      String value = Bytes.toString(c.getValueArray(), c.getValueOffset(), c.getValueLength());
       if (field >= 0) {
-        values[at][field] =
-            Bytes.toString(c.getValueArray(), c.getValueOffset(), c.getValueLength());
+        values[at][field] = value;
+      } else if (column.field().startsWith(TrailsKeys.EXTRA_MARK)) {
+        if (extras == null) {
+          extras = new HashMap<>();
+        }
+        extras
+            .computeIfAbsent(id, k -> new TreeMap<>())
+            .put(column.field().substring(TrailsKeys.EXTRA_MARK.length()), value);
       }
     }
     long dayStart = TrailsKeys.startOfDay(day);
@@ -230,7 +257,8 @@ public final class TrailsRowCodec {
           ordered.put(fields.get(f).name(), values[e][f]);
         }
       }
-      out.add(new Event(uid, b, dayStart + (ids[e] >>> 32), ordered));
+      Map<String, String> extra = extras == null ? null : extras.get(ids[e]);
+      out.add(new Event(uid, b, dayStart + (ids[e] >>> 32), ordered, extra));
     }
   }
 }

@@ -13,8 +13,11 @@ import org.casebook.core.schema.FamilySpec;
 import org.casebook.core.schema.SplitPoints;
 import org.casebook.core.schema.TableSpec;
 
-/** The {@code trails} namespace: one family, one version per table (seed 000 §2.1). */
-record TrailsSchema(TableName events, TableName tall, TableName wide) {
+/**
+ * The {@code trails} namespace: one family, one version per table (seed 000 §2.1), and the registry
+ * of declared behaviours.
+ */
+record TrailsSchema(TableName events, TableName tall, TableName wide, TableName registry) {
   static final String DEFAULT_NAMESPACE = "trails";
   static final byte[] D = Bytes.toBytes("d");
   static final byte[] H = Bytes.toBytes("h");
@@ -22,11 +25,18 @@ record TrailsSchema(TableName events, TableName tall, TableName wide) {
   /** history_tall:h:e — the record as JSON. */
   static final byte[] E = Bytes.toBytes("e");
 
+  /** The registry's family. */
+  static final byte[] B = Bytes.toBytes("b");
+
+  /** behaviours:b:def — a declared behaviour's id and fields as JSON. */
+  static final byte[] DEF = Bytes.toBytes("def");
+
   static TrailsSchema in(String namespace) {
     return new TrailsSchema(
         TableName.valueOf(namespace, "events"),
         TableName.valueOf(namespace, "history_tall"),
-        TableName.valueOf(namespace, "history_wide"));
+        TableName.valueOf(namespace, "history_wide"),
+        TableName.valueOf(namespace, "behaviours"));
   }
 
   /**
@@ -45,6 +55,9 @@ record TrailsSchema(TableName events, TableName tall, TableName wide) {
    * As {@link #tables()}, every family keeping cells {@code retentionDays} (0: forever). Cells
    * carry their record's time ({@link TrailsRowCodec}), so the TTL drops a record a fixed time
    * after it happened, from all three tables alike: a trail, the history and the latest 20 agree.
+   * The registry keeps its rows forever whatever the retention: stored events name their behaviour
+   * by its id, which only the registry maps back. It is a few hundred small rows read whole on
+   * every refresh: Snappy, no splits.
    */
   List<TableSpec> tables(int retentionDays) {
     int ttl = retentionDays == 0 ? FamilySpec.FOREVER : retentionDays * 86_400;
@@ -60,7 +73,15 @@ record TrailsSchema(TableName events, TableName tall, TableName wide) {
             wide,
             List.of(family("h", SNAPPY, ttl)),
             SplitPoints.none(),
-            TrailsKeys.WIDE_ROW.shape() + "; columns " + TrailsKeys.WIDE_COLUMN.shape()));
+            TrailsKeys.WIDE_ROW.shape() + "; columns " + TrailsKeys.WIDE_COLUMN.shape()),
+        new TableSpec(
+            registry,
+            List.of(family("b", SNAPPY, FamilySpec.FOREVER)),
+            SplitPoints.none(),
+            TrailsKeys.REGISTRY_ROW.shape()
+                + " (b:def, the definition as JSON); row \"_ids\": columns "
+                + TrailsKeys.REGISTRY_ID_COLUMN.shape()
+                + " → the name holding the id"));
   }
 
   /**

@@ -54,6 +54,7 @@ public final class TrailsService {
   private final ActiveUsersRunner mapReduce;
   private final ConditionMatchRunner matchJob;
   private final ErasureStore erasure;
+  private final BehaviourRegistry registry;
 
   /** On the system's tables (namespace {@code trails}). */
   public TrailsService(SystemContext context) {
@@ -65,8 +66,9 @@ public final class TrailsService {
     this.context = Objects.requireNonNull(context, "context is null");
     this.namespace = Objects.requireNonNull(namespace, "namespace is null");
     TrailsSchema schema = TrailsSchema.in(namespace);
-    this.events = new EventStore(context, schema);
-    this.histories = new HistoryStore(context, schema);
+    this.registry = new BehaviourRegistry(new BehaviourStore(context.connection(), schema));
+    this.events = new EventStore(context, schema, registry);
+    this.histories = new HistoryStore(context, schema, registry);
     this.writes = new IngestStore(context, schema);
     this.mapReduce = new ActiveUsersRunner(context.configuration(), namespace);
     this.matchJob = new ConditionMatchRunner(context.configuration(), namespace);
@@ -89,7 +91,7 @@ public final class TrailsService {
    * ids come from the records, so ingesting a file again writes the same cells.
    */
   public IngestReport ingest(Path input, IngestOptions options, Progress progress) {
-    return new TrailsIngest(writes, input, options, progress).run();
+    return new TrailsIngest(writes, input, options, progress, registry).run();
   }
 
   /**
@@ -103,7 +105,7 @@ public final class TrailsService {
    *     {@link #MAX_UPLOAD_LINES} lines (nothing is written)
    */
   public LinesReport ingestLines(byte[] ndjson) {
-    return LinesIngest.run(writes, ndjson, MAX_UPLOAD_LINES);
+    return LinesIngest.run(writes, ndjson, MAX_UPLOAD_LINES, registry);
   }
 
   /**
@@ -118,7 +120,8 @@ public final class TrailsService {
     Objects.requireNonNull(input, "input is null");
     Objects.requireNonNull(options, "options is null");
     Objects.requireNonNull(workDir, "workDir is null");
-    return TrailsBulkLoad.run(context, namespace, input, options, workDir, progress);
+    return TrailsBulkLoad.run(
+        context, namespace, input, options, workDir, progress, registry.snapshot());
   }
 
   /**
@@ -152,7 +155,7 @@ public final class TrailsService {
   private Map<String, Trail> trails(TrailQuery q, long fromTs, long toTs, PlanMode plan) {
     Map<String, List<Event>> byUser = new LinkedHashMap<>();
     q.users().forEach(u -> byUser.put(u, new ArrayList<>()));
-    for (Event e : events.read(TrailPlanner.plan(q, plan))) {
+    for (Event e : events.read(TrailPlanner.plan(q, plan, registry.snapshot()))) {
       if (e.ts() >= fromTs && e.ts() < toTs) {
         byUser.get(e.uid()).add(e);
       }
@@ -184,7 +187,10 @@ public final class TrailsService {
         .events();
   }
 
-  /** The seed-000 task: users who did all four behaviours in the range, with their trails. */
+  /**
+   * The seed-000 task: users who did all four built-in behaviours in the range (declared ones
+   * neither count nor are needed), with their trails (declared behaviours' events included).
+   */
   public Map<String, Trail> active(List<String> users, LocalDate from, LocalDate to) {
     Map<String, Trail> out = new LinkedHashMap<>();
     for (int i = 0; i < users.size(); i += ACTIVE_CHUNK) {
@@ -192,7 +198,7 @@ public final class TrailsService {
       trails(new TrailQuery(chunk, from, to, Set.of(), Set.of()))
           .forEach(
               (u, t) -> {
-                if (t.behaviours().size() == Behaviour.values().length) {
+                if (t.hasAllBuiltIns()) {
                   out.put(u, t);
                 }
               });
@@ -208,7 +214,7 @@ public final class TrailsService {
    */
   public Map<String, Trail> activeMapReduce(
       List<String> users, LocalDate from, LocalDate to, Path workDir, Consumer<String> announce) {
-    return mapReduce.run(users, from, to, workDir, announce);
+    return mapReduce.run(users, from, to, workDir, announce, registry.snapshot());
   }
 
   /**
@@ -220,7 +226,7 @@ public final class TrailsService {
    * @throws InvalidInputException on {@code query}, {@code users}, {@code from} or {@code to}
    */
   public List<String> match(String query, List<String> users, LocalDate from, LocalDate to) {
-    TrailCondition condition = TrailCondition.parse(query);
+    TrailCondition condition = TrailCondition.parse(query, registry);
     InvalidInputException.check(users != null, "users", "users (a list of user ids) is required");
     TrailQuery.checkRange(from, to);
     List<String> distinct = List.copyOf(new LinkedHashSet<>(users));
@@ -251,10 +257,10 @@ public final class TrailsService {
    */
   public List<String> matchMapReduce(
       String query, LocalDate from, LocalDate to, Path workDir, Consumer<String> announce) {
-    TrailCondition condition = TrailCondition.parse(query);
+    TrailCondition condition = TrailCondition.parse(query, registry);
     TrailQuery.checkRange(from, to);
     Objects.requireNonNull(workDir, "workDir is null");
-    return matchJob.run(condition, from, to, workDir, announce);
+    return matchJob.run(condition, from, to, workDir, announce, registry.snapshot());
   }
 
   /** One page of a user's records, newest first ({@code next} resumes after the last one). */
@@ -276,6 +282,40 @@ public final class TrailsService {
     InvalidInputException.check(
         limit >= 1 && limit <= 1_000_000, "limit", "limit must be 1..1000000");
     return histories.all(uid, limit, layout);
+  }
+
+  /**
+   * Declares a behaviour, or adds fields to a declared one ({@link BehaviourRegistry#declare}):
+   * lines of its type are accepted by every ingest from then on, and every query reads it.
+   */
+  public Behaviour declareBehaviour(String name, List<Behaviour.Field> fields) {
+    return registry.declare(name, fields);
+  }
+
+  /** Every behaviour, the built-ins and the declared ones, by id. */
+  public List<Behaviour> behaviours() {
+    return registry.list();
+  }
+
+  /** One behaviour by name; a 404 if it is neither built in nor declared. */
+  public Behaviour behaviour(String name) {
+    return registry.get(name);
+  }
+
+  /**
+   * The behaviours of {@code labels} (any case), each known to the registry, or a 400 on {@code
+   * field}; empty when none are named (a query then reads every behaviour).
+   */
+  public Set<Behaviour> parseBehaviours(List<String> labels, String field) {
+    Set<Behaviour> out = new LinkedHashSet<>();
+    for (String l : labels) {
+      Behaviour b =
+          registry
+              .byLabel(l == null ? null : l.trim().toLowerCase(java.util.Locale.ROOT))
+              .orElseGet(() -> registry.snapshot().parse(l, field));
+      out.add(b);
+    }
+    return out;
   }
 
   private static void checkUid(String uid) {

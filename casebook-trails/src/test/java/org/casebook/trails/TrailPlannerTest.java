@@ -13,13 +13,15 @@ class TrailPlannerTest {
   @Test
   void autoScansWhenEveryBehaviourIsWantedAndGetsOtherwise() {
     TrailQuery all = new TrailQuery(List.of("a", "b"), DAY1, DAY1.plusDays(2), Set.of(), Set.of());
-    TrailPlan scan = TrailPlanner.plan(all, PlanMode.AUTO);
+    TrailPlan scan = TrailPlanner.plan(all, PlanMode.AUTO, Behaviours.BUILT_INS);
     int first = TrailsKeys.epochDay(DAY1);
     assertThat(scan.kind()).isEqualTo(TrailPlan.Kind.SCAN);
     assertThat(scan.scans())
         .containsExactly(
-            new TrailPlan.UserScan("a", first, first + 2, Set.of(Behaviour.values()), List.of()),
-            new TrailPlan.UserScan("b", first, first + 2, Set.of(Behaviour.values()), List.of()));
+            new TrailPlan.UserScan(
+                "a", first, first + 2, Set.copyOf(Behaviour.BUILT_INS), List.of()),
+            new TrailPlan.UserScan(
+                "b", first, first + 2, Set.copyOf(Behaviour.BUILT_INS), List.of()));
     assertThat(scan.gets()).isEmpty();
 
     TrailQuery some =
@@ -29,7 +31,7 @@ class TrailPlannerTest {
             DAY1.plusDays(1),
             Set.of(Behaviour.PLAY, Behaviour.ORDER),
             Set.of("price"));
-    TrailPlan gets = TrailPlanner.plan(some, PlanMode.AUTO);
+    TrailPlan gets = TrailPlanner.plan(some, PlanMode.AUTO, Behaviours.BUILT_INS);
     assertThat(gets.kind()).isEqualTo(TrailPlan.Kind.GETS);
     assertThat(gets.gets())
         .containsExactly(
@@ -42,12 +44,12 @@ class TrailPlannerTest {
   @Test
   void forcedPlansAreHonouredAndScansCarryTheUnionOfFieldPrefixes() {
     TrailQuery all = new TrailQuery(List.of("a"), DAY1, DAY1, Set.of(), Set.of("price", "page"));
-    assertThat(TrailPlanner.plan(all, PlanMode.GETS).gets())
+    assertThat(TrailPlanner.plan(all, PlanMode.GETS, Behaviours.BUILT_INS).gets())
         .hasSize(4)
         .extracting(TrailPlan.RowGet::fields)
         .containsExactly(
             List.of("device"), List.of("contentId"), List.of("page"), List.of("price"));
-    TrailPlan scan = TrailPlanner.plan(all, PlanMode.SCAN);
+    TrailPlan scan = TrailPlanner.plan(all, PlanMode.SCAN, Behaviours.BUILT_INS);
     assertThat(scan.scans())
         .singleElement()
         .satisfies(

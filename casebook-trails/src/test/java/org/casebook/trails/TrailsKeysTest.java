@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.casebook.core.key.KeyLayout;
 import org.casebook.core.testing.KeyLayoutChecks;
 import org.casebook.trails.wire.LogParser;
@@ -27,13 +28,13 @@ class TrailsKeysTest {
   void theDescriptorListsEveryLayout() {
     assertThat(new TrailsSystem().descriptor().keys())
         .containsExactlyElementsOf(TrailsKeys.ALL)
-        .hasSize(5);
+        .hasSize(7);
   }
 
   @Test
   void theReadmeWorkedExampleIsWhatTheLayoutsPrint() throws Exception {
     String readme = Files.readString(Path.of("README.md"), StandardCharsets.UTF_8);
-    Event e = LogParser.parse(EXAMPLE).event().orElseThrow();
+    Event e = LogParser.parse(EXAMPLE, Behaviours.BUILT_INS).event().orElseThrow();
     int day = TrailsKeys.epochDay(e.ts());
     int ms = TrailsKeys.msOfDay(e.ts());
     int hash = TrailsKeys.recordHash(e);
@@ -53,10 +54,43 @@ class TrailsKeysTest {
   }
 
   @Test
+  void theReadmeRegistryExampleIsWhatTheLayoutsPrint() throws Exception {
+    String readme = Files.readString(Path.of("README.md"), StandardCharsets.UTF_8);
+    String line =
+        "{\"uid\":\"10000745\",\"type\":\"watch\",\"ts\":\"2026-09-10T16:36:23.302Z\","
+            + "\"contentId\":\"c9\",\"seconds\":1800,\"campaign\":\"autumn\"}";
+    Behaviours known =
+        Behaviours.withDeclared(
+            List.of(
+                Behaviour.declared(
+                    5,
+                    "watch",
+                    List.of(
+                        new Behaviour.Field("contentId", Behaviour.Kind.TEXT),
+                        new Behaviour.Field("seconds", Behaviour.Kind.COUNT)))));
+    Event e = LogParser.parse(line, known).event().orElseThrow();
+    int day = TrailsKeys.epochDay(e.ts());
+    int ms = TrailsKeys.msOfDay(e.ts());
+    int hash = TrailsKeys.recordHash(e);
+    assertThat(readme).contains(line).contains("record hash " + hash);
+    assertThat(readme)
+        .contains("registry row       " + TrailsKeys.REGISTRY_ROW.explain("watch") + " ")
+        .contains(
+            "registry ids row   " + TrailsKeys.REGISTRY_ROW.explain(TrailsKeys.IDS_ROW_NAME) + " ")
+        .contains("b: " + TrailsKeys.REGISTRY_ID_COLUMN.explain(5) + " = \"watch\"")
+        .contains("events row   " + TrailsKeys.EVENT_ROW.explain(e.uid(), day, 5) + " ");
+    for (String field : List.of("contentId", "seconds", TrailsKeys.EXTRA_MARK + "campaign")) {
+      assertThat(readme).contains("d: " + TrailsKeys.EVENT_COLUMN.explain(field, ms, hash) + " = ");
+    }
+    assertThat(readme)
+        .contains("h:e = " + new String(HistoryCodec.encode(e), StandardCharsets.UTF_8));
+  }
+
+  @Test
   void keysDecodeToWhatWasEncoded() {
     byte[] row = TrailsKeys.eventRow("1,2", 20_706, Behaviour.ORDER);
     assertThat(TrailsKeys.eventRowOf(row))
-        .isEqualTo(new TrailsKeys.EventRow("1,2", 20_706, Behaviour.ORDER));
+        .isEqualTo(new TrailsKeys.EventRow("1,2", 20_706, Behaviour.ORDER.id()));
     assertThat(TrailsKeys.eventDays("1,2", 20_700, 20_706).contains(row)).isTrue();
     assertThat(TrailsKeys.eventDays("1,2", 20_700, 20_705).contains(row)).isFalse();
     assertThat(TrailsKeys.eventDays("1", 20_700, 20_706).contains(row)).isFalse();
@@ -73,7 +107,7 @@ class TrailsKeysTest {
   void qualifiersMatchedByFieldPrefixDecodeAsTheLayoutDoes() {
     int[] hashes = {0, 1, -1, -5, Integer.MIN_VALUE, Integer.MAX_VALUE, 0x7F00_0001};
     long[] times = {0L, 1_789_058_183_302L, 1_789_085_999_999L};
-    for (Behaviour b : Behaviour.values()) {
+    for (Behaviour b : Behaviour.BUILT_INS) {
       for (int f = 0; f < b.fields().size(); f++) {
         for (long ts : times) {
           for (int hash : hashes) {

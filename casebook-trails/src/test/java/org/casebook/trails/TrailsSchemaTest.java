@@ -36,7 +36,7 @@ class TrailsSchemaTest {
     Map<TableName, List<byte[]>> keys = new HashMap<>();
     TrailsRowCodec rows = TrailsRowCodec.of(SCHEMA);
     for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
-      Event e = LogParser.parse(line).event().orElseThrow();
+      Event e = LogParser.parse(line, Behaviours.BUILT_INS).event().orElseThrow();
       rows.rowsOf(
           e,
           HistoryTables.BOTH,

@@ -138,7 +138,7 @@ class TrailsServiceIT {
     assertThat(first.accepted()).isEqualTo(4);
     assertThat(first.rejected()).isEqualTo(bad.length + 1);
     assertThat(first.cells())
-        .isEqualTo(2 + 4 + 2 + 2 + 4 * 2); // fields + one tall and one wide cell per record
+        .isEqualTo(2 + 4 + 2 + 2 + 1 + 4 * 2); // fields, one extra, a tall and a wide cell each
     List<String> rejects = Files.readAllLines(first.rejectsFile());
     assertThat(rejects).hasSize(bad.length + 2); // header + one per reject
     assertThat(rejects.get(1)).startsWith("5\tnot JSON");
@@ -162,6 +162,8 @@ class TrailsServiceIT {
         .isEqualTo(Instant.parse("2026-09-01T20:15:03.120Z").toEpochMilli());
     assertThat(once.get(3).fields()).containsEntry("price", "12.50");
     assertThat(once.get(2).fields()).doesNotContainKey("extra");
+    // A field visit does not declare is kept as an extra, as text.
+    assertThat(once.get(2).extras()).isEqualTo(Map.of("extra", "ignored"));
 
     IngestReport second = ingest(file);
     assertThat(second.accepted()).isEqualTo(4);

@@ -13,6 +13,7 @@ import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 import org.casebook.core.batch.MapReduceJobs;
+import org.casebook.trails.Behaviours;
 import org.casebook.trails.TrailsRowCodec;
 
 /**
@@ -36,6 +37,7 @@ public final class ActiveUsersJob extends Configured implements Tool {
           "usage: ActiveUsersJob USERS_FILE FROM(YYYY-MM-DD) TO(YYYY-MM-DD) OUTPUT_DIR [NAMESPACE]");
       return 2;
     }
+    String namespace = args.length == 5 ? args[4] : TrailsRowCodec.DEFAULT_NAMESPACE;
     Outcome o =
         run(
             getConf(),
@@ -43,8 +45,9 @@ public final class ActiveUsersJob extends Configured implements Tool {
             LocalDate.parse(args[1]),
             LocalDate.parse(args[2]),
             new Path(args[3]),
-            args.length == 5 ? args[4] : TrailsRowCodec.DEFAULT_NAMESPACE,
-            where -> System.err.println("casebook-trails active users: " + where));
+            namespace,
+            where -> System.err.println("casebook-trails active users: " + where),
+            JobBehaviours.read(getConf(), namespace));
     System.out.printf("users %d, active %d, events %d%n", o.users(), o.activeUsers(), o.events());
     return o.succeeded() ? 0 : 1;
   }
@@ -60,9 +63,11 @@ public final class ActiveUsersJob extends Configured implements Tool {
       LocalDate to,
       Path output,
       String namespace,
-      java.util.function.Consumer<String> announce)
+      java.util.function.Consumer<String> announce,
+      Behaviours behaviours)
       throws IOException, InterruptedException, ClassNotFoundException {
     Configuration conf = HBaseConfiguration.create(base);
+    JobBehaviours.set(conf, behaviours);
     conf.set(UserRegionInputFormat.USERS_FILE, usersFile.toString());
     conf.set(UserRegionInputFormat.FROM, from.toString());
     conf.set(UserRegionInputFormat.TO, to.toString());

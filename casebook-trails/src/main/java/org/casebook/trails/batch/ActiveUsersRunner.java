@@ -17,6 +17,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.casebook.core.StorageException;
+import org.casebook.trails.Behaviours;
 import org.casebook.trails.Event;
 import org.casebook.trails.Trail;
 import org.casebook.trails.TrailQuery;
@@ -47,7 +48,8 @@ public final class ActiveUsersRunner {
       LocalDate from,
       LocalDate to,
       java.nio.file.Path localWorkDir,
-      Consumer<String> announce) {
+      Consumer<String> announce,
+      Behaviours behaviours) {
     new TrailQuery(users, from, to, Set.of(), Set.of());
     Configuration jobConf = new Configuration(base);
     Path work = JobWorkDirs.of(jobConf, localWorkDir);
@@ -60,8 +62,8 @@ public final class ActiveUsersRunner {
       try (OutputStream out = fs.create(usersFile, true)) {
         out.write((String.join("\n", users) + "\n").getBytes(StandardCharsets.UTF_8));
       }
-      ActiveUsersJob.run(jobConf, usersFile, from, to, output, namespace, announce);
-      Map<String, Trail> trails = readOutput(fs, output);
+      ActiveUsersJob.run(jobConf, usersFile, from, to, output, namespace, announce, behaviours);
+      Map<String, Trail> trails = readOutput(fs, output, behaviours);
       fs.delete(work, true);
       return trails;
     } catch (IOException e) {
@@ -74,7 +76,8 @@ public final class ActiveUsersRunner {
   }
 
   /** The job's {@code uid<TAB>[events as JSON]} lines, by uid. */
-  private static Map<String, Trail> readOutput(FileSystem fs, Path output) throws IOException {
+  private static Map<String, Trail> readOutput(FileSystem fs, Path output, Behaviours behaviours)
+      throws IOException {
     Map<String, Trail> out = new TreeMap<>();
     List<Path> parts = new ArrayList<>();
     for (FileStatus s : fs.listStatus(output)) {
@@ -90,16 +93,17 @@ public final class ActiveUsersRunner {
         while ((line = r.readLine()) != null) {
           int tab = line.indexOf('\t');
           String uid = line.substring(0, tab);
-          out.put(uid, new Trail(uid, parseEvents(uid, line.substring(tab + 1))));
+          out.put(uid, new Trail(uid, parseEvents(uid, line.substring(tab + 1), behaviours)));
         }
       }
     }
     return out;
   }
 
-  private static List<Event> parseEvents(String uid, String json) throws IOException {
+  private static List<Event> parseEvents(String uid, String json, Behaviours behaviours)
+      throws IOException {
     List<Event> events = new ArrayList<>();
-    for (LogParser.Parsed p : LogParser.parseAll(json)) {
+    for (LogParser.Parsed p : LogParser.parseAll(json, behaviours)) {
       events.add(
           p.event()
               .orElseThrow(

@@ -15,6 +15,7 @@ import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 import org.casebook.core.batch.MapReduceJobs;
+import org.casebook.trails.Behaviours;
 import org.casebook.trails.TrailCondition;
 import org.casebook.trails.TrailQuery;
 import org.casebook.trails.TrailsRowCodec;
@@ -45,7 +46,9 @@ public final class ConditionMatchJob extends Configured implements Tool {
           "usage: ConditionMatchJob QUERY FROM(YYYY-MM-DD) TO(YYYY-MM-DD) OUTPUT_DIR [NAMESPACE]");
       return 2;
     }
-    TrailCondition condition = TrailCondition.parse(args[0]);
+    String namespace = args.length == 5 ? args[4] : TrailsRowCodec.DEFAULT_NAMESPACE;
+    Behaviours behaviours = JobBehaviours.read(getConf(), namespace);
+    TrailCondition condition = TrailCondition.parse(args[0], behaviours);
     LocalDate from = LocalDate.parse(args[1]);
     LocalDate to = LocalDate.parse(args[2]);
     TrailQuery.checkRange(from, to);
@@ -56,8 +59,9 @@ public final class ConditionMatchJob extends Configured implements Tool {
             from,
             to,
             new Path(args[3]),
-            args.length == 5 ? args[4] : TrailsRowCodec.DEFAULT_NAMESPACE,
-            where -> System.err.println("casebook-trails match: " + where));
+            namespace,
+            where -> System.err.println("casebook-trails match: " + where),
+            behaviours);
     System.out.printf("users %d, matched %d, events %d%n", o.users(), o.matchedUsers(), o.events());
     return 0;
   }
@@ -73,9 +77,11 @@ public final class ConditionMatchJob extends Configured implements Tool {
       LocalDate to,
       Path output,
       String namespace,
-      Consumer<String> announce)
+      Consumer<String> announce,
+      Behaviours behaviours)
       throws IOException, InterruptedException, ClassNotFoundException {
     Configuration conf = HBaseConfiguration.create(base);
+    JobBehaviours.set(conf, behaviours);
     conf.set(CONDITION, condition.text());
     conf.set(UserRegionInputFormat.FROM, from.toString());
     conf.set(UserRegionInputFormat.TO, to.toString());

@@ -6,6 +6,7 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Mapper;
+import org.casebook.trails.Behaviours;
 import org.casebook.trails.Event;
 import org.casebook.trails.TrailCondition;
 import org.casebook.trails.TrailsRowCodec;
@@ -19,16 +20,20 @@ final class ConditionMatchMapper extends Mapper<Text, Result[], Text, NullWritab
   }
 
   private TrailCondition condition;
+  private Behaviours behaviours;
 
   @Override
   protected void setup(Context context) {
-    condition = TrailCondition.parse(context.getConfiguration().get(ConditionMatchJob.CONDITION));
+    behaviours = JobBehaviours.of(context.getConfiguration());
+    condition =
+        TrailCondition.parse(
+            context.getConfiguration().get(ConditionMatchJob.CONDITION), behaviours);
   }
 
   @Override
   protected void map(Text uid, Result[] rows, Context context)
       throws IOException, InterruptedException {
-    List<Event> events = TrailsRowCodec.decode(uid.toString(), rows);
+    List<Event> events = TrailsRowCodec.decode(uid.toString(), rows, behaviours);
     context.getCounter(Counters.USERS).increment(1);
     context.getCounter(Counters.EVENTS).increment(events.size());
     if (condition.matches(events)) {

@@ -13,6 +13,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.casebook.core.StorageException;
+import org.casebook.trails.Behaviours;
 import org.casebook.trails.TrailCondition;
 
 /**
@@ -36,7 +37,8 @@ public final class ConditionMatchRunner {
       LocalDate from,
       LocalDate to,
       java.nio.file.Path localWorkDir,
-      Consumer<String> announce) {
+      Consumer<String> announce,
+      Behaviours behaviours) {
     Configuration jobConf = new Configuration(base);
     Path work = JobWorkDirs.of(jobConf, localWorkDir);
     Path output = new Path(work, "output");
@@ -44,7 +46,7 @@ public final class ConditionMatchRunner {
       FileSystem fs = work.getFileSystem(jobConf);
       fs.delete(work, true);
       fs.mkdirs(work);
-      ConditionMatchJob.run(jobConf, condition, from, to, output, namespace, announce);
+      ConditionMatchJob.run(jobConf, condition, from, to, output, namespace, announce, behaviours);
       List<String> users = readOutput(fs, output);
       fs.delete(work, true);
       return users;

@@ -32,6 +32,7 @@ import org.casebook.core.batch.MapReduceJobs;
 import org.casebook.core.batch.hfile.HFileBulkLoad;
 import org.casebook.core.batch.hfile.KeyValueShuffle;
 import org.casebook.core.cli.Progress;
+import org.casebook.trails.Behaviours;
 import org.casebook.trails.HistoryTables;
 import org.casebook.trails.IngestOptions;
 import org.casebook.trails.IngestReport;
@@ -106,7 +107,8 @@ public final class TrailsBulkLoad {
       java.nio.file.Path input,
       IngestOptions options,
       java.nio.file.Path localWork,
-      Progress progress) {
+      Progress progress,
+      Behaviours behaviours) {
     if (!Files.isRegularFile(input)) {
       throw LocalFileException.of("read", input, new java.io.FileNotFoundException("no such file"));
     }
@@ -152,6 +154,7 @@ public final class TrailsBulkLoad {
       Path rejectsDir = new Path(work, "rejects");
       Path out = new Path(work, "hfiles");
       conf.set(NAMESPACE, rows.namespace());
+      JobBehaviours.set(conf, behaviours);
       conf.setEnum(HISTORY, options.history());
       conf.set(REJECTS, rejectsDir.toString());
       // The tasks write their rejects to a file per task: no second attempt beside the first.
@@ -167,7 +170,7 @@ public final class TrailsBulkLoad {
           tables,
           out,
           work,
-          sample(input, rows, options.history(), SAMPLE_LINES));
+          sample(input, rows, options.history(), SAMPLE_LINES, behaviours));
       MapReduceJobs.prepare(job, TrailsBulkLoad.class);
       long[] shown = {0};
       progress.detail("MapReduce job");
@@ -315,7 +318,11 @@ public final class TrailsBulkLoad {
    * write, in proportion, so the reducers can be given equal shares (a TeraSort-style sample).
    */
   static List<HFileBulkLoad.SampledRow> sample(
-      java.nio.file.Path input, TrailsRowCodec rows, HistoryTables history, int lines)
+      java.nio.file.Path input,
+      TrailsRowCodec rows,
+      HistoryTables history,
+      int lines,
+      Behaviours behaviours)
       throws IOException {
     List<HFileBulkLoad.SampledRow> out = new ArrayList<>();
     long size = Files.size(input);
@@ -347,7 +354,8 @@ public final class TrailsBulkLoad {
         }
         byte[] line = java.util.Arrays.copyOfRange(b, start, end);
         LogLines.Cleaned c =
-            LogLines.clean(line, LogLines.lengthWithoutCarriageReturn(line, line.length));
+            LogLines.clean(
+                line, LogLines.lengthWithoutCarriageReturn(line, line.length), behaviours);
         if (c.event() != null) {
           rows.rowsOf(
               c.event(), history, (t, p) -> out.add(HFileBulkLoad.SampledRow.of(t.getName(), p)));
@@ -365,11 +373,13 @@ public final class TrailsBulkLoad {
     private Path rejectsFile;
     private OutputStream rejects;
     private HFileBulkLoad.Emitter emitter;
+    private Behaviours behaviours;
 
     @Override
     protected void setup(Context context) {
       Configuration conf = context.getConfiguration();
       rows = TrailsRowCodec.in(conf.get(NAMESPACE));
+      behaviours = JobBehaviours.of(conf);
       history = conf.getEnum(HISTORY, HistoryTables.BOTH);
       emitter = HFileBulkLoad.emitter(conf);
       // Named by task, not attempt: a retried task overwrites its failed attempt's files.
@@ -384,7 +394,8 @@ public final class TrailsBulkLoad {
       context.getCounter(Counters.LINES).increment(1);
       context.getCounter(Counters.BYTES).increment(line.getLength() + 1L);
       LogLines.Cleaned c =
-          LogLines.clean(raw, LogLines.lengthWithoutCarriageReturn(raw, line.getLength()));
+          LogLines.clean(
+              raw, LogLines.lengthWithoutCarriageReturn(raw, line.getLength()), behaviours);
       if (c.event() == null) {
         context.getCounter(Counters.REJECTED).increment(1);
         context.getCounter(REASONS, c.category()).increment(1);

@@ -13,6 +13,7 @@ import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.casebook.trails.Behaviours;
 import org.casebook.trails.TrailsRowCodec;
 
 /**
@@ -28,6 +29,7 @@ final class UserTrailRecordReader extends RecordReader<Text, Result[]> {
   private Table table;
   private final Text key = new Text();
   private Result[] value;
+  private Behaviours behaviours;
 
   @Override
   public void initialize(InputSplit split, TaskAttemptContext context) throws IOException {
@@ -35,6 +37,7 @@ final class UserTrailRecordReader extends RecordReader<Text, Result[]> {
     users = ((UserRegionSplit) split).users();
     firstDay = LocalDate.parse(conf.get(UserRegionInputFormat.FROM));
     lastDay = LocalDate.parse(conf.get(UserRegionInputFormat.TO));
+    behaviours = JobBehaviours.of(conf);
     connection = ConnectionFactory.createConnection(conf);
     table =
         connection.getTable(
@@ -49,7 +52,7 @@ final class UserTrailRecordReader extends RecordReader<Text, Result[]> {
       return false;
     }
     String uid = users.get(next++);
-    List<Get> gets = TrailsRowCodec.gets(uid, firstDay, lastDay);
+    List<Get> gets = TrailsRowCodec.gets(uid, firstDay, lastDay, behaviours);
     key.set(uid);
     value = table.get(gets);
     return true;

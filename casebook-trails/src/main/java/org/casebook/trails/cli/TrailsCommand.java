@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +19,6 @@ import org.casebook.core.SystemContext;
 import org.casebook.core.cli.PageOptions;
 import org.casebook.core.cli.Progress;
 import org.casebook.core.page.Page;
-import org.casebook.trails.Behaviour;
 import org.casebook.trails.Event;
 import org.casebook.trails.HistoryLayout;
 import org.casebook.trails.HistoryTables;
@@ -40,7 +38,8 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "trails",
     mixinStandardHelpOptions = true,
-    description = "Behaviour trails (seeds 000, 004).")
+    description = "Behaviour trails (seeds 000, 004).",
+    subcommands = {BehaviourCommand.class})
 public final class TrailsCommand {
   private final Supplier<SystemContext> context;
 
@@ -80,7 +79,7 @@ public final class TrailsCommand {
     this.context = context;
   }
 
-  private TrailsService service() {
+  TrailsService service() {
     return new TrailsService(context.get());
   }
 
@@ -225,7 +224,7 @@ public final class TrailsCommand {
               names = "--types",
               paramLabel = "TYPE",
               split = ",",
-              description = "login, play, visit, order (default all).")
+              description = "login, play, visit, order or declared ones (default all).")
           List<String> types,
       @Option(
               names = "--fields",
@@ -238,7 +237,7 @@ public final class TrailsCommand {
             users,
             from,
             to == null ? from : to,
-            types(types),
+            types == null ? Set.of() : service().parseBehaviours(types, "types"),
             fields == null ? Set.of() : new LinkedHashSet<>(fields));
     List<TrailOut> out = new ArrayList<>();
     service().trails(q).forEach((u, t) -> out.add(new TrailOut(u, EventView.of(t.events()))));
@@ -417,14 +416,6 @@ public final class TrailsCommand {
     } catch (IOException e) {
       throw LocalFileException.of("read", file, e);
     }
-  }
-
-  private static Set<Behaviour> types(List<String> labels) {
-    Set<Behaviour> out = EnumSet.noneOf(Behaviour.class);
-    if (labels != null) {
-      labels.forEach(l -> out.add(Enums.parse(Behaviour.class, l, "types")));
-    }
-    return out;
   }
 
   private static long sizeOf(Path file) {

@@ -8,6 +8,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import org.casebook.trails.BehaviourLookup;
 import org.casebook.trails.Event;
 
 /**
@@ -42,7 +43,7 @@ public final class LogLines {
    * Cleans the first {@code length} bytes of {@code raw} (one line without its terminator): the
    * rules of both ingest paths (Puts and the bulk load), so both accept and reject the same lines.
    */
-  public static Cleaned clean(byte[] raw, int length) {
+  public static Cleaned clean(byte[] raw, int length, BehaviourLookup behaviours) {
     if (length > MAX_LINE_BYTES) {
       return tooLong(raw, length);
     }
@@ -62,7 +63,7 @@ public final class LogLines {
           "invalid UTF-8",
           new String(raw, 0, Math.min(length, SHOWN_BYTES), StandardCharsets.UTF_8));
     }
-    LogParser.Parsed parsed = LogParser.parse(text);
+    LogParser.Parsed parsed = LogParser.parse(text, behaviours);
     if (parsed.event().isPresent()) {
       return new Cleaned(parsed.event().get(), null, null, null);
     }

@@ -8,23 +8,46 @@ import java.math.RoundingMode;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
 import org.casebook.core.Ids;
 import org.casebook.core.Json;
 import org.casebook.trails.Behaviour;
+import org.casebook.trails.BehaviourLookup;
 import org.casebook.trails.Event;
 
 /**
- * Cleans one log line (JSON, see the module README) into an {@link Event}, or says why not. Unknown
- * extra fields are dropped; a missing or mistyped known field rejects the line. The log line is the
- * trails input format; the seed-000 MapReduce job writes its events in the same shape ({@link
- * EventView}), read back with {@link #parseAll}.
+ * Cleans one log line (JSON, see the module README) into an {@link Event}, or says why not. The
+ * behaviour is looked up in the registry given (built-in or declared); a mistyped field, or a
+ * missing field of a built-in, rejects the line (a declared behaviour's fields are optional, as
+ * fields added to it later are missing from its earlier records). Fields the behaviour does not
+ * declare are kept as text extras, within bounds ({@link #MAX_EXTRAS} of them, names of {@link
+ * #EXTRA_NAME}, values of at most {@link #MAX_TEXT_CHARS} characters): a line past a bound is
+ * rejected, as a mistyped field is, rather than stored in part. The log line is the trails input
+ * format; the seed-000 MapReduce job writes its events in the same shape ({@link EventView}), read
+ * back with {@link #parseAll}.
  */
 public final class LogParser {
   static final int MAX_TEXT_CHARS = 256;
+
+  /** The most extra fields a record keeps. */
+  public static final int MAX_EXTRAS = 16;
+
+  /** An extra field's name: what the condition language reads as one word. */
+  static final Pattern EXTRA_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,63}");
+
+  /** The key under which the API writes a record's extra fields (a line may too). */
+  public static final String EXTRA = "extra";
+
+  /** The log line's own keys: never extras. */
+  private static final Set<String> OWN_KEYS = Set.of("uid", "type", "ts");
+
   private static final long MAX_TS = Instant.parse("9999-01-01T00:00:00Z").toEpochMilli();
 
   /** A parsed line: either an event, or the category and full reason of its rejection. */
@@ -40,7 +63,7 @@ public final class LogParser {
 
   private LogParser() {}
 
-  public static Parsed parse(String line) {
+  public static Parsed parse(String line, BehaviourLookup behaviours) {
     if (line == null || line.isBlank()) {
       return Parsed.reject("empty line", "empty line");
     }
@@ -50,22 +73,23 @@ public final class LogParser {
     } catch (JsonProcessingException e) {
       return Parsed.reject("not JSON", "not JSON: " + e.getOriginalMessage());
     }
-    return parse(node);
+    return parse(node, behaviours);
   }
 
   /**
    * Each record of a JSON array of records in the log line's shape (what {@link EventView} writes),
    * parsed as a log line.
    */
-  public static List<Parsed> parseAll(String jsonArray) throws IOException {
+  public static List<Parsed> parseAll(String jsonArray, BehaviourLookup behaviours)
+      throws IOException {
     List<Parsed> out = new ArrayList<>();
     for (JsonNode n : Json.mapper().readTree(jsonArray)) {
-      out.add(parse(n));
+      out.add(parse(n, behaviours));
     }
     return out;
   }
 
-  private static Parsed parse(JsonNode node) {
+  private static Parsed parse(JsonNode node, BehaviourLookup behaviours) {
     if (node == null || !node.isObject()) {
       return Parsed.reject("not a JSON object", "not a JSON object");
     }
@@ -82,7 +106,7 @@ public final class LogParser {
     if (typeNode == null || !typeNode.isTextual()) {
       return Parsed.reject("bad type", typeNode == null ? "missing type" : "type must be a string");
     }
-    Optional<Behaviour> type = Behaviour.byLabel(typeNode.asText());
+    Optional<Behaviour> type = behaviours.byLabel(typeNode.asText());
     if (type.isEmpty()) {
       return Parsed.reject("unknown type", "unknown type '" + abbreviate(typeNode.asText()) + "'");
     }
@@ -111,6 +135,9 @@ public final class LogParser {
     Map<String, String> fields = new LinkedHashMap<>();
     for (Behaviour.Field f : type.get().fields()) {
       JsonNode v = node.get(f.name());
+      if ((v == null || v.isNull()) && !type.get().builtIn()) {
+        continue; // a declared behaviour's fields are optional: fields added later are absent
+      }
       if (v == null || v.isNull()) {
         return Parsed.reject(
             "missing field", "missing field '" + f.name() + "' for " + type.get().label());
@@ -131,7 +158,60 @@ public final class LogParser {
       }
       fields.put(f.name(), normalised);
     }
-    return Parsed.ok(new Event(uid, type.get(), ts, fields));
+    if (fields.isEmpty()) {
+      // A record is stored as its field cells: one with none would leave nothing to read back.
+      return Parsed.reject(
+          "missing field", "a " + type.get().label() + " record needs at least one of its fields");
+    }
+    Map<String, String> extras = new TreeMap<>();
+    String problem = null;
+    for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      String name = e.getKey();
+      if (OWN_KEYS.contains(name) || fields.containsKey(name) || e.getValue().isNull()) {
+        continue;
+      }
+      if (name.equals(EXTRA) && e.getValue().isObject()) {
+        // The API's shape: the extras in one object. Any other "extra" is an extra of that name.
+        for (Iterator<Map.Entry<String, JsonNode>> x = e.getValue().fields();
+            x.hasNext() && problem == null; ) {
+          Map.Entry<String, JsonNode> n = x.next();
+          problem = extra(n.getKey(), n.getValue(), type.get(), extras);
+        }
+      } else {
+        problem = extra(name, e.getValue(), type.get(), extras);
+      }
+      if (problem != null) {
+        return Parsed.reject(
+            problem.startsWith("more than") ? "too many extra fields" : "bad extra field", problem);
+      }
+    }
+    return Parsed.ok(new Event(uid, type.get(), ts, fields, extras));
+  }
+
+  /**
+   * Keeps one extra field (JSON null: none) in {@code extras}; null, or what is wrong with it or
+   * with their number.
+   */
+  private static String extra(String name, JsonNode v, Behaviour type, Map<String, String> extras) {
+    if (v.isNull()) {
+      return null;
+    }
+    if (!EXTRA_NAME.matcher(name).matches()) {
+      return "extra field '"
+          + abbreviate(name)
+          + "': a name is a letter or '_', then up to 63 letters, digits or '_'";
+    }
+    // A string as it is; a number or boolean as JSON writes it; an object or array as JSON text.
+    String text = v.isValueNode() ? v.asText() : v.toString();
+    String problem = Ids.textProblem(text, MAX_TEXT_CHARS, false);
+    if (problem != null) {
+      return "extra field '" + name + "' " + problem;
+    }
+    extras.put(name, text);
+    return extras.size() > MAX_EXTRAS
+        ? "more than " + MAX_EXTRAS + " fields that " + type.label() + " does not declare"
+        : null;
   }
 
   /**

@@ -3,11 +3,9 @@ package org.casebook.trails.wire;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import org.casebook.core.Enums;
 import org.casebook.core.Ids;
@@ -63,13 +61,13 @@ public final class TrailsRoutes {
       fields = fields == null ? List.of() : List.copyOf(fields);
     }
 
-    TrailQuery toQuery() {
+    TrailQuery toQuery(TrailsService svc) {
       LocalDate start = date(from, "from");
       return new TrailQuery(
           users,
           start,
           to == null ? start : date(to, "to"),
-          parseTypes(types),
+          svc.parseBehaviours(types, "types"),
           new LinkedHashSet<>(fields));
     }
   }
@@ -126,8 +124,76 @@ public final class TrailsRoutes {
   /** A rejected line of an upload: its number, why, and the line as read. */
   record RejectedLine(long line, String reason, String text) {}
 
+  /**
+   * One field of a behaviour as JSON: its name and kind ({@code TEXT}, {@code COUNT}, {@code
+   * MONEY}).
+   */
+  record FieldBody(String name, String kind) {}
+
+  /**
+   * The body of {@code PUT /api/trails/behaviours/{name}}: every field of the behaviour, those
+   * declared before included (a field left out is refused, not removed).
+   */
+  record DeclareRequest(List<FieldBody> fields) {
+    List<Behaviour.Field> toFields() {
+      InvalidInputException.check(
+          fields != null && !fields.isEmpty(),
+          "fields",
+          "fields (an array of {\"name\":…,\"kind\":\"TEXT|COUNT|MONEY\"}) is required");
+      return fields.stream()
+          .map(
+              f -> {
+                InvalidInputException.check(
+                    f != null && f.name() != null, "fields", "every field needs a name");
+                InvalidInputException.check(
+                    f.kind() != null,
+                    "fields",
+                    "field '" + f.name() + "' needs a kind (TEXT, COUNT or MONEY)");
+                return new Behaviour.Field(
+                    f.name(), Enums.parse(Behaviour.Kind.class, f.kind(), "fields"));
+              })
+          .toList();
+    }
+  }
+
+  /** A behaviour as JSON: its name, id, whether built in, and fields in order. */
+  record BehaviourBody(String name, int id, boolean builtIn, List<FieldBody> fields) {
+    static BehaviourBody of(Behaviour b) {
+      return new BehaviourBody(
+          b.label(),
+          b.id(),
+          b.builtIn(),
+          b.fields().stream().map(f -> new FieldBody(f.name(), f.kind().name())).toList());
+    }
+  }
+
+  /** The answer of {@code GET /api/trails/behaviours}: every behaviour by id. */
+  record BehavioursBody(List<BehaviourBody> behaviours) {}
+
   public static final RouteTable<TrailsService> ROUTES =
       RouteTable.<TrailsService>builder()
+          // Before the {uid} routes: the first pattern that matches serves a request.
+          .get(
+              "/api/trails/behaviours",
+              "Every behaviour, the four built-ins and the declared ones, with their fields",
+              (svc, req) ->
+                  HttpResponse.ok(
+                      new BehavioursBody(
+                          svc.behaviours().stream().map(BehaviourBody::of).toList())))
+          .get(
+              "/api/trails/behaviours/{name}",
+              "One behaviour and its fields",
+              (svc, req) -> HttpResponse.ok(BehaviourBody.of(svc.behaviour(req.pathParam("name")))))
+          .admin(
+              "PUT",
+              "/api/trails/behaviours/{name}",
+              "Declare a behaviour with its fields, or add fields to it (its id is kept forever;"
+                  + " a field's kind never changes): lines of its type are accepted from then on",
+              (svc, req) ->
+                  HttpResponse.ok(
+                      BehaviourBody.of(
+                          svc.declareBehaviour(
+                              req.pathParam("name"), req.body(DeclareRequest.class).toFields()))))
           .get(
               "/api/trails/{uid}",
               "A user's trail over a day range (from, to, types, fields)",
@@ -136,7 +202,7 @@ public final class TrailsRoutes {
               "/api/trails/query",
               "Trails of several users over a day range (a read: no token needed)",
               (svc, req) -> {
-                TrailQuery q = req.body(TrailQueryRequest.class).toQuery();
+                TrailQuery q = req.body(TrailQueryRequest.class).toQuery(svc);
                 List<TrailBody> trails =
                     svc.trails(q).values().stream()
                         .map(t -> TrailBody.of(t.uid(), t.events()))
@@ -182,7 +248,7 @@ public final class TrailsRoutes {
             List.of(uid),
             from,
             to,
-            parseTypes(csv(req.query("types").orElse(""))),
+            svc.parseBehaviours(csv(req.query("types").orElse("")), "types"),
             new LinkedHashSet<>(csv(req.query("fields").orElse(""))));
     return HttpResponse.ok(TrailBody.of(uid, svc.trails(q).get(uid).events()));
   }
@@ -223,12 +289,6 @@ public final class TrailsRoutes {
       throw new InvalidInputException(
           field, field + " must be a date like 2026-09-01, got '" + v + "'");
     }
-  }
-
-  static Set<Behaviour> parseTypes(List<String> labels) {
-    Set<Behaviour> out = EnumSet.noneOf(Behaviour.class);
-    labels.forEach(l -> out.add(Enums.parse(Behaviour.class, l, "types")));
-    return out;
   }
 
   static List<String> csv(String v) {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.casebook.core.Json;
 import org.casebook.trails.Behaviour;
+import org.casebook.trails.Behaviours;
 import org.casebook.trails.Event;
 import org.junit.jupiter.api.Test;
 
@@ -26,7 +27,7 @@ class LogParserTest {
             new Event("a/b,1", Behaviour.ORDER, TS + 1, Map.of("product", "p1", "price", "12.50")));
     String json = Json.mapper().writeValueAsString(EventView.of(events));
     assertThat(json).contains("\"duration\":1800").contains("\"price\":12.50");
-    List<LogParser.Parsed> parsed = LogParser.parseAll(json);
+    List<LogParser.Parsed> parsed = LogParser.parseAll(json, Behaviours.BUILT_INS);
     assertThat(parsed).extracting(p -> p.event().orElseThrow()).isEqualTo(events);
   }
 
@@ -37,12 +38,14 @@ class LogParserTest {
             .getBytes(StandardCharsets.UTF_8);
     int length = LogLines.lengthWithoutCarriageReturn(good, good.length);
     assertThat(length).isEqualTo(good.length - 1);
-    assertThat(LogLines.clean(good, length).event())
+    assertThat(LogLines.clean(good, length, Behaviours.BUILT_INS).event())
         .isEqualTo(new Event("u", Behaviour.VISIT, TS, Map.of("page", "p", "column", "c")));
     byte[] bad = {'{', (byte) 0xC3, (byte) 0x28, '}'};
-    assertThat(LogLines.clean(bad, bad.length).category()).isEqualTo("invalid UTF-8");
+    assertThat(LogLines.clean(bad, bad.length, Behaviours.BUILT_INS).category())
+        .isEqualTo("invalid UTF-8");
     byte[] tooLong = new byte[LogLines.MAX_LINE_BYTES + 1];
-    assertThat(LogLines.clean(tooLong, tooLong.length).category()).isEqualTo(LogLines.TOO_LONG);
+    assertThat(LogLines.clean(tooLong, tooLong.length, Behaviours.BUILT_INS).category())
+        .isEqualTo(LogLines.TOO_LONG);
     assertThat(
             LogLines.startsWithByteOrderMark(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF}, 3))
         .isTrue();

@@ -1,22 +1,30 @@
 // The trails page of the Casebook console: a user's trail over a day range as a timeline (one lane
 // per behaviour) and a table, a user's latest records, the seed-000 task (users who did all
-// four behaviours between two dates), and conditions across behaviours and on values (which of
-// a list of users match "login THEN play WITHIN 2h" and the like). A link
-// #/system/trails?uid=…&from=…&to=… opens a trail. Calls only /api/trails/{uid},
-// /api/trails/{uid}/latest, /api/trails/query and /api/trails/match.
+// four behaviours between two dates), conditions across behaviours and on values (which of
+// a list of users match "login THEN play WITHIN 2h" and the like), and the behaviours the
+// registry knows (the four built-ins and those declared since, with their fields). A link
+// #/system/trails?uid=…&from=…&to=… opens a trail. Calls only /api/trails/behaviours,
+// /api/trails/{uid}, /api/trails/{uid}/latest, /api/trails/query and /api/trails/match.
 'use strict';
 
 (() => {
   const C = window.Casebook;
   const el = C.el;
 
-  /** The module's behaviours (Behaviour.label()), in their row-key order, with a lane colour. */
-  const BEHAVIOURS = [
+  /** The four built-in behaviours (Behaviour.label()), in their row-key order, with a lane colour. */
+  const BUILT_INS = [
     { name: 'login', colour: '#1f6feb' },
     { name: 'play', colour: '#2e7d32' },
     { name: 'visit', colour: '#8e44ad' },
     { name: 'order', colour: '#d9480f' },
   ];
+  /** Lane colours of declared behaviours, by id, in turn. */
+  const DECLARED_COLOURS = ['#b08800', '#0b7285', '#c2255c', '#5c940d', '#364fc7', '#e8590c', '#862e9c', '#2b8a3e'];
+  /**
+   * Every behaviour the registry knows, by id: the built-ins until GET /api/trails/behaviours
+   * answers (a page drawn before it still shows them), then the declared ones after them.
+   */
+  let behaviours = BUILT_INS.map((b) => ({ ...b, builtIn: true, fields: [] }));
   const DAY_MS = 86400000;
   /** Users per request of the active-users task: the module's own chunk for its direct query. */
   const ACTIVE_CHUNK = 500;
@@ -65,8 +73,20 @@
   }
 
   function colourOf(type) {
-    const b = BEHAVIOURS.find((x) => x.name === type);
+    const b = behaviours.find((x) => x.name === type);
     return b ? b.colour : '#6b7380';
+  }
+
+  /** Reads the registry's behaviours; the built-ins keep their colours, declared ones get theirs. */
+  async function loadBehaviours() {
+    const r = await C.get('/api/trails/behaviours');
+    if (!r.ok) throw new Error(C.problem(r));
+    behaviours = r.json.behaviours.map((b) => {
+      const builtIn = BUILT_INS.find((x) => x.name === b.name);
+      const colour = builtIn ? builtIn.colour : DECLARED_COLOURS[b.id % DECLARED_COLOURS.length];
+      return { name: b.name, id: b.id, builtIn: b.builtIn, fields: b.fields, colour };
+    });
+    return behaviours;
   }
 
   function input(id, value, attrs) {
@@ -168,23 +188,30 @@
     const uid = input('trails-uid', '', { placeholder: 'user id' });
     const from = input('trails-from', todayMinus(6), { placeholder: 'YYYY-MM-DD', size: '11' });
     const to = input('trails-to', todayMinus(0), { placeholder: 'YYYY-MM-DD', size: '11' });
-    const boxes = BEHAVIOURS.map((b) => el('input', { type: 'checkbox', id: `trails-type-${b.name}`, value: b.name }));
-    boxes.forEach((b) => { b.checked = true; });
+    let boxes = [];
+    const typesBox = el('span', { class: 'trails-types', id: 'trails-types' });
+    /** One box per behaviour the registry knows, all ticked. */
+    function drawBoxes() {
+      boxes = behaviours.map((b) => el('input', { type: 'checkbox', id: `trails-type-${b.name}`, value: b.name }));
+      boxes.forEach((b) => { b.checked = true; });
+      typesBox.replaceChildren(...boxes.map((b) => el('label', {}, b, b.value)));
+    }
+    drawBoxes();
+    share.behavioursLoaded.push(drawBoxes);
     const button = el('button', { id: 'trails-show', type: 'submit' }, 'Show trail');
     const out = outcome('trails-trail');
     const form = el('form', { id: 'trails-trail-form', class: 'form', novalidate: '' },
       field('User', uid), field('From (UTC day)', from), field('To (UTC day)', to),
-      el('div', { class: 'trails-types-field' }, 'Behaviours',
-        el('span', { class: 'trails-types' }, boxes.map((b) => el('label', {}, b, b.value)))),
+      el('div', { class: 'trails-types-field' }, 'Behaviours', typesBox),
       button);
 
     async function show() {
       const types = boxes.filter((b) => b.checked).map((b) => b.value);
-      const lanes = types.length ? types : BEHAVIOURS.map((b) => b.name);
+      const asked = types.length ? types : behaviours.map((b) => b.name);
       const ticket = out.begin('Reading…');
       const params = new URLSearchParams({ from: from.value });
       if (to.value.trim()) params.set('to', to.value);
-      if (types.length && types.length < BEHAVIOURS.length) params.set('types', types.join(','));
+      if (types.length && types.length < boxes.length) params.set('types', types.join(','));
       try {
         const r = await C.get(`/api/trails/${encodeURIComponent(uid.value)}?${params}`);
         if (!out.current(ticket)) return;
@@ -194,6 +221,8 @@
         const endMs = Date.parse(`${(to.value.trim() || from.value.trim())}T00:00:00Z`) + DAY_MS;
         const days = Math.round((endMs - startMs) / DAY_MS);
         const events = r.json.events;
+        // A behaviour declared after the page read the registry still gets its lane.
+        const lanes = asked.concat([...new Set(events.map((e) => e.type))].filter((t) => !asked.includes(t)));
         const counts = lanes.map((l) => `${events.filter((e) => e.type === l).length} ${l}`).join(', ');
         out.done(`${events.length} event${events.length === 1 ? '' : 's'} of ${r.json.uid} (${counts}); hover a mark for its details.`,
           timeline(events, lanes, startMs, days),
@@ -291,7 +320,7 @@
       const counted = trails.map((t) => ({
         uid: t.uid,
         events: t.events,
-        counts: BEHAVIOURS.map((b) => t.events.filter((e) => e.type === b.name).length),
+        counts: BUILT_INS.map((b) => t.events.filter((e) => e.type === b.name).length),
       }));
       const active = counted.filter((t) => t.counts.every((n) => n > 0));
       const others = counted.filter((t) => !t.counts.every((n) => n > 0));
@@ -301,19 +330,19 @@
         return el('tr', { 'data-uid': t.uid },
           el('td', {}, link),
           el('td', {}, t.events.length),
-          t.counts.map((n, i) => el('td', { 'data-type': BEHAVIOURS[i].name }, n)),
+          t.counts.map((n, i) => el('td', { 'data-type': BUILT_INS[i].name }, n)),
           el('td', {}, t.events[0].ts),
           el('td', {}, t.events[t.events.length - 1].ts));
       });
       const table = el('div', { class: 'trails-scroll' }, el('table', { id: 'trails-active-table', class: 'grid' },
         el('thead', {}, el('tr', {}, el('th', {}, 'User'), el('th', {}, 'Events'),
-          BEHAVIOURS.map((b) => el('th', {}, b.name)), el('th', {}, 'First'), el('th', {}, 'Last'))),
+          BUILT_INS.map((b) => el('th', {}, b.name)), el('th', {}, 'First'), el('th', {}, 'Last'))),
         el('tbody', {}, rows)));
       const missing = others.slice(0, 20).map((t) => {
-        const did = BEHAVIOURS.filter((b, i) => t.counts[i] > 0).map((b) => b.name);
+        const did = BUILT_INS.filter((b, i) => t.counts[i] > 0).map((b) => b.name);
         return `${t.uid} (${did.length ? did.join(', ') : 'nothing'})`;
       });
-      out.done(`${active.length} of ${counted.length} users did all four behaviours (${BEHAVIOURS.map((b) => b.name).join(', ')}) between ${fromDay} and ${toDay}.`,
+      out.done(`${active.length} of ${counted.length} users did all four behaviours (${BUILT_INS.map((b) => b.name).join(', ')}) between ${fromDay} and ${toDay}.`,
         table,
         others.length ? el('p', { id: 'trails-active-others', class: 'muted' },
           `Not active: ${missing.join('; ')}${others.length > missing.length ? `; and ${others.length - missing.length} more` : ''}`) : []);
@@ -373,21 +402,50 @@
 
     form.addEventListener('submit', (ev) => { ev.preventDefault(); run(); });
     return [el('h3', {}, 'Conditions across behaviours'),
-      el('p', { class: 'muted' }, "Behaviours (login, play, visit, order) joined by AND, OR, NOT and THEN (one after the other), "
+      el('p', { class: 'muted' }, "Behaviours (login, play, visit, order, and any declared below) joined by AND, OR, NOT and THEN (one after the other), "
         + "WITHIN 30s/15m/2h/1d between the matched events, and WHERE tests on fields, e.g. "
         + "play WHERE play.channel = 'news' AND play.duration >= 600. Read with POST /api/trails/match."),
       form, ...out.nodes];
   }
 
+  // ---- the behaviours the registry knows
+
+  function behavioursSection(share) {
+    const out = outcome('trails-behaviours');
+    function draw() {
+      const rows = behaviours.map((b) => el('tr', { 'data-behaviour': b.name },
+        el('td', {}, el('span', { style: `color:${b.colour}` }, b.name)),
+        el('td', { class: 'num' }, b.id),
+        el('td', {}, b.builtIn ? 'built in' : 'declared'),
+        el('td', {}, b.fields.map((f) => `${f.name} (${f.kind.toLowerCase()})`).join(', '))));
+      out.done(`${behaviours.length} behaviours: ${behaviours.filter((b) => b.builtIn).length} built in, `
+        + `${behaviours.filter((b) => !b.builtIn).length} declared (PUT /api/trails/behaviours/{name}, or trails behaviour declare).`,
+        el('table', { id: 'trails-behaviours-table', class: 'grid' },
+          el('thead', {}, el('tr', {}, el('th', {}, 'Behaviour'), el('th', {}, 'Id'), el('th', {}, 'Kind'), el('th', {}, 'Fields'))),
+          el('tbody', {}, rows)));
+    }
+    const ticket = out.begin('Reading the registry…');
+    loadBehaviours().then(() => {
+      if (!out.current(ticket)) return;
+      draw();
+      share.behavioursLoaded.forEach((f) => f());
+      C.dataDrawn(out.result);
+    }, (e) => { if (out.current(ticket)) out.fail(`Could not read the behaviours: ${e.message}`); });
+    return [el('h3', {}, 'Behaviours'),
+      el('p', { class: 'muted' }, 'The four built-ins and the behaviours declared since, with their fields; fields a line does not declare are kept too, as extra.NAME.'),
+      ...out.nodes];
+  }
+
   C.register('trails', {
     render(root) {
-      const share = {};
+      const share = { behavioursLoaded: [] };
       root.replaceChildren(el('div', { id: 'trails-page' },
         el('style', {}, STYLE),
         trailSection(share),
         latestSection(),
         activeSection(share),
-        matchSection(share)));
+        matchSection(share),
+        behavioursSection(share)));
       // A link #/system/trails?uid=…&from=…&to=… shows that trail at once.
       const p = C.params;
       if (p.uid) share.showTrail(p.uid, p.from || todayMinus(6), p.to || p.from || todayMinus(0));

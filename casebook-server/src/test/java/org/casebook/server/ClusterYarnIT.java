@@ -381,10 +381,11 @@ class ClusterYarnIT {
     assertThat(exported.exit()).as(exported.err()).isZero();
     assertThat(exported.err())
         .containsPattern(
-            "exporting 3 table\\(s\\) to "
+            // The trails tables and its behaviour registry.
+            "exporting 4 table\\(s\\) to "
                 + target
                 + ": MapReduce on YARN at 127\\.0\\.0\\.1:29032, one job per table, side by side")
-        .contains("exported 3/3");
+        .contains("exported 4/4");
     assertThat(exported.out()).contains("exported " + name + ": ");
     Run local =
         casebook(

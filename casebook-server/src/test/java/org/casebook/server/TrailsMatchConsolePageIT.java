@@ -122,8 +122,8 @@ class TrailsMatchConsolePageIT {
       submit(browser);
       assertThat(browser.findElement(By.id("trails-match-error")).getText())
           .isEqualTo(
-              "query: at 11 (end of query): expected a behaviour (login, play, visit, order),"
-                  + " NOT or '('");
+              "query: at 11 (end of query): expected a behaviour (login, play, visit, order or a"
+                  + " declared one), NOT or '('");
       assertThat(browser.findElements(By.id("trails-match-table"))).isEmpty();
       ConsoleServer.assertOnlyRefused(browser, "/api/trails/match", 400);
     } finally {

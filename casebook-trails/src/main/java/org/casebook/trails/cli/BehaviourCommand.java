@@ -6,6 +6,7 @@ import org.casebook.core.Enums;
 import org.casebook.core.InvalidInputException;
 import org.casebook.core.Json;
 import org.casebook.trails.Behaviour;
+import org.casebook.trails.wire.TrailsRoutes.BehaviourBody;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -20,20 +21,6 @@ import picocli.CommandLine.ParentCommand;
             + " are accepted by every ingest and read by every query).")
 final class BehaviourCommand {
   @ParentCommand TrailsCommand parent;
-
-  /** A behaviour as printed. */
-  record BehaviourOut(String name, int id, boolean builtIn, List<FieldOut> fields) {
-    static BehaviourOut of(Behaviour b) {
-      return new BehaviourOut(
-          b.label(),
-          b.id(),
-          b.builtIn(),
-          b.fields().stream().map(f -> new FieldOut(f.name(), f.kind().name())).toList());
-    }
-  }
-
-  /** A field as printed. */
-  record FieldOut(String name, String kind) {}
 
   @Command(
       name = "declare",
@@ -65,7 +52,7 @@ final class BehaviourCommand {
               Enums.parse(Behaviour.Kind.class, f.substring(colon + 1), "field")));
     }
     Behaviour b = parent.service().declareBehaviour(name, parsed);
-    System.out.println(Json.writePretty(BehaviourOut.of(b)));
+    System.out.println(Json.writePretty(BehaviourBody.of(b)));
     return 0;
   }
 
@@ -75,7 +62,7 @@ final class BehaviourCommand {
       description = "Every behaviour by id, the built-ins included, with its fields.")
   int list() {
     System.out.println(
-        Json.writePretty(parent.service().behaviours().stream().map(BehaviourOut::of).toList()));
+        Json.writePretty(parent.service().behaviours().stream().map(BehaviourBody::of).toList()));
     return 0;
   }
 }

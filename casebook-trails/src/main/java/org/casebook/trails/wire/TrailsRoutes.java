@@ -128,7 +128,7 @@ public final class TrailsRoutes {
    * One field of a behaviour as JSON: its name and kind ({@code TEXT}, {@code COUNT}, {@code
    * MONEY}).
    */
-  record FieldBody(String name, String kind) {}
+  public record FieldBody(String name, String kind) {}
 
   /**
    * The body of {@code PUT /api/trails/behaviours/{name}}: every field of the behaviour, those
@@ -157,8 +157,8 @@ public final class TrailsRoutes {
   }
 
   /** A behaviour as JSON: its name, id, whether built in, and fields in order. */
-  record BehaviourBody(String name, int id, boolean builtIn, List<FieldBody> fields) {
-    static BehaviourBody of(Behaviour b) {
+  public record BehaviourBody(String name, int id, boolean builtIn, List<FieldBody> fields) {
+    public static BehaviourBody of(Behaviour b) {
       return new BehaviourBody(
           b.label(),
           b.id(),

@@ -46,24 +46,10 @@ class BanknoteClonesConsolePageIT {
     this.console = console;
   }
 
-  /** One reading, as the collector's JSON takes it. */
-  private record Reading(
-      String serial,
-      int denomination,
-      String currency,
-      String device,
-      String deviceKind,
-      String branch,
-      String operation,
-      String time,
-      String batch,
-      String verdict,
-      String source,
-      long record) {}
-
-  private Reading reading(String serial, String device, String branch, String time, long record) {
+  private CollectorReading reading(
+      String serial, String device, String branch, String time, long record) {
     boolean inBeijing = branch.equals(beijing);
-    return new Reading(
+    return new CollectorReading(
         serial,
         100,
         "CNY",
@@ -96,7 +82,7 @@ class BanknoteClonesConsolePageIT {
    * Urumqi five days before, Beijing at 10:00 on the day.
    */
   private void writeReadings() throws Exception {
-    List<Reading> readings =
+    List<CollectorReading> readings =
         List.of(
             reading(clone, atmBeijing, beijing, DAY + "T01:00:00Z", 0),
             reading(traveller, atmBeijing, beijing, DAY + "T02:00:00Z", 1),

@@ -37,28 +37,13 @@ class BanknoteSettlementConsolePageIT {
     this.console = console;
   }
 
-  /** One reading, as the collector's JSON takes it. */
-  private record Reading(
-      String serial,
-      int denomination,
-      String currency,
-      String device,
-      String deviceKind,
-      String branch,
-      String operation,
-      String time,
-      String batch,
-      String verdict,
-      String source,
-      long record) {}
-
   /**
    * The ATM pays out five 100s at 09:xx and takes two 50s at 14:xx (Beijing), one suspect; the
    * sorter sorts four 100s at 14:xx.
    */
-  private List<Reading> readings() {
+  private List<CollectorReading> readings() {
     int base = Math.floorMod(run.hashCode(), 10_000) * 1_000;
-    List<Reading> out = new ArrayList<>();
+    List<CollectorReading> out = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
       out.add(
           reading(
@@ -101,7 +86,7 @@ class BanknoteSettlementConsolePageIT {
     return out;
   }
 
-  private Reading reading(
+  private CollectorReading reading(
       int n,
       int denomination,
       String device,
@@ -111,7 +96,7 @@ class BanknoteSettlementConsolePageIT {
       String verdict,
       String source,
       long record) {
-    return new Reading(
+    return new CollectorReading(
         String.format(Locale.ROOT, "QP%08d", n),
         denomination,
         "CNY",
@@ -148,8 +133,8 @@ class BanknoteSettlementConsolePageIT {
     };
     List<String> notes = new ArrayList<>();
     for (String[] st : steps) {
-      Reading r =
-          new Reading(
+      CollectorReading r =
+          new CollectorReading(
               serial,
               100,
               "CNY",

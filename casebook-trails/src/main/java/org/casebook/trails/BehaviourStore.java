@@ -163,21 +163,28 @@ final class BehaviourStore {
   }
 
   private static byte[] encode(Behaviour b) {
-    return Json.writeBytes(
-        new Definition(
-            b.id(),
-            b.fields().stream().map(f -> new FieldDefinition(f.name(), f.kind())).toList()));
+    return Json.writeBytes(definition(b));
   }
 
   private static Behaviour decode(String name, byte[] raw) {
     try {
-      Definition d = Json.mapper().readValue(raw, Definition.class);
-      return Behaviour.declared(
-          d.id(),
-          name,
-          d.fields().stream().map(f -> new Behaviour.Field(f.name(), f.kind())).toList());
+      return behaviour(name, Json.mapper().readValue(raw, Definition.class));
     } catch (IOException | RuntimeException e) {
       throw new IllegalStateException("corrupt definition of behaviour " + name, e);
     }
+  }
+
+  /** A declared behaviour's definition: what its registry row and a job's configuration hold. */
+  static Definition definition(Behaviour b) {
+    return new Definition(
+        b.id(), b.fields().stream().map(f -> new FieldDefinition(f.name(), f.kind())).toList());
+  }
+
+  /** The behaviour {@code name} of a definition. */
+  static Behaviour behaviour(String name, Definition d) {
+    return Behaviour.declared(
+        d.id(),
+        name,
+        d.fields().stream().map(f -> new Behaviour.Field(f.name(), f.kind())).toList());
   }
 }

@@ -1,15 +1,21 @@
 package org.casebook.trails;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import org.casebook.core.InvalidInputException;
+import org.casebook.core.Json;
 
 /**
  * An immutable set of behaviours, the built-ins and those declared, by id and by label: what one
- * read of the registry found. MapReduce tasks get theirs as text in the job configuration ({@link
+ * read of the registry found. MapReduce tasks get theirs as JSON in the job configuration ({@link
  * #encode}, {@link #decode}), so a task decodes declared behaviours as the client that submitted
  * the job does.
  */
@@ -75,7 +81,7 @@ public final class Behaviours implements BehaviourLookup {
    * known ones.
    */
   public Behaviour parse(String label, String field) {
-    String l = label == null ? "" : label.trim().toLowerCase(java.util.Locale.ROOT);
+    String l = label == null ? "" : label.trim().toLowerCase(Locale.ROOT);
     return byLabel(l)
         .orElseThrow(
             () ->
@@ -89,39 +95,34 @@ public final class Behaviours implements BehaviourLookup {
   }
 
   /**
-   * The declared behaviours as one line of text, {@code id:name:field=KIND,field=KIND;…} (names and
-   * field names cannot hold {@code : ; , =}).
+   * The declared behaviours as JSON, name to definition as the registry's rows hold them (what a
+   * MapReduce job's configuration carries to its tasks).
    */
   public String encode() {
-    StringBuilder s = new StringBuilder();
-    for (Behaviour b : declared()) {
-      if (s.length() > 0) {
-        s.append(';');
-      }
-      s.append(b.id()).append(':').append(b.label()).append(':');
-      for (int i = 0; i < b.fields().size(); i++) {
-        Behaviour.Field f = b.fields().get(i);
-        s.append(i == 0 ? "" : ",").append(f.name()).append('=').append(f.kind().name());
-      }
-    }
-    return s.toString();
+    Map<String, BehaviourStore.Definition> out = new LinkedHashMap<>();
+    declared().forEach(b -> out.put(b.label(), BehaviourStore.definition(b)));
+    return Json.write(out);
   }
 
-  /** What {@link #encode} wrote (null or empty: the built-ins alone). */
+  /** What {@link #encode} wrote (null, empty or no behaviour: the built-ins alone). */
   public static Behaviours decode(String text) {
     if (text == null || text.isEmpty()) {
       return BUILT_INS;
     }
-    List<Behaviour> declared = new ArrayList<>();
-    for (String one : text.split(";", -1)) {
-      String[] parts = one.split(":", 3);
-      List<Behaviour.Field> fields = new ArrayList<>();
-      for (String f : parts[2].split(",", -1)) {
-        String[] nk = f.split("=", 2);
-        fields.add(new Behaviour.Field(nk[0], Behaviour.Kind.valueOf(nk[1])));
-      }
-      declared.add(Behaviour.declared(Integer.parseInt(parts[0]), parts[1], fields));
+    Map<String, BehaviourStore.Definition> in;
+    try {
+      in =
+          Json.mapper()
+              .readValue(
+                  text, new TypeReference<LinkedHashMap<String, BehaviourStore.Definition>>() {});
+    } catch (IOException e) {
+      throw new IllegalStateException("corrupt behaviours in a job's configuration", e);
     }
+    if (in.isEmpty()) {
+      return BUILT_INS;
+    }
+    List<Behaviour> declared = new ArrayList<>();
+    in.forEach((name, d) -> declared.add(BehaviourStore.behaviour(name, d)));
     return withDeclared(declared);
   }
 

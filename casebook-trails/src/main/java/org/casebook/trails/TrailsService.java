@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -311,7 +312,7 @@ public final class TrailsService {
     for (String l : labels) {
       Behaviour b =
           registry
-              .byLabel(l == null ? null : l.trim().toLowerCase(java.util.Locale.ROOT))
+              .byLabel(l == null ? null : l.trim().toLowerCase(Locale.ROOT))
               .orElseGet(() -> registry.snapshot().parse(l, field));
       out.add(b);
     }
